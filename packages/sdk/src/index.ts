@@ -1,0 +1,33 @@
+// The public entry point of @payment-service/sdk.
+export { createClient, type PaymentServiceClient } from './client.js';
+export { errorFromResponse } from './error-from-response.js';
+export {
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  IdempotencyError,
+  InvalidRequestError,
+  NotFoundError,
+  PaymentServiceError,
+  type PaymentServiceErrorInit,
+  RateLimitError,
+  type RetryableErrorInit,
+  ServerError,
+} from './errors.js';
+export type { ClientOptions } from './options.js';
+export type { Payments } from './payments.js';
+export type { Refunds } from './refunds.js';
+export type { RequestOptions } from './transport.js';
+export type {
+  CapturePaymentParams,
+  CreatePaymentParams,
+  CreateRefundParams,
+  FieldError,
+  ListAllPaymentsParams,
+  ListPaymentsParams,
+  Payment,
+  PaymentList,
+  PaymentStatus,
+  Problem,
+  Refund,
+} from './types.js';

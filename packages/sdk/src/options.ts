@@ -1,0 +1,109 @@
+// Checks the options given to createClient and never lets the API key into a message.
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /**
+   * A secret API key, `sk_…` (sandbox keys are `sk_test_…`). Documented (5). Server-side
+   * code only: the provider forbids giving a secret key to frontend code.
+   */
+  apiKey: string;
+  /**
+   * The service's base address, without `/v1` (every path begins with `/v1`), e.g. the
+   * local sandbox `http://localhost:4010`. Documented (4.1, 9).
+   */
+  baseUrl: string;
+  /** The `fetch` to send requests with; defaults to the global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+/** The options after validation: a normalised base URL and a definite fetch. */
+export interface ValidatedClientOptions {
+  apiKey: string;
+  baseUrl: string;
+  fetch: typeof fetch;
+}
+
+/** Visible ASCII after `sk_`: anything else could not travel in a header. */
+const apiKeyPattern = /^sk_[\x21-\x7e]+$/;
+
+/**
+ * Validates {@link ClientOptions}, throwing a `TypeError` that says what was expected.
+ * The messages never contain the API key, nor any part of it.
+ *
+ * @example
+ * const options = validateClientOptions({ apiKey: 'sk_test_123', baseUrl: 'http://localhost:4010/' });
+ * options.baseUrl; // 'http://localhost:4010'
+ */
+export function validateClientOptions(options: ClientOptions): ValidatedClientOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(
+      'createClient needs an options object: createClient({ apiKey: "sk_…", baseUrl: "https://…" })',
+    );
+  }
+  const { apiKey, baseUrl, fetch: fetchOption } = options;
+  if (typeof apiKey !== 'string' || !apiKeyPattern.test(apiKey)) {
+    const got = typeof apiKey === 'string' ? 'a string without that form' : typeof apiKey;
+    throw new TypeError(
+      `apiKey must be a secret key: a string starting with "sk_" (sandbox keys start with "sk_test_"), without spaces; got ${got}`,
+    );
+  }
+  if (fetchOption !== undefined && typeof fetchOption !== 'function') {
+    throw new TypeError(
+      `fetch must be a function like the global fetch; got ${typeof fetchOption}`,
+    );
+  }
+  const fetchFunction = fetchOption ?? globalThis.fetch;
+  if (typeof fetchFunction !== 'function') {
+    throw new TypeError('no global fetch in this runtime: pass one as the fetch option');
+  }
+  return { apiKey, baseUrl: normaliseBaseUrl(baseUrl), fetch: fetchFunction };
+}
+
+/**
+ * Checks that `baseUrl` is an absolute http(s) URL and strips trailing slashes.
+ *
+ * @example
+ * normaliseBaseUrl('https://sandbox.example.com/'); // 'https://sandbox.example.com'
+ */
+export function normaliseBaseUrl(baseUrl: unknown): string {
+  const expected = 'baseUrl must be an absolute http(s) URL such as "http://localhost:4010"';
+  if (typeof baseUrl !== 'string') throw new TypeError(`${expected}; got ${typeof baseUrl}`);
+  if (baseUrl.includes('sk_')) {
+    // Never echo something that may be a secret key (apiKey and baseUrl swapped, say).
+    throw new TypeError(`${expected}; got a value containing "sk_": pass the API key as apiKey`);
+  }
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`${expected}; got "${baseUrl}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`${expected}; got the protocol "${url.protocol}"`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new TypeError(`${expected}, without credentials in it`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new TypeError(
+      `${expected}, without a query or fragment; got "${url.origin}${url.pathname}…"`,
+    );
+  }
+  const normalised = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  if (/\/v1$/.test(normalised)) {
+    throw new TypeError(
+      `baseUrl must not end with /v1: every path already begins with /v1; use "${normalised.slice(0, -3)}"`,
+    );
+  }
+  return normalised;
+}
+
+/**
+ * The form of an API key that is safe to show: only its documented prefix.
+ *
+ * @example
+ * redactApiKey('sk_test_abc123'); // 'sk_test_…'
+ */
+export function redactApiKey(apiKey: string): string {
+  return apiKey.startsWith('sk_test_') ? 'sk_test_…' : 'sk_…';
+}
