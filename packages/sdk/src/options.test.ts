@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ClientOptions,
+  normaliseBaseUrl,
+  redactApiKey,
+  validateClientOptions,
+} from './options.js';
+
+const secret = 'sk_test_S3cr3tK3yValue';
+const baseUrl = 'http://localhost:4010';
+
+/** Runs `action`, expects a TypeError, and returns its message. */
+function messageOf(action: () => unknown): string {
+  try {
+    action();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TypeError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a TypeError');
+}
+
+describe('validateClientOptions', () => {
+  it('accepts an sk_ key and normalises the base URL', () => {
+    const fetch = async () => new Response();
+    const options = validateClientOptions({ apiKey: secret, baseUrl: `${baseUrl}/`, fetch });
+    expect(options).toEqual({ apiKey: secret, baseUrl, fetch });
+  });
+
+  it('defaults to the global fetch', () => {
+    expect(validateClientOptions({ apiKey: secret, baseUrl }).fetch).toBe(globalThis.fetch);
+  });
+
+  it('requires an options object', () => {
+    const message = messageOf(() => validateClientOptions(undefined as unknown as ClientOptions));
+    expect(message).toMatch(/options object/);
+  });
+
+  it.each([
+    ['a missing key', undefined, /got undefined/],
+    ['a number', 42, /got number/],
+    ['a publishable-looking key', 'pk_test_S3cr3tK3yValue', /starting with "sk_"/],
+    ['a key without the prefix', 'S3cr3tK3yValue', /starting with "sk_"/],
+    ['a bare prefix', 'sk_', /starting with "sk_"/],
+    ['a key with a space', 'sk_test_S3cr3t K3yValue', /without spaces/],
+    ['a key with a newline', 'sk_test_S3cr3tK3yValue\n', /without spaces/],
+  ])('rejects %s without echoing it', (_name, apiKey, expected) => {
+    const message = messageOf(() =>
+      validateClientOptions({ apiKey, baseUrl } as unknown as ClientOptions),
+    );
+    expect(message).toMatch(expected);
+    expect(message).toMatch(/sk_test_/);
+    expect(message).not.toContain('S3cr3t');
+    expect(message).not.toContain('K3yValue');
+  });
+
+  it('rejects a fetch that is not a function', () => {
+    const message = messageOf(() =>
+      validateClientOptions({ apiKey: secret, baseUrl, fetch: 'no' } as unknown as ClientOptions),
+    );
+    expect(message).toMatch(/fetch must be a function/);
+  });
+});
+
+describe('normaliseBaseUrl', () => {
+  it.each([
+    ['http://localhost:4010', 'http://localhost:4010'],
+    ['http://localhost:4010/', 'http://localhost:4010'],
+    ['https://sandbox.example.com//', 'https://sandbox.example.com'],
+    ['https://example.com/payments-api/', 'https://example.com/payments-api'],
+  ])('normalises %s', (input, expected) => {
+    expect(normaliseBaseUrl(input)).toBe(expected);
+  });
+
+  it.each([
+    ['a missing URL', undefined, /absolute http\(s\) URL.*; got undefined/],
+    ['a relative URL', '/api', /absolute http\(s\) URL.*; got "\/api"/],
+    ['a host without protocol', 'localhost:4010', /protocol "localhost:"/],
+    ['another protocol', 'ftp://example.com', /protocol "ftp:"/],
+    ['credentials', 'https://user:pass@example.com', /without credentials/],
+    ['a query', 'https://example.com/?a=1', /without a query or fragment/],
+    [
+      'a path ending in /v1',
+      'https://example.com/v1/',
+      /must not end with \/v1.*"https:\/\/example.com"/,
+    ],
+  ])('rejects %s', (_name, input, expected) => {
+    expect(messageOf(() => normaliseBaseUrl(input))).toMatch(expected);
+  });
+
+  it('never echoes a value that looks like a key (apiKey and baseUrl swapped)', () => {
+    const message = messageOf(() => normaliseBaseUrl(secret));
+    expect(message).toMatch(/pass the API key as apiKey/);
+    expect(message).not.toContain('S3cr3t');
+  });
+});
+
+describe('redactApiKey', () => {
+  it('keeps only the documented prefix', () => {
+    expect(redactApiKey(secret)).toBe('sk_test_…');
+    expect(redactApiKey('sk_live_S3cr3t')).toBe('sk_…');
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  IdempotencyError,
+  InvalidRequestError,
+  NotFoundError,
+  PaymentServiceError,
+  RateLimitError,
+  ServerError,
+} from './errors.js';
+import { validateClientOptions } from './options.js';
+import { paymentFixture, problemResponse } from './test-support/fetch-stub.js';
+import { createTransport } from './transport.js';
+
+const apiKey = 'sk_test_transportSecret';
+
+function transportWith(fetch: typeof globalThis.fetch) {
+  return createTransport(validateClientOptions({ apiKey, baseUrl: 'http://sandbox.test', fetch }));
+}
+
+function retrieve(fetch: typeof globalThis.fetch, signal?: AbortSignal) {
+  const { api, request } = transportWith(fetch);
+  return request('GET', { signal }, (init) =>
+    api.GET('/v1/payments/{id}', { params: { path: { id: 'pay_1' } }, ...init }),
+  );
+}
+
+describe('transport request()', () => {
+  it('returns the parsed 2xx body', async () => {
+    const fetch = async () => Response.json(paymentFixture(), { status: 200 });
+    await expect(retrieve(fetch)).resolves.toEqual(paymentFixture());
+  });
+
+  it.each([
+    [400, 'invalid_json', InvalidRequestError],
+    [401, 'invalid_api_key', AuthenticationError],
+    [404, 'not_found', NotFoundError],
+    [409, 'invalid_state', ConflictError],
+    [409, 'idempotency_key_in_use', IdempotencyError],
+    [413, 'body_too_large', InvalidRequestError],
+    [415, 'unsupported_media_type', InvalidRequestError],
+    [422, 'idempotency_key_reused', IdempotencyError],
+    [429, 'rate_limited', RateLimitError],
+    [500, 'internal_error', ServerError],
+  ] as const)('throws %i %s as %o through openapi-fetch', async (status, code, type) => {
+    const fetch = async () => problemResponse(status, code, 'detail');
+    const error = await retrieve(fetch).catch((e) => e);
+    expect(error).toBeInstanceOf(type);
+    expect(error.code).toBe(code);
+    expect(error.problem?.code).toBe(code);
+  });
+
+  it('maps a non-JSON error body to unknown_error with the text', async () => {
+    const fetch = async () =>
+      new Response('upstream connect error', {
+        status: 503,
+        headers: { 'Content-Type': 'text/plain' },
+      });
+    const error = await retrieve(fetch).catch((e) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.code).toBe('unknown_error');
+    expect(error.message).toBe('503 unknown_error: upstream connect error');
+  });
+
+  it('wraps a throwing fetch in ConnectionError, keeping the cause', async () => {
+    const cause = new TypeError('fetch failed');
+    const error = await retrieve(async () => {
+      throw cause;
+    }).catch((e) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toBeInstanceOf(PaymentServiceError);
+    expect(error.name).toBe('ConnectionError');
+    expect(error.status).toBeUndefined();
+    expect(error.code).toBe('connection_error');
+    expect(error.cause).toBe(cause);
+    expect(error.message).toBe(
+      'connection_error: GET http://sandbox.test/v1/payments/pay_1 failed: fetch failed',
+    );
+    expect(error.message).not.toContain(apiKey);
+  });
+
+  it('lets the caller’s abort through as the signal’s own error', async () => {
+    const controller = new AbortController();
+    const fetch = (request: Request) =>
+      new Promise<Response>((_resolve, reject) => {
+        request.signal.addEventListener('abort', () => reject(request.signal.reason));
+      });
+    const pending = retrieve(fetch as typeof globalThis.fetch, controller.signal);
+    controller.abort();
+    const error = await pending.catch((e) => e);
+    expect(error).not.toBeInstanceOf(ConnectionError);
+    expect(error.name).toBe('AbortError');
+  });
+});
