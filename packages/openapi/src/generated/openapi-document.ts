@@ -1,0 +1,1102 @@
+// generated from spec/openapi.yaml — do not edit; run `npm run generate` (pnpm generate)
+// at the repository root after changing the spec.
+
+export const openapiDocument = {
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Payment Service API",
+    "version": "0.1.0",
+    "summary": "The payment service's HTTP interface, as documented by the provider and modelled where it is not.",
+    "description": "The single source of truth for the SDK, the mock sandbox and the contract tests.\n\nEvery operation, response, header, parameter and schema carries `x-provenance`:\n`documented` elements restate the provider's interface document (the section is in\n`x-provenance-ref`); `inferred` elements are our model of a part the document leaves\n\"not shown\" (the reason is in `x-provenance-note`). A failed documented check is a bug;\na failed inferred check is a model to correct.\n\n## Sandbox test tokens\n\n| token | outcome |\n|---|---|\n| `tok_test_success` | `SUCCEEDED`, or `AUTHORIZED` when `capture` is `false` |\n| `tok_test_declined` | `FAILED`, `failure_code` `card_declined` |\n| `tok_test_insufficient_funds` | `FAILED`, `failure_code` `insufficient_funds` |\n| `tok_test_expired_card` | `FAILED`, `failure_code` `expired_card` |\n| `tok_test_processing_error` | `FAILED`, `failure_code` `processing_error` |\n| `tok_test_pending` | `PENDING`, then after the settlement delay `SUCCEEDED` (or `AUTHORIZED` when `capture` is `false`) |\n| `tok_test_pending_declined` | `PENDING`, then after the settlement delay `FAILED` (`card_declined`) |\n",
+    "license": {
+      "name": "MIT",
+      "identifier": "MIT"
+    }
+  },
+  "servers": [
+    {
+      "url": "http://localhost:4010",
+      "description": "The local mock sandbox (`npm run sandbox`). The provider's sandbox has its own base address, given in its dashboard; every path begins with `/v1`."
+    }
+  ],
+  "security": [
+    {
+      "bearerAuth": []
+    }
+  ],
+  "tags": [
+    {
+      "name": "Payments",
+      "description": "Create, read, capture, cancel and refund payments."
+    }
+  ],
+  "paths": {
+    "/v1/payments": {
+      "post": {
+        "operationId": "createPayment",
+        "summary": "Create a payment",
+        "description": "Creates a payment in one request. With `capture: true` and a success test token the returned payment has status `SUCCEEDED`. A decline is a processed request: it returns a payment with status `FAILED`, not an HTTP error.",
+        "tags": [
+          "Payments"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "4.1",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/IdempotencyKey"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "x-provenance": "documented",
+          "x-provenance-ref": "4.1",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CreatePaymentRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/IdempotencyKeyReused"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "2XX": {
+            "$ref": "#/components/responses/Payment"
+          },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      },
+      "get": {
+        "operationId": "listPayments",
+        "summary": "List payments",
+        "description": "Lists the calling key's payments, newest first, with cursor pagination: pass the last payment's `id` as `starting_after` to get the next page while `has_more` is `true`.",
+        "tags": [
+          "Payments"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document names listing as existing but not shown; modelled as the common cursor-paginated list.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/StartingAfter"
+          }
+        ],
+        "responses": {
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "2XX": {
+            "description": "A page of payments.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The document does not show listing; the mock answers 200.",
+            "headers": {
+              "Request-Id": {
+                "$ref": "#/components/headers/Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PaymentList"
+                }
+              }
+            }
+          },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      }
+    },
+    "/v1/payments/{id}": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/PaymentId"
+        }
+      ],
+      "get": {
+        "operationId": "retrievePayment",
+        "summary": "Retrieve a payment",
+        "tags": [
+          "Payments"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document names retrieval as existing but not shown; modelled as GET on the payment's path.",
+        "responses": {
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "2XX": {
+            "$ref": "#/components/responses/Payment"
+          },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      }
+    },
+    "/v1/payments/{id}/capture": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/PaymentId"
+        }
+      ],
+      "post": {
+        "operationId": "capturePayment",
+        "summary": "Capture an authorized payment",
+        "description": "Captures an `AUTHORIZED` payment, fully or (with `amount`) partially; the payment becomes `SUCCEEDED` and `amount_captured` records what was captured. Any other status is a 409 `invalid_state`.",
+        "tags": [
+          "Payments"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document names capture as existing but not shown; modelled as a POST action with an optional partial amount.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/IdempotencyKey"
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "x-provenance": "inferred",
+          "x-provenance-note": "An empty body captures the whole authorized amount.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CapturePaymentRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/IdempotencyKeyReused"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "2XX": {
+            "$ref": "#/components/responses/Payment"
+          },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      }
+    },
+    "/v1/payments/{id}/cancel": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/PaymentId"
+        }
+      ],
+      "post": {
+        "operationId": "cancelPayment",
+        "summary": "Cancel an authorized payment",
+        "description": "Releases an `AUTHORIZED` payment; it becomes `CANCELED`. Any other status is a 409 `invalid_state`. The request has no body.",
+        "tags": [
+          "Payments"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document names cancellation as existing but not shown; modelled as a POST action without a body.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/IdempotencyKey"
+          }
+        ],
+        "responses": {
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "422": {
+            "$ref": "#/components/responses/IdempotencyKeyReused"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "2XX": {
+            "$ref": "#/components/responses/Payment"
+          },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      }
+    },
+    "/v1/payments/{id}/refunds": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/PaymentId"
+        }
+      ],
+      "post": {
+        "operationId": "createRefund",
+        "summary": "Refund a payment",
+        "description": "Refunds a `SUCCEEDED` payment, fully or (with `amount`) partially. `amount_refunded` on the payment adds up the refunds; when it reaches `amount_captured` the payment becomes `REFUNDED`. Refunding more than remains is a 400; any other status is a 409 `invalid_state`.",
+        "tags": [
+          "Payments"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document names refunds as existing but not shown; modelled as a sub-collection of the payment returning a refund object.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/IdempotencyKey"
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "x-provenance": "inferred",
+          "x-provenance-note": "An empty body refunds everything that remains.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CreateRefundRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/IdempotencyKeyReused"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "2XX": {
+            "description": "The refund.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The document does not show refunds; the mock answers 201.",
+            "headers": {
+              "Request-Id": {
+                "$ref": "#/components/headers/Request-Id"
+              },
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Refund"
+                }
+              }
+            }
+          },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "securitySchemes": {
+      "bearerAuth": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "`Authorization: Bearer <API_KEY>` with a secret key. Secret keys begin with `sk_`; sandbox keys begin with `sk_test_`. A secret key is for server-side code only, never frontend code.",
+        "x-provenance": "documented",
+        "x-provenance-ref": "5"
+      }
+    },
+    "parameters": {
+      "IdempotencyKey": {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": false,
+        "description": "Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Idempotency rules are not shown; modelled on the IETF httpapi Idempotency-Key draft.",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "x-provenance": "inferred",
+          "x-provenance-note": "Any opaque string up to 255 characters; a UUID is recommended."
+        }
+      },
+      "PaymentId": {
+        "name": "id",
+        "in": "path",
+        "required": true,
+        "description": "The payment's identifier.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Retrieval is not shown; the payment's id addresses it.",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "x-provenance": "inferred",
+          "x-provenance-note": "An unknown or malformed id is a 404, not a 400."
+        }
+      },
+      "Limit": {
+        "name": "limit",
+        "in": "query",
+        "required": false,
+        "description": "How many payments a page holds, 1 to 100 (default 10).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Listing is not shown; the common page-size parameter.",
+        "schema": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 10,
+          "x-provenance": "inferred",
+          "x-provenance-note": "Bounds chosen so a page stays small."
+        }
+      },
+      "StartingAfter": {
+        "name": "starting_after",
+        "in": "query",
+        "required": false,
+        "description": "A payment id; the page starts with the payment listed after it.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Listing is not shown; the common cursor parameter.",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "x-provenance": "inferred",
+          "x-provenance-note": "An id that is not one of the key's payments is a 400."
+        }
+      }
+    },
+    "headers": {
+      "Request-Id": {
+        "description": "Identifies the request in logs and support requests; present on every response.",
+        "required": true,
+        "x-provenance": "inferred",
+        "x-provenance-note": "Not shown in the document; every response carries one so an error can be traced.",
+        "schema": {
+          "type": "string",
+          "pattern": "^req_[A-Za-z0-9]+$",
+          "x-provenance": "inferred",
+          "x-provenance-note": "Our format: req_ followed by random characters."
+        }
+      },
+      "Idempotent-Replayed": {
+        "description": "`true` when the response is a stored response replayed for a repeated Idempotency-Key.",
+        "required": false,
+        "x-provenance": "inferred",
+        "x-provenance-note": "Idempotency is not shown; modelled on the IETF httpapi Idempotency-Key draft.",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "true"
+          ],
+          "x-provenance": "inferred",
+          "x-provenance-note": "Present only on replays."
+        }
+      },
+      "Retry-After": {
+        "description": "Seconds to wait before trying again.",
+        "required": false,
+        "x-provenance": "inferred",
+        "x-provenance-note": "Rate limits are not shown; the standard HTTP header tells when to retry.",
+        "schema": {
+          "type": "string",
+          "pattern": "^[0-9]+$",
+          "x-provenance": "inferred",
+          "x-provenance-note": "The mock sends delay-seconds; HTTP-dates are also valid HTTP."
+        }
+      }
+    },
+    "responses": {
+      "Payment": {
+        "description": "The payment.",
+        "x-provenance": "documented",
+        "x-provenance-ref": "4.1",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          },
+          "Idempotent-Replayed": {
+            "$ref": "#/components/headers/Idempotent-Replayed"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Payment"
+            }
+          }
+        }
+      },
+      "BadRequest": {
+        "description": "The request is malformed: `invalid_json` or `invalid_request` (every field problem is listed in `errors`).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Error statuses are not shown; 400 is the HTTP status for a malformed request.",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "Unauthorized": {
+        "description": "The key is missing (`missing_api_key`), malformed or unknown (`invalid_api_key`), or a live key used in the sandbox (`live_key_in_sandbox`).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Error statuses are not shown; 401 is the HTTP status for failed authentication.",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "NotFound": {
+        "description": "No payment with this id belongs to the calling key (`not_found`).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Error statuses are not shown; 404 is the HTTP status for an unknown resource.",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "Conflict": {
+        "description": "The payment's status does not allow the action (`invalid_state`), or a request with the same Idempotency-Key is still in flight (`idempotency_key_in_use`).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Transitions and idempotency are not shown; 409 is the HTTP status for a conflict with the resource's state.",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "PayloadTooLarge": {
+        "description": "The request body is larger than the limit (`body_too_large`).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Size limits are not shown; the mock accepts bodies up to 64 KiB.",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "UnsupportedMediaType": {
+        "description": "The request body is not sent as `application/json` (`unsupported_media_type`).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document requires Content-Type application/json but does not show the error; 415 is the HTTP status for it.",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "IdempotencyKeyReused": {
+        "description": "The Idempotency-Key was used before with another method, path or body (`idempotency_key_reused`).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Idempotency is not shown; the IETF httpapi draft answers 422 to a reused key.",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "RateLimited": {
+        "description": "Too many requests (`rate_limited`); retry after `Retry-After` seconds.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Rate limits are not shown; 429 with Retry-After is the HTTP convention.",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          },
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "ServerError": {
+        "description": "The service failed (`internal_error`) or is unavailable (`service_unavailable`); never caused by client input. Safe to retry with the same Idempotency-Key.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Server errors are not shown; any 5xx is possible, and retrying is safe with an Idempotency-Key.",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          },
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      }
+    },
+    "schemas": {
+      "Amount": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 999999999999,
+        "description": "A whole number of minor currency units (tiyn for KZT, kopecks for RUB), from 1 to 999 999 999 999.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document states an integer whole number; the unit (minor units) and the bounds are ours: a positive amount that stays a safe JavaScript integer."
+      },
+      "Currency": {
+        "type": "string",
+        "pattern": "^[A-Z]{3}$",
+        "description": "A three-letter uppercase currency code; `KZT` and `RUB` are the codes used with this interface.",
+        "examples": [
+          "KZT",
+          "RUB"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "2.2"
+      },
+      "PaymentStatus": {
+        "type": "string",
+        "enum": [
+          "PENDING",
+          "AUTHORIZED",
+          "SUCCEEDED",
+          "FAILED",
+          "CANCELED",
+          "REFUNDED"
+        ],
+        "description": "`PENDING` (processing asynchronously), `AUTHORIZED` (held, awaiting capture or cancel), `SUCCEEDED` (processed successfully), `FAILED` (declined; see `failure_code`), `CANCELED` (authorization released), `REFUNDED` (fully refunded).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document states only that statuses include SUCCEEDED; the other values are our model of the usual payment lifecycle."
+      },
+      "PaymentMethod": {
+        "type": "object",
+        "description": "The payment instrument.",
+        "required": [
+          "type",
+          "token"
+        ],
+        "additionalProperties": false,
+        "x-provenance": "documented",
+        "x-provenance-ref": "2.2",
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "token"
+            ],
+            "description": "`token` selects payment by token.",
+            "x-provenance": "documented",
+            "x-provenance-ref": "2.2"
+          },
+          "token": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255,
+            "description": "A payment token. Sandbox test tokens begin with `tok_test_`.",
+            "x-provenance": "documented",
+            "x-provenance-ref": "2.2"
+          }
+        }
+      },
+      "CreatePaymentRequest": {
+        "type": "object",
+        "description": "The fields of a payment-creation request.",
+        "required": [
+          "amount",
+          "currency",
+          "payment_method"
+        ],
+        "additionalProperties": false,
+        "x-provenance": "documented",
+        "x-provenance-ref": "2.2",
+        "properties": {
+          "amount": {
+            "$ref": "#/components/schemas/Amount"
+          },
+          "currency": {
+            "$ref": "#/components/schemas/Currency"
+          },
+          "capture": {
+            "type": "boolean",
+            "default": true,
+            "description": "When `true` (the default), the payment is created and captured in one request; `false` only authorizes it.",
+            "x-provenance": "documented",
+            "x-provenance-ref": "2.2"
+          },
+          "description": {
+            "type": "string",
+            "maxLength": 1000,
+            "description": "Free text describing the payment.",
+            "x-provenance": "documented",
+            "x-provenance-ref": "2.2"
+          },
+          "payment_method": {
+            "$ref": "#/components/schemas/PaymentMethod"
+          }
+        }
+      },
+      "CapturePaymentRequest": {
+        "type": "object",
+        "description": "Capture options.",
+        "additionalProperties": false,
+        "x-provenance": "inferred",
+        "x-provenance-note": "Capture is not shown; an optional amount allows a partial capture.",
+        "properties": {
+          "amount": {
+            "$ref": "#/components/schemas/Amount"
+          }
+        }
+      },
+      "CreateRefundRequest": {
+        "type": "object",
+        "description": "Refund options.",
+        "additionalProperties": false,
+        "x-provenance": "inferred",
+        "x-provenance-note": "Refunds are not shown; an optional amount allows a partial refund.",
+        "properties": {
+          "amount": {
+            "$ref": "#/components/schemas/Amount"
+          }
+        }
+      },
+      "Payment": {
+        "type": "object",
+        "description": "A payment record.",
+        "required": [
+          "id",
+          "object",
+          "status",
+          "amount",
+          "currency",
+          "created_at",
+          "capture",
+          "description",
+          "amount_captured",
+          "amount_refunded",
+          "failure_code",
+          "failure_message"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "2.1",
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^pay_.+$",
+            "description": "Payment identifier; `pay_` followed by an opaque string.",
+            "x-provenance": "documented",
+            "x-provenance-ref": "2.1"
+          },
+          "object": {
+            "type": "string",
+            "const": "payment",
+            "description": "Always `payment`.",
+            "x-provenance": "documented",
+            "x-provenance-ref": "2.1"
+          },
+          "status": {
+            "$ref": "#/components/schemas/PaymentStatus"
+          },
+          "amount": {
+            "type": "integer",
+            "description": "The amount as sent in the request.",
+            "x-provenance": "documented",
+            "x-provenance-ref": "2.1"
+          },
+          "currency": {
+            "type": "string",
+            "pattern": "^[A-Z]{3}$",
+            "description": "The currency code as sent in the request.",
+            "x-provenance": "documented",
+            "x-provenance-ref": "2.1"
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "description": "When the payment was created, UTC, exactly `YYYY-MM-DDThh:mm:ssZ`.",
+            "x-provenance": "documented",
+            "x-provenance-ref": "2.1"
+          },
+          "capture": {
+            "type": "boolean",
+            "description": "Whether the payment was created with capture in the same request.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The complete field list is not shown; the request's capture flag is echoed."
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The description sent in the request, or `null`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The complete field list is not shown; the request's description is echoed."
+          },
+          "amount_captured": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How much has been captured (0 until the payment is captured).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The complete field list is not shown; needed for partial captures."
+          },
+          "amount_refunded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The sum of the payment's refunds; never more than `amount_captured`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The complete field list is not shown; counts partial refunds."
+          },
+          "failure_code": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Why a `FAILED` payment was declined (`card_declined`, `insufficient_funds`, `expired_card`, `processing_error`); `null` otherwise.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Failure reporting is not shown; a machine-readable reason on the payment."
+          },
+          "failure_message": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "A human-readable explanation of `failure_code`; `null` when the payment did not fail.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Failure reporting is not shown; a readable reason beside the code."
+          }
+        }
+      },
+      "PaymentList": {
+        "type": "object",
+        "description": "A page of payments, newest first.",
+        "required": [
+          "object",
+          "data",
+          "has_more"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Listing is not shown; the common list envelope with cursor pagination.",
+        "properties": {
+          "object": {
+            "type": "string",
+            "const": "list",
+            "description": "Always `list`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Marks a list envelope."
+          },
+          "data": {
+            "type": "array",
+            "description": "The payments of this page.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The page's items.",
+            "items": {
+              "$ref": "#/components/schemas/Payment"
+            }
+          },
+          "has_more": {
+            "type": "boolean",
+            "description": "Whether more payments follow the last one in `data`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Tells the client whether to fetch the next page."
+          }
+        }
+      },
+      "Refund": {
+        "type": "object",
+        "description": "A refund of all or part of a payment.",
+        "required": [
+          "id",
+          "object",
+          "payment_id",
+          "amount",
+          "currency",
+          "status",
+          "created_at"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Refunds are not shown; modelled as their own object.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^ref_.+$",
+            "description": "Refund identifier; `ref_` followed by an opaque string.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Prefix chosen like the documented pay_ prefix."
+          },
+          "object": {
+            "type": "string",
+            "const": "refund",
+            "description": "Always `refund`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Like the payment's object field."
+          },
+          "payment_id": {
+            "type": "string",
+            "pattern": "^pay_.+$",
+            "description": "The refunded payment.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Links the refund to its payment."
+          },
+          "amount": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The refunded amount, in the payment's minor units.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Same unit as the payment's amount."
+          },
+          "currency": {
+            "type": "string",
+            "pattern": "^[A-Z]{3}$",
+            "description": "The payment's currency.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Copied from the payment."
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "SUCCEEDED"
+            ],
+            "description": "The refund's status; sandbox refunds succeed at once.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Refund statuses are not shown; the sandbox refunds synchronously."
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "description": "When the refund was created, UTC, `YYYY-MM-DDThh:mm:ssZ`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Same timestamp form as the payment's documented created_at."
+          }
+        }
+      },
+      "Problem": {
+        "type": "object",
+        "description": "An RFC 9457 problem details document.",
+        "required": [
+          "type",
+          "title",
+          "status",
+          "detail",
+          "code",
+          "request_id"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "The error body is not shown; modelled as RFC 9457 problem details with a stable code.",
+        "properties": {
+          "type": {
+            "type": "string",
+            "format": "uri-reference",
+            "description": "A URI naming the problem type: `urn:payment-service:problem:<code>`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "RFC 9457 member; a URN because the provider publishes no problem pages."
+          },
+          "title": {
+            "type": "string",
+            "description": "A short summary of the problem type.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "RFC 9457 member."
+          },
+          "status": {
+            "type": "integer",
+            "minimum": 400,
+            "maximum": 599,
+            "description": "The HTTP status code.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "RFC 9457 member."
+          },
+          "detail": {
+            "type": "string",
+            "description": "What went wrong in this request, and how to fix it.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "RFC 9457 member."
+          },
+          "code": {
+            "type": "string",
+            "pattern": "^[a-z][a-z0-9_]*$",
+            "description": "A stable, machine-readable snake_case code.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Extension member for programs that branch on the error."
+          },
+          "param": {
+            "type": "string",
+            "description": "The request field at fault, as a dotted path, when there is one.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Extension member pointing at the first field at fault."
+          },
+          "errors": {
+            "type": "array",
+            "description": "Every field problem in the request, not only the first.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Extension member so a client can fix all problems at once.",
+            "items": {
+              "$ref": "#/components/schemas/FieldError"
+            }
+          },
+          "request_id": {
+            "type": "string",
+            "pattern": "^req_[A-Za-z0-9]+$",
+            "description": "The request's id, as in the Request-Id header.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Extension member so a logged error can be traced."
+          }
+        }
+      },
+      "FieldError": {
+        "type": "object",
+        "description": "One problem with one request field.",
+        "required": [
+          "param",
+          "code",
+          "message"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Error bodies are not shown; one entry per field problem.",
+        "properties": {
+          "param": {
+            "type": "string",
+            "description": "The field, as a dotted path (`payment_method.token`); empty for the body itself.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Names the field at fault."
+          },
+          "code": {
+            "type": "string",
+            "description": "What is wrong: `required`, `type`, `minimum`, `unknown_field`, `invalid_value`, …",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Stable kind of problem."
+          },
+          "message": {
+            "type": "string",
+            "description": "What was expected, in words.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Readable explanation."
+          }
+        }
+      }
+    }
+  }
+} as const;

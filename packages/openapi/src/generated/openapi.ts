@@ -1,0 +1,568 @@
+// generated from spec/openapi.yaml — do not edit; run `npm run generate` (pnpm generate)
+// at the repository root after changing the spec.
+
+export interface paths {
+    "/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments
+         * @description Lists the calling key's payments, newest first, with cursor pagination: pass the last payment's `id` as `starting_after` to get the next page while `has_more` is `true`.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        /**
+         * Create a payment
+         * @description Creates a payment in one request. With `capture: true` and a success test token the returned payment has status `SUCCEEDED`. A decline is a processed request: it returns a payment with status `FAILED`, not an HTTP error.
+         */
+        post: operations["createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's identifier. */
+                id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        /** Retrieve a payment */
+        get: operations["retrievePayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's identifier. */
+                id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture an authorized payment
+         * @description Captures an `AUTHORIZED` payment, fully or (with `amount`) partially; the payment becomes `SUCCEEDED` and `amount_captured` records what was captured. Any other status is a 409 `invalid_state`.
+         */
+        post: operations["capturePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's identifier. */
+                id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an authorized payment
+         * @description Releases an `AUTHORIZED` payment; it becomes `CANCELED`. Any other status is a 409 `invalid_state`. The request has no body.
+         */
+        post: operations["cancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's identifier. */
+                id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a payment
+         * @description Refunds a `SUCCEEDED` payment, fully or (with `amount`) partially. `amount_refunded` on the payment adds up the refunds; when it reaches `amount_captured` the payment becomes `REFUNDED`. Refunding more than remains is a 400; any other status is a 409 `invalid_state`.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description A whole number of minor currency units (tiyn for KZT, kopecks for RUB), from 1 to 999 999 999 999. */
+        Amount: number;
+        /**
+         * @description A three-letter uppercase currency code; `KZT` and `RUB` are the codes used with this interface.
+         * @example KZT
+         * @example RUB
+         */
+        Currency: string;
+        /**
+         * @description `PENDING` (processing asynchronously), `AUTHORIZED` (held, awaiting capture or cancel), `SUCCEEDED` (processed successfully), `FAILED` (declined; see `failure_code`), `CANCELED` (authorization released), `REFUNDED` (fully refunded).
+         * @enum {string}
+         */
+        PaymentStatus: "PENDING" | "AUTHORIZED" | "SUCCEEDED" | "FAILED" | "CANCELED" | "REFUNDED";
+        /** @description The payment instrument. */
+        PaymentMethod: {
+            /**
+             * @description `token` selects payment by token.
+             * @enum {string}
+             */
+            type: "token";
+            /** @description A payment token. Sandbox test tokens begin with `tok_test_`. */
+            token: string;
+        };
+        /** @description The fields of a payment-creation request. */
+        CreatePaymentRequest: {
+            amount: components["schemas"]["Amount"];
+            currency: components["schemas"]["Currency"];
+            /**
+             * @description When `true` (the default), the payment is created and captured in one request; `false` only authorizes it.
+             * @default true
+             */
+            capture?: boolean;
+            /** @description Free text describing the payment. */
+            description?: string;
+            payment_method: components["schemas"]["PaymentMethod"];
+        };
+        /** @description Capture options. */
+        CapturePaymentRequest: {
+            amount?: components["schemas"]["Amount"];
+        };
+        /** @description Refund options. */
+        CreateRefundRequest: {
+            amount?: components["schemas"]["Amount"];
+        };
+        /** @description A payment record. */
+        Payment: {
+            /** @description Payment identifier; `pay_` followed by an opaque string. */
+            id: string;
+            /**
+             * @description Always `payment`.
+             * @constant
+             */
+            object: "payment";
+            status: components["schemas"]["PaymentStatus"];
+            /** @description The amount as sent in the request. */
+            amount: number;
+            /** @description The currency code as sent in the request. */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description When the payment was created, UTC, exactly `YYYY-MM-DDThh:mm:ssZ`.
+             */
+            created_at: string;
+            /** @description Whether the payment was created with capture in the same request. */
+            capture: boolean;
+            /** @description The description sent in the request, or `null`. */
+            description: string | null;
+            /** @description How much has been captured (0 until the payment is captured). */
+            amount_captured: number;
+            /** @description The sum of the payment's refunds; never more than `amount_captured`. */
+            amount_refunded: number;
+            /** @description Why a `FAILED` payment was declined (`card_declined`, `insufficient_funds`, `expired_card`, `processing_error`); `null` otherwise. */
+            failure_code: string | null;
+            /** @description A human-readable explanation of `failure_code`; `null` when the payment did not fail. */
+            failure_message: string | null;
+        };
+        /** @description A page of payments, newest first. */
+        PaymentList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The payments of this page. */
+            data: components["schemas"]["Payment"][];
+            /** @description Whether more payments follow the last one in `data`. */
+            has_more: boolean;
+        };
+        /** @description A refund of all or part of a payment. */
+        Refund: {
+            /** @description Refund identifier; `ref_` followed by an opaque string. */
+            id: string;
+            /**
+             * @description Always `refund`.
+             * @constant
+             */
+            object: "refund";
+            /** @description The refunded payment. */
+            payment_id: string;
+            /** @description The refunded amount, in the payment's minor units. */
+            amount: number;
+            /** @description The payment's currency. */
+            currency: string;
+            /**
+             * @description The refund's status; sandbox refunds succeed at once.
+             * @enum {string}
+             */
+            status: "SUCCEEDED";
+            /**
+             * Format: date-time
+             * @description When the refund was created, UTC, `YYYY-MM-DDThh:mm:ssZ`.
+             */
+            created_at: string;
+        };
+        /** @description An RFC 9457 problem details document. */
+        Problem: {
+            /**
+             * Format: uri-reference
+             * @description A URI naming the problem type: `urn:payment-service:problem:<code>`.
+             */
+            type: string;
+            /** @description A short summary of the problem type. */
+            title: string;
+            /** @description The HTTP status code. */
+            status: number;
+            /** @description What went wrong in this request, and how to fix it. */
+            detail: string;
+            /** @description A stable, machine-readable snake_case code. */
+            code: string;
+            /** @description The request field at fault, as a dotted path, when there is one. */
+            param?: string;
+            /** @description Every field problem in the request, not only the first. */
+            errors?: components["schemas"]["FieldError"][];
+            /** @description The request's id, as in the Request-Id header. */
+            request_id: string;
+        };
+        /** @description One problem with one request field. */
+        FieldError: {
+            /** @description The field, as a dotted path (`payment_method.token`); empty for the body itself. */
+            param: string;
+            /** @description What is wrong: `required`, `type`, `minimum`, `unknown_field`, `invalid_value`, … */
+            code: string;
+            /** @description What was expected, in words. */
+            message: string;
+        };
+    };
+    responses: {
+        /** @description The payment. */
+        Payment: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Payment"];
+            };
+        };
+        /** @description The request is malformed: `invalid_json` or `invalid_request` (every field problem is listed in `errors`). */
+        BadRequest: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The key is missing (`missing_api_key`), malformed or unknown (`invalid_api_key`), or a live key used in the sandbox (`live_key_in_sandbox`). */
+        Unauthorized: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No payment with this id belongs to the calling key (`not_found`). */
+        NotFound: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The payment's status does not allow the action (`invalid_state`), or a request with the same Idempotency-Key is still in flight (`idempotency_key_in_use`). */
+        Conflict: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is larger than the limit (`body_too_large`). */
+        PayloadTooLarge: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is not sent as `application/json` (`unsupported_media_type`). */
+        UnsupportedMediaType: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The Idempotency-Key was used before with another method, path or body (`idempotency_key_reused`). */
+        IdempotencyKeyReused: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Too many requests (`rate_limited`); retry after `Retry-After` seconds. */
+        RateLimited: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The service failed (`internal_error`) or is unavailable (`service_unavailable`); never caused by client input. Safe to retry with the same Idempotency-Key. */
+        ServerError: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. */
+        IdempotencyKey: string;
+        /** @description The payment's identifier. */
+        PaymentId: string;
+        /** @description How many payments a page holds, 1 to 100 (default 10). */
+        Limit: number;
+        /** @description A payment id; the page starts with the payment listed after it. */
+        StartingAfter: string;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description Identifies the request in logs and support requests; present on every response. */
+        "Request-Id": string;
+        /** @description `true` when the response is a stored response replayed for a repeated Idempotency-Key. */
+        "Idempotent-Replayed": "true";
+        /** @description Seconds to wait before trying again. */
+        "Retry-After": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description How many payments a page holds, 1 to 100 (default 10). */
+                limit?: components["parameters"]["Limit"];
+                /** @description A payment id; the page starts with the payment listed after it. */
+                starting_after?: components["parameters"]["StartingAfter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            /** @description A page of payments. */
+            "2XX": {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    createPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentRequest"];
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "2XX": components["responses"]["Payment"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    retrievePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's identifier. */
+                id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "2XX": components["responses"]["Payment"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    capturePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The payment's identifier. */
+                id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CapturePaymentRequest"];
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "2XX": components["responses"]["Payment"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    cancelPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The payment's identifier. */
+                id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            "2XX": components["responses"]["Payment"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The payment's identifier. */
+                id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundRequest"];
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            /** @description The refund. */
+            "2XX": {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+}

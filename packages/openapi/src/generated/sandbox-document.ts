@@ -1,0 +1,516 @@
+// generated from spec/sandbox.yaml — do not edit; run `npm run generate` (pnpm generate)
+// at the repository root after changing the spec.
+
+export const sandboxDocument = {
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Payment Service Mock — Sandbox Controls",
+    "version": "0.1.0",
+    "summary": "The mock sandbox's own controls; not part of the provider's API.",
+    "description": "Controls that only the mock sandbox has: reset a key's data, move its clock, inject latency\nand faults. They are served under `/_sandbox`, never under `/v1`, and act only on the data\nof the calling `sk_test_` key, so parallel test runs never collide. Every element is\n`x-provenance: inferred`: the provider has no such endpoints.\n",
+    "license": {
+      "name": "MIT",
+      "identifier": "MIT"
+    }
+  },
+  "servers": [
+    {
+      "url": "http://localhost:4010",
+      "description": "The local mock sandbox."
+    }
+  ],
+  "security": [
+    {
+      "bearerAuth": []
+    }
+  ],
+  "tags": [
+    {
+      "name": "Sandbox",
+      "description": "Controls of the mock sandbox."
+    }
+  ],
+  "paths": {
+    "/_sandbox/reset": {
+      "post": {
+        "operationId": "resetSandbox",
+        "summary": "Delete the calling key's data",
+        "description": "Deletes the key's payments, refunds, idempotency records and faults, and resets its clock offset.",
+        "tags": [
+          "Sandbox"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control; lets a test start from an empty account.",
+        "responses": {
+          "200": {
+            "description": "The key's sandbox is empty again.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Sandbox control response.",
+            "headers": {
+              "Request-Id": {
+                "$ref": "#/components/headers/Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SandboxReset"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/_sandbox/clock": {
+      "get": {
+        "operationId": "getSandboxClock",
+        "summary": "Read the key's sandbox clock",
+        "tags": [
+          "Sandbox"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control; shows the time the key's sandbox runs on.",
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Clock"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/_sandbox/clock/advance": {
+      "post": {
+        "operationId": "advanceSandboxClock",
+        "summary": "Move the key's sandbox clock forward",
+        "description": "Moves the key's clock forward by `seconds` and settles everything that has come due (pending payments), as if that time had passed. The clock never moves back.",
+        "tags": [
+          "Sandbox"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control; lets tests settle pending payments without waiting.",
+        "requestBody": {
+          "required": true,
+          "x-provenance": "inferred",
+          "x-provenance-note": "Sandbox control request.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AdvanceClockRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Clock"
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/_sandbox/faults": {
+      "get": {
+        "operationId": "getSandboxFaults",
+        "summary": "Read the key's injected faults",
+        "tags": [
+          "Sandbox"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control; shows what faults are armed.",
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Faults"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      },
+      "put": {
+        "operationId": "setSandboxFaults",
+        "summary": "Inject latency and faults into the key's /v1 requests",
+        "description": "Replaces the key's faults. `latency_ms` delays every /v1 response; `fail_next` answers the next `count` /v1 requests with `status` (and `Retry-After` when given) without touching any data; `drop_after_commit` makes the next `count` /v1 POSTs commit their change and then drop the connection before any response is sent, as a lost response would.",
+        "tags": [
+          "Sandbox"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control; lets SDKs and merchants test retries and timeouts.",
+        "requestBody": {
+          "required": true,
+          "x-provenance": "inferred",
+          "x-provenance-note": "Sandbox control request.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/Faults"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Faults"
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "clearSandboxFaults",
+        "summary": "Remove the key's injected faults",
+        "tags": [
+          "Sandbox"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control; back to normal service.",
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Faults"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "securitySchemes": {
+      "bearerAuth": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The same `sk_test_` key as the /v1 requests whose sandbox it controls.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Controls act on the calling key's own sandbox."
+      }
+    },
+    "headers": {
+      "Request-Id": {
+        "description": "Identifies the request; present on every response.",
+        "required": true,
+        "x-provenance": "inferred",
+        "x-provenance-note": "As on every /v1 response.",
+        "schema": {
+          "type": "string",
+          "pattern": "^req_[A-Za-z0-9]+$",
+          "x-provenance": "inferred",
+          "x-provenance-note": "req_ followed by random characters."
+        }
+      }
+    },
+    "responses": {
+      "Problem": {
+        "description": "An RFC 9457 problem, as in the /v1 API.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Same error model as the /v1 API.",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "Clock": {
+        "description": "The key's sandbox clock.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control response.",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Clock"
+            }
+          }
+        }
+      },
+      "Faults": {
+        "description": "The key's armed faults.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control response.",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Faults"
+            }
+          }
+        }
+      }
+    },
+    "schemas": {
+      "SandboxReset": {
+        "type": "object",
+        "required": [
+          "object",
+          "deleted_payments"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control response.",
+        "properties": {
+          "object": {
+            "type": "string",
+            "const": "sandbox_reset",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Names the object."
+          },
+          "deleted_payments": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many payments were deleted.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Tells what the reset removed."
+          }
+        }
+      },
+      "AdvanceClockRequest": {
+        "type": "object",
+        "required": [
+          "seconds"
+        ],
+        "additionalProperties": false,
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control request.",
+        "properties": {
+          "seconds": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 31536000,
+            "description": "How far to move the clock, in seconds (at most a year).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Whole seconds, like created_at."
+          }
+        }
+      },
+      "Clock": {
+        "type": "object",
+        "required": [
+          "object",
+          "now",
+          "offset_seconds",
+          "settled_payments"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control response.",
+        "properties": {
+          "object": {
+            "type": "string",
+            "const": "sandbox_clock",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Names the object."
+          },
+          "now": {
+            "type": "string",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "description": "The key's sandbox time, UTC.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Same form as created_at."
+          },
+          "offset_seconds": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How far the key's clock runs ahead of the server's clock.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The sum of all advances since the last reset."
+          },
+          "settled_payments": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many pending payments this request settled (0 for a read).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Tells a test what advancing did."
+          }
+        }
+      },
+      "Faults": {
+        "type": "object",
+        "additionalProperties": false,
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox fault injection settings.",
+        "properties": {
+          "latency_ms": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 60000,
+            "description": "Added to every /v1 response of the key.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Simulates a slow network or service."
+          },
+          "fail_next": {
+            "type": "object",
+            "required": [
+              "count",
+              "status"
+            ],
+            "additionalProperties": false,
+            "description": "Answer the next `count` /v1 requests with `status`, changing no data.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Simulates rate limiting and outages.",
+            "properties": {
+              "count": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 1000,
+                "description": "How many requests remain to fail.",
+                "x-provenance": "inferred",
+                "x-provenance-note": "Counts down with each failed request."
+              },
+              "status": {
+                "type": "integer",
+                "enum": [
+                  408,
+                  429,
+                  500,
+                  502,
+                  503,
+                  504
+                ],
+                "description": "The status to answer with.",
+                "x-provenance": "inferred",
+                "x-provenance-note": "The statuses a client should retry."
+              },
+              "retry_after": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 3600,
+                "description": "Seconds to send in `Retry-After`.",
+                "x-provenance": "inferred",
+                "x-provenance-note": "Lets a test check that the client honours Retry-After."
+              }
+            }
+          },
+          "drop_after_commit": {
+            "type": "object",
+            "required": [
+              "count"
+            ],
+            "additionalProperties": false,
+            "description": "The next `count` /v1 POSTs commit, then the connection drops with no response.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Simulates a lost response after the provider committed the change.",
+            "properties": {
+              "count": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 1000,
+                "description": "How many POSTs remain to drop.",
+                "x-provenance": "inferred",
+                "x-provenance-note": "Counts down with each dropped response."
+              }
+            }
+          }
+        }
+      },
+      "Problem": {
+        "type": "object",
+        "required": [
+          "type",
+          "title",
+          "status",
+          "detail",
+          "code",
+          "request_id"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Same as the /v1 Problem.",
+        "properties": {
+          "type": {
+            "type": "string",
+            "x-provenance": "inferred",
+            "x-provenance-note": "RFC 9457 member."
+          },
+          "title": {
+            "type": "string",
+            "x-provenance": "inferred",
+            "x-provenance-note": "RFC 9457 member."
+          },
+          "status": {
+            "type": "integer",
+            "x-provenance": "inferred",
+            "x-provenance-note": "RFC 9457 member."
+          },
+          "detail": {
+            "type": "string",
+            "x-provenance": "inferred",
+            "x-provenance-note": "RFC 9457 member."
+          },
+          "code": {
+            "type": "string",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Stable machine-readable code."
+          },
+          "param": {
+            "type": "string",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The field at fault."
+          },
+          "errors": {
+            "type": "array",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Every field problem.",
+            "items": {
+              "type": "object",
+              "required": [
+                "param",
+                "code",
+                "message"
+              ],
+              "x-provenance": "inferred",
+              "x-provenance-note": "One field problem.",
+              "properties": {
+                "param": {
+                  "type": "string",
+                  "x-provenance": "inferred",
+                  "x-provenance-note": "The field."
+                },
+                "code": {
+                  "type": "string",
+                  "x-provenance": "inferred",
+                  "x-provenance-note": "The kind of problem."
+                },
+                "message": {
+                  "type": "string",
+                  "x-provenance": "inferred",
+                  "x-provenance-note": "What was expected."
+                }
+              }
+            }
+          },
+          "request_id": {
+            "type": "string",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The request's id."
+          }
+        }
+      }
+    }
+  }
+} as const;

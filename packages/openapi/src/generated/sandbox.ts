@@ -1,0 +1,283 @@
+// generated from spec/sandbox.yaml — do not edit; run `npm run generate` (pnpm generate)
+// at the repository root after changing the spec.
+
+export interface paths {
+    "/_sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the calling key's data
+         * @description Deletes the key's payments, refunds, idempotency records and faults, and resets its clock offset.
+         */
+        post: operations["resetSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the key's sandbox clock */
+        get: operations["getSandboxClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the key's sandbox clock forward
+         * @description Moves the key's clock forward by `seconds` and settles everything that has come due (pending payments), as if that time had passed. The clock never moves back.
+         */
+        post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the key's injected faults */
+        get: operations["getSandboxFaults"];
+        /**
+         * Inject latency and faults into the key's /v1 requests
+         * @description Replaces the key's faults. `latency_ms` delays every /v1 response; `fail_next` answers the next `count` /v1 requests with `status` (and `Retry-After` when given) without touching any data; `drop_after_commit` makes the next `count` /v1 POSTs commit their change and then drop the connection before any response is sent, as a lost response would.
+         */
+        put: operations["setSandboxFaults"];
+        post?: never;
+        /** Remove the key's injected faults */
+        delete: operations["clearSandboxFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        SandboxReset: {
+            /** @constant */
+            object: "sandbox_reset";
+            /** @description How many payments were deleted. */
+            deleted_payments: number;
+        };
+        AdvanceClockRequest: {
+            /** @description How far to move the clock, in seconds (at most a year). */
+            seconds: number;
+        };
+        Clock: {
+            /** @constant */
+            object: "sandbox_clock";
+            /** @description The key's sandbox time, UTC. */
+            now: string;
+            /** @description How far the key's clock runs ahead of the server's clock. */
+            offset_seconds: number;
+            /** @description How many pending payments this request settled (0 for a read). */
+            settled_payments: number;
+        };
+        Faults: {
+            /** @description Added to every /v1 response of the key. */
+            latency_ms?: number;
+            /** @description Answer the next `count` /v1 requests with `status`, changing no data. */
+            fail_next?: {
+                /** @description How many requests remain to fail. */
+                count: number;
+                /**
+                 * @description The status to answer with.
+                 * @enum {integer}
+                 */
+                status: 408 | 429 | 500 | 502 | 503 | 504;
+                /** @description Seconds to send in `Retry-After`. */
+                retry_after?: number;
+            };
+            /** @description The next `count` /v1 POSTs commit, then the connection drops with no response. */
+            drop_after_commit?: {
+                /** @description How many POSTs remain to drop. */
+                count: number;
+            };
+        };
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            code: string;
+            param?: string;
+            errors?: {
+                param: string;
+                code: string;
+                message: string;
+            }[];
+            request_id: string;
+        };
+    };
+    responses: {
+        /** @description An RFC 9457 problem, as in the /v1 API. */
+        Problem: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The key's sandbox clock. */
+        Clock: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Clock"];
+            };
+        };
+        /** @description The key's armed faults. */
+        Faults: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Faults"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description Identifies the request; present on every response. */
+        "Request-Id": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    resetSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's sandbox is empty again. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxReset"];
+                };
+            };
+            401: components["responses"]["Problem"];
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Clock"];
+            401: components["responses"]["Problem"];
+        };
+    };
+    advanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvanceClockRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Clock"];
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+        };
+    };
+    getSandboxFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Faults"];
+            401: components["responses"]["Problem"];
+        };
+    };
+    setSandboxFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Faults"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Faults"];
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+        };
+    };
+    clearSandboxFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Faults"];
+            401: components["responses"]["Problem"];
+        };
+    };
+}
