@@ -1,0 +1,84 @@
+// A typed client of the mock's sandbox controls (spec/sandbox.yaml), for tests and scripts.
+import type { SandboxComponents, SandboxPaths } from '@payment-service/openapi';
+import createClient from 'openapi-fetch';
+
+type Schemas = SandboxComponents['schemas'];
+
+/** The faults a key can arm, as in the sandbox spec. */
+export type SandboxFaults = Schemas['Faults'];
+/** The key's sandbox clock. */
+export type SandboxClock = Schemas['Clock'];
+/** What a reset deleted. */
+export type SandboxReset = Schemas['SandboxReset'];
+
+/** Options of `createSandboxControls`. */
+export interface SandboxControlsOptions {
+  /** The mock's base URL, such as `http://127.0.0.1:4010`. */
+  baseUrl: string;
+  /** The `sk_test_` key whose sandbox to control. */
+  apiKey: string;
+  /** A fetch function, such as a mock server's in-process `fetch`. Default: global fetch. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** The sandbox controls of one key. Each method throws a `SandboxControlError` on a non-2xx. */
+export interface SandboxControls {
+  reset(): Promise<SandboxReset>;
+  getClock(): Promise<SandboxClock>;
+  advanceClock(seconds: number): Promise<SandboxClock>;
+  setFaults(faults: SandboxFaults): Promise<SandboxFaults>;
+  getFaults(): Promise<SandboxFaults>;
+  clearFaults(): Promise<SandboxFaults>;
+}
+
+/** A sandbox control answered with an error status. */
+export class SandboxControlError extends Error {
+  override readonly name = 'SandboxControlError';
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    detail: string | undefined,
+  ) {
+    super(
+      `Sandbox control failed with ${status}${code ? ` ${code}` : ''}${detail ? `: ${detail}` : ''}`,
+    );
+  }
+}
+
+/**
+ * Creates a typed client of the sandbox controls.
+ *
+ * @example
+ * const mock = createMockServer();
+ * const controls = createSandboxControls({ baseUrl: 'http://localhost', apiKey: 'sk_test_12345678', fetch: mock.fetch });
+ * await controls.setFaults({ fail_next: { count: 1, status: 503 } });
+ * await controls.advanceClock(10); // { settled_payments: … }
+ */
+export function createSandboxControls(options: SandboxControlsOptions): SandboxControls {
+  const client = createClient<SandboxPaths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    headers: { authorization: `Bearer ${options.apiKey}` },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+
+  async function unwrap<T>(
+    pending: Promise<{ data?: T; error?: unknown; response: Response }>,
+  ): Promise<T> {
+    const { data, error, response } = await pending;
+    if (!response.ok || data === undefined) {
+      const problem = (error ?? {}) as { code?: string; detail?: string };
+      throw new SandboxControlError(response.status, problem.code, problem.detail);
+    }
+    return data;
+  }
+
+  return {
+    reset: () => unwrap(client.POST('/_sandbox/reset')),
+    getClock: () => unwrap(client.GET('/_sandbox/clock')),
+    advanceClock: (seconds) =>
+      unwrap(client.POST('/_sandbox/clock/advance', { body: { seconds } })),
+    setFaults: (faults) => unwrap(client.PUT('/_sandbox/faults', { body: faults })),
+    getFaults: () => unwrap(client.GET('/_sandbox/faults')),
+    clearFaults: () => unwrap(client.DELETE('/_sandbox/faults')),
+  };
+}

@@ -1,0 +1,114 @@
+// Reads a request body once: media type (415), size (413, declared and actual) and JSON (400).
+import type { ProblemInit } from '../problems.js';
+
+/** The parsed JSON body (undefined when the request has none), or the problem to answer. */
+export type BodyResult = { ok: true; body: unknown } | { ok: false; problem: ProblemInit };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Whether a Content-Type header names JSON: `application/json`, optionally with a UTF-8 charset.
+ *
+ * @example
+ * isJsonMediaType('application/json; charset=utf-8'); // true
+ * isJsonMediaType('text/plain'); // false
+ */
+export function isJsonMediaType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const [essence = '', ...parameters] = contentType.split(';');
+  if (essence.trim().toLowerCase() !== 'application/json') return false;
+  for (const parameter of parameters) {
+    const [name = '', value = ''] = parameter.split('=');
+    if (name.trim().toLowerCase() !== 'charset') continue;
+    const charset = value.trim().replaceAll('"', '').toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') return false;
+  }
+  return true;
+}
+
+function tooLarge(maxBytes: number): BodyResult {
+  return {
+    ok: false,
+    problem: {
+      code: 'body_too_large',
+      detail: `The request body is larger than the limit of ${maxBytes} bytes.`,
+    },
+  };
+}
+
+/**
+ * Reads and parses a JSON request body, checking the media type, then the size (the declared
+ * Content-Length and the bytes actually received), then the JSON syntax.
+ *
+ * @example
+ * const result = await readJsonBody(request, 65_536);
+ * if (result.ok) console.log(result.body); // the parsed value, or undefined with no body
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
+  const lengthHeader = request.headers.get('content-length');
+  const declaredLength = lengthHeader === null ? undefined : Number(lengthHeader);
+  const mayHaveBody =
+    declaredLength !== undefined && Number.isFinite(declaredLength)
+      ? declaredLength > 0
+      : request.body !== null;
+  if (!mayHaveBody) return { ok: true, body: undefined };
+  if (!isJsonMediaType(request.headers.get('content-type'))) {
+    return {
+      ok: false,
+      problem: {
+        code: 'unsupported_media_type',
+        detail: 'Send the request body as JSON with the header `Content-Type: application/json`.',
+      },
+    };
+  }
+  if (declaredLength !== undefined && declaredLength > maxBytes) return tooLarge(maxBytes);
+  const bytes = await readBytes(request, maxBytes, declaredLength);
+  if (bytes === undefined) return tooLarge(maxBytes);
+  if (bytes.byteLength === 0) return { ok: true, body: undefined };
+  try {
+    return { ok: true, body: JSON.parse(utf8.decode(bytes)) };
+  } catch {
+    return {
+      ok: false,
+      problem: {
+        code: 'invalid_json',
+        detail:
+          'The request body is not valid UTF-8 JSON. Send a JSON object with `Content-Type: application/json`.',
+      },
+    };
+  }
+}
+
+/** The body's bytes, or undefined as soon as more than `maxBytes` arrive. */
+async function readBytes(
+  request: Request,
+  maxBytes: number,
+  declaredLength: number | undefined,
+): Promise<Uint8Array | undefined> {
+  if (request.body === null) return new Uint8Array(0);
+  if (declaredLength !== undefined && Number.isFinite(declaredLength)) {
+    const buffer = new Uint8Array(await request.arrayBuffer());
+    return buffer.byteLength > maxBytes ? undefined : buffer;
+  }
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}

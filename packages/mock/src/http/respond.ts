@@ -1,0 +1,73 @@
+// Builds responses: JSON bodies, problem+json and idempotent replays, each with Request-Id.
+import { type ProblemInit, renderProblem } from '../problems.js';
+import type { StoredResponse } from '../store/account.js';
+
+/** What a handler produced: the response, and whether the connection must be dropped instead. */
+export interface HandlerOutcome {
+  response: Response;
+  drop?: boolean;
+}
+
+/**
+ * Serializes a 2xx body into a stored response (status, headers, body text).
+ *
+ * @example
+ * toStoredJson(201, { id: 'pay_1' }); // { status: 201, headers: { 'content-type': 'application/json' }, body: '{"id":"pay_1"}' }
+ */
+export function toStoredJson(status: number, body: unknown): StoredResponse {
+  return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+/**
+ * Renders a problem into a stored response, ready to send or keep for replay.
+ *
+ * @example
+ * toStoredProblem({ code: 'not_found', detail: 'No payment.' }, 'req_1').status; // 404
+ */
+export function toStoredProblem(problem: ProblemInit, requestId: string): StoredResponse {
+  return renderProblem(problem, requestId);
+}
+
+/**
+ * Turns a stored response into a Response with the request's `Request-Id`; a replay also gets
+ * `Idempotent-Replayed: true`.
+ *
+ * @example
+ * toResponse(toStoredJson(200, {}), 'req_1').headers.get('request-id'); // 'req_1'
+ */
+export function toResponse(stored: StoredResponse, requestId: string, replayed = false): Response {
+  const headers: Record<string, string> = { ...stored.headers, 'request-id': requestId };
+  if (replayed) headers['idempotent-replayed'] = 'true';
+  return new Response(stored.body, { status: stored.status, headers });
+}
+
+/**
+ * A problem+json Response.
+ *
+ * @example
+ * problemResponse({ code: 'not_found', detail: 'No such path.' }, 'req_1').status; // 404
+ */
+export function problemResponse(problem: ProblemInit, requestId: string): Response {
+  return toResponse(renderProblem(problem, requestId), requestId);
+}
+
+/**
+ * Turns field errors into a 400 `invalid_request` problem: `param` is the first error's field,
+ * `errors` lists every one, and the detail says them all in words.
+ *
+ * @example
+ * invalidRequest([{ param: 'amount', code: 'required', message: 'amount is required' }]).detail;
+ * // 'amount is required.'
+ */
+export function invalidRequest(
+  errors: { param: string; code: string; message: string }[],
+): ProblemInit {
+  const detail =
+    errors.length === 1
+      ? `${errors[0]?.message}.`
+      : `The request has ${errors.length} problems: ${errors.map((error) => error.message).join('; ')}.`;
+  const problem: ProblemInit = { code: 'invalid_request', detail, errors };
+  const param = errors[0]?.param;
+  if (param) problem.param = param;
+  return problem;
+}

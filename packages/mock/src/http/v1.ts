@@ -1,0 +1,268 @@
+// The /v1 pipeline: auth → faults → route → body (415/413/400) → validation → idempotency →
+// domain → store → respond, each step done once.
+import * as payments from '../domain/payments.js';
+import { checkPaymentToken } from '../domain/tokens.js';
+import type { CreatePaymentRequest } from '../domain/types.js';
+import { takeDrop, takeFailure } from '../faults.js';
+import {
+  abandonIdempotentRequest,
+  beginIdempotentRequest,
+  checkIdempotencyKey,
+  completeIdempotentRequest,
+  hashBody,
+} from '../idempotency.js';
+import type { FieldError, ProblemInit } from '../problems.js';
+import type { Runtime } from '../runtime.js';
+import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
+import { validateEmptyObject } from '../validation.js';
+import { authenticate } from './auth.js';
+import { readJsonBody } from './body.js';
+import {
+  type HandlerOutcome,
+  invalidRequest,
+  problemResponse,
+  toResponse,
+  toStoredJson,
+  toStoredProblem,
+} from './respond.js';
+import { createRouter } from './router.js';
+
+type Operation =
+  | 'createPayment'
+  | 'listPayments'
+  | 'retrievePayment'
+  | 'capturePayment'
+  | 'cancelPayment'
+  | 'createRefund';
+
+const routeV1 = createRouter<Operation>({
+  '/v1/payments': { GET: 'listPayments', POST: 'createPayment' },
+  '/v1/payments/{id}': { GET: 'retrievePayment' },
+  '/v1/payments/{id}/capture': { POST: 'capturePayment' },
+  '/v1/payments/{id}/cancel': { POST: 'cancelPayment' },
+  '/v1/payments/{id}/refunds': { POST: 'createRefund' },
+});
+
+/**
+ * Creates the handler of every /v1 request.
+ *
+ * @example
+ * const handleV1 = createV1Handler(runtime);
+ * const { response } = await handleV1(request, '/v1/payments', 'req_1');
+ */
+export function createV1Handler(
+  runtime: Runtime,
+): (request: Request, path: string, requestId: string) => Promise<HandlerOutcome> {
+  const { store, options } = runtime;
+
+  return async (request, path, requestId) => {
+    const auth = authenticate(request.headers.get('authorization'));
+    if (!auth.ok) return { response: problemResponse(auth.problem, requestId) };
+    const { apiKey } = auth;
+
+    const serverNow = options.clock.now();
+    store.sweep(serverNow);
+    let account = store.find(apiKey);
+    let latencyMs = account?.faults.latency_ms ?? 0;
+    const respond = async (response: Response, drop = false): Promise<HandlerOutcome> => {
+      if (latencyMs > 0) {
+        const wait = latencyMs;
+        latencyMs = 0;
+        await runtime.sleep(wait);
+      }
+      return { response, drop };
+    };
+    const fail = (problem: ProblemInit) => respond(problemResponse(problem, requestId));
+
+    if (account !== undefined) {
+      const failure = takeFailure(account.faults);
+      if (failure !== undefined) return fail(failure);
+    }
+
+    const method = request.method;
+    const route = routeV1(method, path);
+    if (!route.ok) return fail(route.problem);
+    const { operation } = route;
+    const id = route.id ?? '';
+    const accountNow = account === undefined ? serverNow : account.now(serverNow);
+    account?.settleDue(accountNow);
+
+    if (operation === 'listPayments') {
+      const query = parseListQuery(request.url, runtime.limitBounds);
+      if ('errors' in query) return fail(invalidRequest(query.errors));
+      return respond(
+        render(payments.listPayments(account, query.limit, query.startingAfter), requestId),
+      );
+    }
+    if (operation === 'retrievePayment') {
+      return respond(render(payments.retrievePayment(account, id), requestId));
+    }
+
+    // POST: Idempotency-Key and body, validated together so every problem is listed at once.
+    const idempotencyKey = request.headers.get('idempotency-key');
+    const keyError = checkIdempotencyKey(idempotencyKey);
+    const bodyResult = await readJsonBody(request, options.maxBodyBytes);
+    if (!bodyResult.ok) return fail(bodyResult.problem);
+    const body = bodyResult.body;
+    const errors = validate(runtime, operation, body);
+    if (keyError !== undefined) errors.unshift(keyError);
+    if (errors.length > 0) return fail(invalidRequest(errors));
+
+    let record: IdempotencyRecord | undefined;
+    if (idempotencyKey !== null || operation === 'createPayment') account = store.open(apiKey);
+    if (idempotencyKey !== null && account !== undefined) {
+      const decision = beginIdempotentRequest(
+        store,
+        account,
+        { key: idempotencyKey, method, path, bodyHash: hashBody(body) },
+        account.now(serverNow),
+        serverNow,
+        options.idempotencyTtlSeconds * 1000,
+      );
+      if (decision.kind === 'problem') return fail(decision.problem);
+      if (decision.kind === 'replay') {
+        return respond(toResponse(decision.response, requestId, true), takeDrop(account.faults));
+      }
+      record = decision.record;
+    }
+
+    // Injected latency is spent while the request is in flight, before the domain runs.
+    if (latencyMs > 0) {
+      const wait = latencyMs;
+      latencyMs = 0;
+      await runtime.sleep(wait);
+      if (account?.closed) account = store.open(apiKey); // reset while in flight
+    }
+
+    let stored: StoredResponse;
+    try {
+      const now = account === undefined ? serverNow : account.now(options.clock.now());
+      const result = runDomain(runtime, operation, account, now, id, body);
+      stored = result.ok
+        ? toStoredJson(result.status, result.body)
+        : toStoredProblem(result.problem, requestId);
+    } catch (error) {
+      if (record !== undefined && account !== undefined) {
+        abandonIdempotentRequest(store, account, record);
+      }
+      throw error;
+    }
+    if (record !== undefined && account !== undefined) {
+      // Validation failures found by the domain (400) are not stored; everything else is.
+      if (stored.status === 400) abandonIdempotentRequest(store, account, record);
+      else completeIdempotentRequest(record, stored);
+    }
+    const drop = account !== undefined && takeDrop(account.faults);
+    if (account !== undefined) store.dropIfEmpty(account);
+    return respond(toResponse(stored, requestId), drop);
+  };
+}
+
+function render(result: payments.DomainResult, requestId: string): Response {
+  return toResponse(
+    result.ok
+      ? toStoredJson(result.status, result.body)
+      : toStoredProblem(result.problem, requestId),
+    requestId,
+  );
+}
+
+function validate(runtime: Runtime, operation: Operation, body: unknown): FieldError[] {
+  switch (operation) {
+    case 'createPayment': {
+      if (body === undefined) {
+        return [{ param: '', code: 'required', message: 'a JSON request body is required' }];
+      }
+      const errors = runtime.validators.CreatePaymentRequest(body);
+      const token = (body as { payment_method?: { token?: unknown } }).payment_method?.token;
+      if (
+        typeof token === 'string' &&
+        token.length > 0 &&
+        !errors.some((error) => error.param === 'payment_method.token')
+      ) {
+        const tokenError = checkPaymentToken(runtime.tokens, token);
+        if (tokenError !== undefined) errors.push(tokenError);
+      }
+      return errors;
+    }
+    case 'capturePayment':
+      return body === undefined ? [] : runtime.validators.CapturePaymentRequest(body);
+    case 'createRefund':
+      return body === undefined ? [] : runtime.validators.CreateRefundRequest(body);
+    case 'cancelPayment':
+      return body === undefined ? [] : validateEmptyObject(body);
+    default:
+      return [];
+  }
+}
+
+function runDomain(
+  runtime: Runtime,
+  operation: Operation,
+  account: Account | undefined,
+  accountNow: number,
+  id: string,
+  body: unknown,
+): payments.DomainResult {
+  const context = {
+    store: runtime.store,
+    tokens: runtime.tokens,
+    settlementDelayMs: runtime.options.settlementDelaySeconds * 1000,
+  };
+  const fields = (body ?? {}) as { amount?: number };
+  switch (operation) {
+    case 'createPayment':
+      return payments.createPayment(
+        context,
+        account as Account,
+        accountNow,
+        body as CreatePaymentRequest,
+      );
+    case 'capturePayment':
+      return payments.capture(account, id, fields);
+    case 'cancelPayment':
+      return payments.cancel(account, id);
+    case 'createRefund':
+      return payments.refund(account, accountNow, id, fields);
+    default:
+      throw new Error(`Operation ${operation} is not a POST.`);
+  }
+}
+
+/**
+ * Reads `limit` and `starting_after` from a list URL, within the spec's bounds.
+ *
+ * @example
+ * parseListQuery('http://x/v1/payments?limit=5', { minimum: 1, maximum: 100, default: 10 }); // { limit: 5 }
+ */
+export function parseListQuery(
+  url: string,
+  bounds: { minimum: number; maximum: number; default: number },
+): { limit: number; startingAfter?: string } | { errors: FieldError[] } {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return { limit: bounds.default };
+  const query = new URLSearchParams(url.slice(queryStart + 1));
+  const errors: FieldError[] = [];
+  let limit = bounds.default;
+  const limitText = query.get('limit');
+  if (limitText !== null) {
+    limit = /^[0-9]{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN;
+    if (!(limit >= bounds.minimum && limit <= bounds.maximum)) {
+      errors.push({
+        param: 'limit',
+        code: 'invalid_value',
+        message: `limit must be an integer ≥ ${bounds.minimum} and ≤ ${bounds.maximum}`,
+      });
+    }
+  }
+  const startingAfter = query.get('starting_after');
+  if (startingAfter === '') {
+    errors.push({
+      param: 'starting_after',
+      code: 'invalid_value',
+      message: "starting_after must be the id of one of this API key's payments",
+    });
+  }
+  if (errors.length > 0) return { errors };
+  return startingAfter === null ? { limit } : { limit, startingAfter };
+}

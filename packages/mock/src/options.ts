@@ -1,0 +1,69 @@
+// The mock server's options, their defaults, and checks that they make sense.
+import type { TokenBehaviour } from './domain/tokens.js';
+import { type Clock, systemClock } from './time.js';
+
+/** Options of `createMockServer`; every one is optional. */
+export interface MockServerOptions {
+  /** The server's clock (ms epoch). Real time by default; tests pass a manual one. */
+  clock?: Clock;
+  /** Pending test tokens settle this long after creation, on the key's sandbox clock. Default 5. */
+  settlementDelaySeconds?: number;
+  /** Largest accepted request body in bytes; larger is a 413. Default 65 536. */
+  maxBodyBytes?: number;
+  /** Payments kept per key; the oldest is evicted first. Default 10 000. */
+  maxPaymentsPerKey?: number;
+  /** Payments kept over all keys; the oldest is evicted first. Default 100 000. */
+  maxPaymentsTotal?: number;
+  /** How long an Idempotency-Key's response is replayed, in sandbox seconds. Default 86 400. */
+  idempotencyTtlSeconds?: number;
+  /** Receives one line per request (no secrets). Silent by default. */
+  logger?: (line: string) => void;
+  /** Merchant-configured test tokens (each must begin with `tok_test_`), beside the built-in ones. */
+  extraTokens?: Record<string, TokenBehaviour>;
+}
+
+/** Options with every default filled in. */
+export interface ResolvedOptions {
+  clock: Clock;
+  settlementDelaySeconds: number;
+  maxBodyBytes: number;
+  maxPaymentsPerKey: number;
+  maxPaymentsTotal: number;
+  idempotencyTtlSeconds: number;
+  logger: ((line: string) => void) | undefined;
+  extraTokens: Record<string, TokenBehaviour>;
+}
+
+function checkNumber(name: string, value: number, minimum: number): number {
+  if (!Number.isFinite(value) || value < minimum) {
+    throw new RangeError(`${name} must be a number ≥ ${minimum}; got ${value}.`);
+  }
+  return value;
+}
+
+/**
+ * Fills in the defaults and checks the numbers.
+ *
+ * @example
+ * resolveOptions({ settlementDelaySeconds: 1 }).maxBodyBytes; // 65536
+ */
+export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions {
+  return {
+    clock: options.clock ?? systemClock,
+    settlementDelaySeconds: checkNumber(
+      'settlementDelaySeconds',
+      options.settlementDelaySeconds ?? 5,
+      0,
+    ),
+    maxBodyBytes: checkNumber('maxBodyBytes', options.maxBodyBytes ?? 65_536, 1),
+    maxPaymentsPerKey: checkNumber('maxPaymentsPerKey', options.maxPaymentsPerKey ?? 10_000, 1),
+    maxPaymentsTotal: checkNumber('maxPaymentsTotal', options.maxPaymentsTotal ?? 100_000, 1),
+    idempotencyTtlSeconds: checkNumber(
+      'idempotencyTtlSeconds',
+      options.idempotencyTtlSeconds ?? 86_400,
+      0,
+    ),
+    logger: options.logger,
+    extraTokens: options.extraTokens ?? {},
+  };
+}

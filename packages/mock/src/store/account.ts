@@ -1,0 +1,163 @@
+// One sandbox account (one sk_test_ key): its payments in creation order, pending settlements,
+// idempotency records, faults and clock offset.
+import type { TokenBehaviour } from '../domain/tokens.js';
+import { settlePendingPayment } from '../domain/transitions.js';
+import type { Payment } from '../domain/types.js';
+import type { Faults } from '../faults.js';
+import { MinHeap } from './min-heap.js';
+
+/** A payment as the store keeps it: the wire object plus what the sandbox needs to settle it. */
+export interface StoredPayment {
+  payment: Payment;
+  /** Creation order within the account; orders payments created in the same millisecond. */
+  sequence: number;
+  behaviour: TokenBehaviour;
+  /** When a PENDING payment settles, on the account's clock (ms epoch). */
+  settlesAt?: number;
+}
+
+/** A response as stored for idempotent replay. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What the sandbox remembers about one Idempotency-Key. */
+export interface IdempotencyRecord {
+  key: string;
+  method: string;
+  path: string;
+  bodyHash: string;
+  response?: StoredResponse;
+  /** Expiry on the account's clock. */
+  expiresAt: number;
+  /** Latest expiry on the server's clock (the account's clock only runs ahead of it). */
+  serverExpiresAt: number;
+}
+
+/** A page of an account's payments, newest first. */
+export interface PaymentPage {
+  data: Payment[];
+  has_more: boolean;
+}
+
+/**
+ * The data of one sandbox key. Payments are kept oldest first, so the oldest is evicted first and
+ * a page is a slice read backwards.
+ *
+ * @example
+ * const account = new Account();
+ * account.addPayment(payment, TEST_TOKEN_BEHAVIOURS.tok_test_success);
+ * account.listPayments(10).data[0] === payment; // true
+ */
+export class Account {
+  readonly payments = new Map<string, StoredPayment>();
+  readonly idempotencyRecords = new Map<string, IdempotencyRecord>();
+  faults: Faults = {};
+  offsetSeconds = 0;
+  /** Set once the account is reset or dropped; late writers must reopen the account. */
+  closed = false;
+  private ordered: StoredPayment[] = [];
+  private head = 0;
+  private nextSequence = 0;
+  private readonly settlements = new MinHeap<StoredPayment>(
+    (a, b) => (a.settlesAt ?? 0) - (b.settlesAt ?? 0) || a.sequence - b.sequence,
+  );
+
+  /** The account's clock: the server's time plus the offset its clock was advanced by. */
+  now(serverNow: number): number {
+    return serverNow + this.offsetSeconds * 1000;
+  }
+
+  get paymentCount(): number {
+    return this.payments.size;
+  }
+
+  /** Adds a payment as the newest; a PENDING one is queued to settle at `settlesAt`. */
+  addPayment(payment: Payment, behaviour: TokenBehaviour, settlesAt?: number): StoredPayment {
+    const stored: StoredPayment = { payment, sequence: this.nextSequence++, behaviour };
+    if (settlesAt !== undefined) {
+      stored.settlesAt = settlesAt;
+      this.settlements.push(stored);
+    }
+    this.payments.set(payment.id, stored);
+    this.ordered.push(stored);
+    return stored;
+  }
+
+  /** Removes and returns the oldest payment. */
+  removeOldestPayment(): StoredPayment | undefined {
+    const oldest = this.ordered[this.head];
+    if (oldest === undefined) return undefined;
+    this.ordered[this.head] = undefined as unknown as StoredPayment;
+    this.head++;
+    if (this.head > 1024 && this.head * 2 > this.ordered.length) {
+      this.ordered = this.ordered.slice(this.head);
+      this.head = 0;
+    }
+    this.payments.delete(oldest.payment.id);
+    return oldest;
+  }
+
+  /** Settles every PENDING payment due at or before `accountNow`; returns how many settled. */
+  settleDue(accountNow: number): number {
+    let settled = 0;
+    for (;;) {
+      const next = this.settlements.peek();
+      if (next === undefined || (next.settlesAt ?? 0) > accountNow) return settled;
+      this.settlements.pop();
+      if (this.payments.get(next.payment.id) !== next) continue; // evicted meanwhile
+      if (settlePendingPayment(next.payment, next.behaviour)) settled++;
+    }
+  }
+
+  /**
+   * A page of payments, newest first, starting after the payment `startingAfter` when given.
+   * Returns undefined when `startingAfter` is not one of this account's payments.
+   */
+  listPayments(limit: number, startingAfter?: string): PaymentPage | undefined {
+    let index = this.ordered.length - 1;
+    if (startingAfter !== undefined) {
+      const cursor = this.payments.get(startingAfter);
+      if (cursor === undefined) return undefined;
+      index = this.indexOf(cursor) - 1;
+    }
+    const data: Payment[] = [];
+    while (index >= this.head && data.length < limit) {
+      data.push((this.ordered[index] as StoredPayment).payment);
+      index--;
+    }
+    return { data, has_more: index >= this.head };
+  }
+
+  /** Whether the account holds nothing worth keeping. */
+  isEmpty(): boolean {
+    return (
+      this.payments.size === 0 &&
+      this.idempotencyRecords.size === 0 &&
+      this.offsetSeconds === 0 &&
+      Object.keys(this.faults).length === 0
+    );
+  }
+
+  /** Every stored payment, oldest first. */
+  *storedPayments(): IterableIterator<StoredPayment> {
+    for (let index = this.head; index < this.ordered.length; index++) {
+      yield this.ordered[index] as StoredPayment;
+    }
+  }
+
+  private indexOf(stored: StoredPayment): number {
+    let low = this.head;
+    let high = this.ordered.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const sequence = (this.ordered[middle] as StoredPayment).sequence;
+      if (sequence === stored.sequence) return middle;
+      if (sequence < stored.sequence) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,154 @@
+// Every sandbox account, keyed by its sk_test_ key, with the memory bounds that keep a
+// long-running mock from growing: payment caps (oldest evicted first) and idempotency expiry.
+import type { TokenBehaviour } from '../domain/tokens.js';
+import type { Payment } from '../domain/types.js';
+import { Account, type IdempotencyRecord, type StoredPayment } from './account.js';
+
+/** The memory bounds of the store. */
+export interface StoreLimits {
+  maxPaymentsPerKey: number;
+  maxPaymentsTotal: number;
+  /** Idempotency records kept per key and in total follow the payment caps. */
+  maxIdempotencyRecordsPerKey: number;
+  maxIdempotencyRecordsTotal: number;
+}
+
+/**
+ * All accounts. Payments and idempotency records are also kept in global creation order, so
+ * the oldest one overall is found in O(1) for eviction and for expiry sweeps.
+ *
+ * @example
+ * const store = new AccountStore({ maxPaymentsPerKey: 10, maxPaymentsTotal: 100, maxIdempotencyRecordsPerKey: 10, maxIdempotencyRecordsTotal: 100 });
+ * const account = store.open('sk_test_12345678');
+ */
+export class AccountStore {
+  private readonly accounts = new Map<string, Account>();
+  private readonly apiKeys = new WeakMap<Account, string>();
+  private readonly allPayments = new Map<StoredPayment, Account>();
+  private readonly allRecords = new Map<IdempotencyRecord, Account>();
+
+  constructor(private readonly limits: StoreLimits) {}
+
+  /** The key's account if it has any data; reads never create one. */
+  find(apiKey: string): Account | undefined {
+    return this.accounts.get(apiKey);
+  }
+
+  /** The key's account, created empty on first use. */
+  open(apiKey: string): Account {
+    let account = this.accounts.get(apiKey);
+    if (account === undefined) {
+      account = new Account();
+      this.accounts.set(apiKey, account);
+      this.apiKeys.set(account, apiKey);
+    }
+    return account;
+  }
+
+  /**
+   * Stores a new payment, evicting the oldest payment of the key, then the oldest overall, while
+   * a cap is exceeded.
+   */
+  addPayment(
+    account: Account,
+    payment: Payment,
+    behaviour: TokenBehaviour,
+    settlesAt?: number,
+  ): StoredPayment {
+    const stored = account.addPayment(payment, behaviour, settlesAt);
+    this.allPayments.set(stored, account);
+    while (account.paymentCount > this.limits.maxPaymentsPerKey) {
+      const oldest = account.removeOldestPayment();
+      if (oldest !== undefined) this.allPayments.delete(oldest);
+    }
+    while (this.allPayments.size > this.limits.maxPaymentsTotal) {
+      const [oldest, owner] = this.allPayments.entries().next().value as [StoredPayment, Account];
+      this.allPayments.delete(oldest);
+      owner.removeOldestPayment();
+      if (owner !== account) this.dropIfEmpty(owner);
+    }
+    return stored;
+  }
+
+  /** Stores an idempotency record, evicting the oldest ones while a cap is exceeded. */
+  addIdempotencyRecord(account: Account, record: IdempotencyRecord): void {
+    account.idempotencyRecords.set(record.key, record);
+    this.allRecords.set(record, account);
+    while (account.idempotencyRecords.size > this.limits.maxIdempotencyRecordsPerKey) {
+      const oldest = account.idempotencyRecords.values().next().value as IdempotencyRecord;
+      this.deleteIdempotencyRecord(account, oldest);
+    }
+    while (this.allRecords.size > this.limits.maxIdempotencyRecordsTotal) {
+      const [oldest, owner] = this.allRecords.entries().next().value as [
+        IdempotencyRecord,
+        Account,
+      ];
+      this.deleteIdempotencyRecord(owner, oldest);
+      if (owner !== account) this.dropIfEmpty(owner);
+    }
+  }
+
+  /** Forgets one idempotency record. */
+  deleteIdempotencyRecord(account: Account, record: IdempotencyRecord): void {
+    if (account.idempotencyRecords.get(record.key) === record) {
+      account.idempotencyRecords.delete(record.key);
+    }
+    this.allRecords.delete(record);
+  }
+
+  /**
+   * Drops the account's idempotency records that expired on its clock. Records expire in the
+   * order they were made, so this stops at the first live one: amortized O(1).
+   */
+  expireIdempotencyRecords(account: Account, accountNow: number): void {
+    for (const record of account.idempotencyRecords.values()) {
+      if (record.expiresAt > accountNow) return;
+      this.deleteIdempotencyRecord(account, record);
+    }
+  }
+
+  /**
+   * Drops idempotency records that expired on the server's clock in any account, even ones no
+   * longer used, and accounts left empty by it. Amortized O(1) per call.
+   */
+  sweep(serverNow: number): void {
+    for (const [record, account] of this.allRecords) {
+      if (record.serverExpiresAt > serverNow) return;
+      this.deleteIdempotencyRecord(account, record);
+      this.dropIfEmpty(account);
+    }
+  }
+
+  /** Deletes everything of the key: payments, idempotency records, faults, clock offset. */
+  reset(apiKey: string): number {
+    const account = this.accounts.get(apiKey);
+    if (account === undefined) return 0;
+    const deleted = account.paymentCount;
+    for (const stored of account.storedPayments()) this.allPayments.delete(stored);
+    for (const record of account.idempotencyRecords.values()) this.allRecords.delete(record);
+    this.remove(account);
+    return deleted;
+  }
+
+  /** Forgets an account that holds nothing any more. */
+  dropIfEmpty(account: Account): void {
+    if (account.isEmpty()) this.remove(account);
+  }
+
+  /** How much the store holds, for tests and diagnostics. */
+  stats(): { accounts: number; payments: number; idempotencyRecords: number } {
+    return {
+      accounts: this.accounts.size,
+      payments: this.allPayments.size,
+      idempotencyRecords: this.allRecords.size,
+    };
+  }
+
+  private remove(account: Account): void {
+    const apiKey = this.apiKeys.get(account);
+    if (apiKey !== undefined && this.accounts.get(apiKey) === account) {
+      this.accounts.delete(apiKey);
+    }
+    account.closed = true;
+  }
+}

@@ -1,0 +1,19 @@
+// Time helpers: the wire timestamp form `YYYY-MM-DDThh:mm:ssZ` and the clock abstraction.
+
+/** A source of the current time in milliseconds since the epoch; tests pass a manual one. */
+export interface Clock {
+  now(): number;
+}
+
+/** The real clock, `Date.now()`. */
+export const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * Formats epoch milliseconds as the spec's UTC timestamp, with no fractional seconds.
+ *
+ * @example
+ * formatTimestamp(Date.UTC(2025, 0, 2, 3, 4, 5, 678)); // '2025-01-02T03:04:05Z'
+ */
+export function formatTimestamp(epochMs: number): string {
+  return `${new Date(epochMs).toISOString().slice(0, 19)}Z`;
+}
