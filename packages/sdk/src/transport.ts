@@ -1,6 +1,7 @@
 // Sends every API call through one request(): headers, Idempotency-Key, fetch failures, errors.
 import type { paths } from '@payment-service/openapi';
-import createFetchClient, { type Client } from 'openapi-fetch';
+import type { Client } from 'openapi-fetch';
+import createFetchClient from 'openapi-fetch';
 import { errorFromResponse } from './error-from-response.js';
 import { ConnectionError, PaymentServiceError } from './errors.js';
 import type { ValidatedClientOptions } from './options.js';
