@@ -174,7 +174,8 @@ function validate(runtime: Runtime, operation: Operation, body: unknown): FieldE
         return [{ param: '', code: 'required', message: 'a JSON request body is required' }];
       }
       const errors = runtime.validators.CreatePaymentRequest(body);
-      const token = (body as { payment_method?: { token?: unknown } }).payment_method?.token;
+      const token =
+        errors.length === 0 ? (body as CreatePaymentRequest).payment_method.token : tokenOf(body);
       if (
         typeof token === 'string' &&
         token.length > 0 &&
@@ -194,6 +195,14 @@ function validate(runtime: Runtime, operation: Operation, body: unknown): FieldE
     default:
       return [];
   }
+}
+
+/** The token of a body that failed validation elsewhere, if it is a string. */
+function tokenOf(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const paymentMethod = (body as { payment_method?: unknown }).payment_method;
+  if (typeof paymentMethod !== 'object' || paymentMethod === null) return undefined;
+  return (paymentMethod as { token?: unknown }).token;
 }
 
 function runDomain(

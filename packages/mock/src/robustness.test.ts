@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { createHarness, validCreateBody } from './test-support/harness.js';
+
+describe('eviction over HTTP', () => {
+  it('keeps at most maxPaymentsPerKey payments, evicting the oldest', async () => {
+    const { createPayment, json } = createHarness({ maxPaymentsPerKey: 3 });
+    const ids = [];
+    for (let index = 0; index < 5; index++) ids.push((await createPayment()).id);
+    const list = await json('GET', '/v1/payments');
+    expect(list.body.data.map((payment: { id: string }) => payment.id)).toEqual(
+      ids.slice(2).reverse(),
+    );
+    expect((await json('GET', `/v1/payments/${ids[0]}`)).status).toBe(404);
+  });
+});
+
+describe('never a 5xx for client input', () => {
+  const bodies: unknown[] = [
+    null,
+    [],
+    'text',
+    42,
+    true,
+    {},
+    { amount: null },
+    {
+      amount: '1000',
+      currency: 'KZT',
+      payment_method: { type: 'token', token: 'tok_test_success' },
+    },
+    {
+      amount: 1e300,
+      currency: 'KZT',
+      payment_method: { type: 'token', token: 'tok_test_success' },
+    },
+    { amount: -1, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_success' } },
+    { amount: 1000, currency: 'KZT', payment_method: null },
+    { amount: 1000, currency: 'KZT', payment_method: [] },
+    { amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: '' } },
+    { amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 42 } },
+    { amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'x'.repeat(300) } },
+    { ...validCreateBody, description: 'x'.repeat(1001) },
+    { ...validCreateBody, description: '\u0000\uffff😀' },
+    { ...validCreateBody, __proto__: { polluted: true } },
+    JSON.parse('{"__proto__": {"amount": 1}, "constructor": {"prototype": {}}}'),
+    { ...validCreateBody, 'a/b~c': 1 },
+  ];
+  const rawBodies = [
+    '',
+    ' ',
+    '{',
+    '}',
+    'nul',
+    '[1,2',
+    '{"amount": 1e999}',
+    '\u00ff\u00fe',
+    '{"a":'.repeat(5000),
+    '['.repeat(10000) + ']'.repeat(10000),
+  ];
+  const paths = [
+    '/v1/payments',
+    '/v1/payments/pay_x/capture',
+    '/v1/payments/pay_x/refunds',
+    '/v1/payments/pay_x/cancel',
+    '/v1/payments/%E0%A4%A/capture',
+    '/v1/payments/%2F..%2F/refunds',
+    '/_sandbox/clock/advance',
+    '/_sandbox/faults',
+  ];
+
+  it('answers 4xx problems with Request-Id for malformed input', async () => {
+    const { call } = createHarness();
+    for (const path of paths) {
+      const method = path === '/_sandbox/faults' ? 'PUT' : 'POST';
+      const requests = [
+        ...bodies.map((body) => ({
+          rawBody: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        })),
+        ...rawBodies.map((rawBody) => ({
+          rawBody,
+          headers: { 'content-type': 'application/json' },
+        })),
+        { rawBody: '{}', headers: { 'content-type': 'application/json; charset=latin1' } },
+        { rawBody: '{}', headers: { 'content-type': ';;;=' } },
+        { rawBody: '{}', headers: { 'content-type': 'application/json', 'idempotency-key': ' ' } },
+      ];
+      for (const request of requests) {
+        const response = await call(method, path, request);
+        const text = await response.text();
+        expect(response.status, `${method} ${path} ${request.rawBody.slice(0, 40)}`).toBeLessThan(
+          500,
+        );
+        expect(response.headers.get('request-id')).toMatch(/^req_/);
+        if (response.status >= 400) {
+          expect(response.headers.get('content-type')).toBe('application/problem+json');
+          expect(JSON.parse(text).code).toMatch(/^[a-z_]+$/);
+        }
+      }
+    }
+  });
+
+  it('handles odd methods, headers and query strings', async () => {
+    const { call } = createHarness();
+    const cases: [string, string, Record<string, string>][] = [
+      ['GET', '/v1/payments?limit=10&limit=20', {}],
+      ['GET', '/v1/payments?starting_after=%ZZ', {}],
+      ['GET', '/v1/payments?limit=99999999999999999999', {}],
+      ['OPTIONS', '/v1/payments', {}],
+      ['PUT', '/v1/payments/x', {}],
+      ['GET', '/v1/payments/%', {}],
+      ['GET', '/v1//payments', {}],
+      ['GET', '/v1/payments', { authorization: 'Bearer  sk_test_12345678' }],
+      ['GET', '/v1/payments', { authorization: 'Bearer sk_test_12345678 extra' }],
+      ['GET', '/v1/payments', { authorization: 'Bearer\tsk_test_12345678' }],
+      ['POST', '/_sandbox/reset', { authorization: 'Token abc' }],
+    ];
+    for (const [method, path, headers] of cases) {
+      const response = await call(method, path, { headers });
+      expect(response.status, `${method} ${path}`).toBeLessThan(500);
+      expect(response.headers.get('request-id')).toMatch(/^req_/);
+    }
+  });
+});
+
+describe('logging', () => {
+  it('logs one line per request without the API key', async () => {
+    const lines: string[] = [];
+    const { call } = createHarness({ logger: (line) => lines.push(line) });
+    await call('GET', '/v1/payments');
+    await call('GET', '/v1/payments/sk_test_leakedkey123');
+    await call('GET', '/v1/payments', { apiKey: 'sk_live_LIVESECRET99' });
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^\S+Z GET \/v1\/payments 200 \d+ms req_[A-Za-z0-9]+$/);
+    const text = lines.join('\n');
+    expect(text).not.toContain('harness_key');
+    expect(text).not.toContain('leakedkey123');
+    expect(text).not.toContain('LIVESECRET99');
+  });
+});
+
+describe('errors never echo the key', () => {
+  it('masks anything that looks like a key in problem details', async () => {
+    const { call } = createHarness();
+    const response = await call('POST', '/v1/payments', {
+      body: { ...validCreateBody, payment_method: { type: 'token', token: 'sk_test_oopsmykey1' } },
+    });
+    const text = await response.text();
+    expect(response.status).toBe(400);
+    expect(text).not.toContain('oopsmykey1');
+  });
+});
+
+describe('unexpected failures', () => {
+  it('answers 500 internal_error without leaking internals', async () => {
+    const { createMockServer } = await import('./app.js');
+    const mock = createMockServer({
+      clock: {
+        now() {
+          throw new Error('database password is hunter2');
+        },
+      },
+    });
+    const response = await mock.fetch('/v1/payments', {
+      headers: { authorization: 'Bearer sk_test_12345678' },
+    });
+    const text = await response.text();
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(response.headers.get('request-id')).toMatch(/^req_/);
+    expect(JSON.parse(text).code).toBe('internal_error');
+    expect(text).not.toContain('hunter2');
+  });
+});
