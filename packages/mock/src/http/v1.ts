@@ -79,7 +79,8 @@ export function createV1Handler(
       if (failure !== undefined) return fail(failure);
     }
 
-    const method = request.method;
+    // HEAD is answered as GET (Hono strips the body).
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
     const route = routeV1(method, path);
     if (!route.ok) return fail(route.problem);
     const { operation } = route;
