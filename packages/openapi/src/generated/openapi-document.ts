@@ -163,7 +163,7 @@ export const openapiDocument = {
             "$ref": "#/components/responses/RateLimited"
           },
           "2XX": {
-            "$ref": "#/components/responses/Payment"
+            "$ref": "#/components/responses/InferredPayment"
           },
           "5XX": {
             "$ref": "#/components/responses/ServerError"
@@ -229,7 +229,7 @@ export const openapiDocument = {
             "$ref": "#/components/responses/RateLimited"
           },
           "2XX": {
-            "$ref": "#/components/responses/Payment"
+            "$ref": "#/components/responses/InferredPayment"
           },
           "5XX": {
             "$ref": "#/components/responses/ServerError"
@@ -246,18 +246,33 @@ export const openapiDocument = {
       "post": {
         "operationId": "cancelPayment",
         "summary": "Cancel an authorized payment",
-        "description": "Releases an `AUTHORIZED` payment; it becomes `CANCELED`. Any other status is a 409 `invalid_state`. The request has no body.",
+        "description": "Releases an `AUTHORIZED` payment; it becomes `CANCELED`. Any other status is a 409 `invalid_state`. The body, when sent, must be an empty JSON object.",
         "tags": [
           "Payments"
         ],
         "x-provenance": "inferred",
-        "x-provenance-note": "The document names cancellation as existing but not shown; modelled as a POST action without a body.",
+        "x-provenance-note": "The document names cancellation as existing but not shown; modelled as a POST action with no options.",
         "parameters": [
           {
             "$ref": "#/components/parameters/IdempotencyKey"
           }
         ],
+        "requestBody": {
+          "required": false,
+          "x-provenance": "inferred",
+          "x-provenance-note": "Cancellation takes no options; a body, when sent, is validated like any other.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CancelPaymentRequest"
+              }
+            }
+          }
+        },
         "responses": {
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -267,6 +282,12 @@ export const openapiDocument = {
           "409": {
             "$ref": "#/components/responses/Conflict"
           },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
           "422": {
             "$ref": "#/components/responses/IdempotencyKeyReused"
           },
@@ -274,7 +295,7 @@ export const openapiDocument = {
             "$ref": "#/components/responses/RateLimited"
           },
           "2XX": {
-            "$ref": "#/components/responses/Payment"
+            "$ref": "#/components/responses/InferredPayment"
           },
           "5XX": {
             "$ref": "#/components/responses/ServerError"
@@ -381,7 +402,7 @@ export const openapiDocument = {
         "name": "Idempotency-Key",
         "in": "header",
         "required": false,
-        "description": "Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409.",
+        "description": "Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again.",
         "x-provenance": "inferred",
         "x-provenance-note": "Idempotency rules are not shown; modelled on the IETF httpapi Idempotency-Key draft.",
         "schema": {
@@ -482,6 +503,26 @@ export const openapiDocument = {
         "description": "The payment.",
         "x-provenance": "documented",
         "x-provenance-ref": "4.1",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          },
+          "Idempotent-Replayed": {
+            "$ref": "#/components/headers/Idempotent-Replayed"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Payment"
+            }
+          }
+        }
+      },
+      "InferredPayment": {
+        "description": "The payment, after the operation.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "The operation is not shown in the document; it answers with the payment record (200 from the mock).",
         "headers": {
           "Request-Id": {
             "$ref": "#/components/headers/Request-Id"
@@ -770,6 +811,13 @@ export const openapiDocument = {
             "$ref": "#/components/schemas/Amount"
           }
         }
+      },
+      "CancelPaymentRequest": {
+        "type": "object",
+        "description": "Cancellation takes no options; the body, when sent, is an empty object.",
+        "additionalProperties": false,
+        "x-provenance": "inferred",
+        "x-provenance-note": "Cancellation is not shown; no options are modelled."
       },
       "CreateRefundRequest": {
         "type": "object",

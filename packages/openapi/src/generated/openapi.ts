@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel an authorized payment
-         * @description Releases an `AUTHORIZED` payment; it becomes `CANCELED`. Any other status is a 409 `invalid_state`. The request has no body.
+         * @description Releases an `AUTHORIZED` payment; it becomes `CANCELED`. Any other status is a 409 `invalid_state`. The body, when sent, must be an empty JSON object.
          */
         post: operations["cancelPayment"];
         delete?: never;
@@ -159,6 +159,8 @@ export interface components {
         CapturePaymentRequest: {
             amount?: components["schemas"]["Amount"];
         };
+        /** @description Cancellation takes no options; the body, when sent, is an empty object. */
+        CancelPaymentRequest: Record<string, never>;
         /** @description Refund options. */
         CreateRefundRequest: {
             amount?: components["schemas"]["Amount"];
@@ -277,6 +279,17 @@ export interface components {
                 "application/json": components["schemas"]["Payment"];
             };
         };
+        /** @description The payment, after the operation. */
+        InferredPayment: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Payment"];
+            };
+        };
         /** @description The request is malformed: `invalid_json` or `invalid_request` (every field problem is listed in `errors`). */
         BadRequest: {
             headers: {
@@ -371,7 +384,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. */
+        /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
         IdempotencyKey: string;
         /** @description The payment's identifier. */
         PaymentId: string;
@@ -427,7 +440,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. */
+                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -465,7 +478,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
-            "2XX": components["responses"]["Payment"];
+            "2XX": components["responses"]["InferredPayment"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -473,7 +486,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. */
+                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -496,7 +509,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            "2XX": components["responses"]["Payment"];
+            "2XX": components["responses"]["InferredPayment"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -504,7 +517,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. */
+                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -513,14 +526,21 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelPaymentRequest"];
+            };
+        };
         responses: {
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            "2XX": components["responses"]["Payment"];
+            "2XX": components["responses"]["InferredPayment"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -528,7 +548,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. */
+                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
