@@ -58,23 +58,6 @@ export function compileBodyValidators<Name extends string>(
   return validators;
 }
 
-/**
- * A validator for a request that takes no fields: an empty JSON object is accepted, as is no body.
- *
- * @example
- * validateEmptyObject({ reason: 'x' }); // [{ param: 'reason', code: 'unknown_field', … }]
- */
-export const validateEmptyObject: BodyValidator = (body) => {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return [{ param: '', code: 'type', message: 'the request body must be a JSON object' }];
-  }
-  return Object.keys(body).map((field) => ({
-    param: field,
-    code: 'unknown_field',
-    message: `${field} is not a known field; this request takes no fields`,
-  }));
-};
-
 function toFieldErrors(validate: ValidateFunction): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();

@@ -14,7 +14,6 @@ import {
 import type { FieldError, ProblemInit } from '../problems.js';
 import type { Runtime } from '../runtime.js';
 import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
-import { validateEmptyObject } from '../validation.js';
 import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
 import {
@@ -102,9 +101,13 @@ export function createV1Handler(
     // POST: Idempotency-Key and body, validated together so every problem is listed at once.
     const idempotencyKey = request.headers.get('idempotency-key');
     const keyError = checkIdempotencyKey(idempotencyKey);
-    const bodyResult = await readJsonBody(request, options.maxBodyBytes);
-    if (!bodyResult.ok) return fail(bodyResult.problem);
-    const body = bodyResult.body;
+    // Cancel takes no body (the spec declares none), so whatever is sent is ignored.
+    let body: unknown;
+    if (operation !== 'cancelPayment') {
+      const bodyResult = await readJsonBody(request, options.maxBodyBytes);
+      if (!bodyResult.ok) return fail(bodyResult.problem);
+      body = bodyResult.body;
+    }
     const errors = validate(runtime, operation, body);
     if (keyError !== undefined) errors.unshift(keyError);
     if (errors.length > 0) return fail(invalidRequest(errors));
@@ -191,8 +194,6 @@ function validate(runtime: Runtime, operation: Operation, body: unknown): FieldE
       return body === undefined ? [] : runtime.validators.CapturePaymentRequest(body);
     case 'createRefund':
       return body === undefined ? [] : runtime.validators.CreateRefundRequest(body);
-    case 'cancelPayment':
-      return body === undefined ? [] : validateEmptyObject(body);
     default:
       return [];
   }
