@@ -1,5 +1,4 @@
-// The mock server factory: a Hono app that gives every request an id, dispatches /v1 and
-// /_sandbox, turns unexpected errors into a 500 problem, logs one line, and can drop connections.
+// The mock server factory: a Hono app with request ids, dispatch, 500 guard, logging and drops.
 import { Hono } from 'hono';
 import { type HandlerOutcome, problemResponse } from './http/respond.js';
 import { createSandboxHandler } from './http/sandbox.js';

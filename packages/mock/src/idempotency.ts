@@ -1,5 +1,4 @@
-// Idempotency-Key handling (IETF httpapi draft): first response stored per API key and replayed,
-// 422 for a reused key with another request, 409 while the first request is still in flight.
+// Idempotency-Key handling (IETF httpapi draft): store and replay, 422 on reuse, 409 in flight.
 import { createHash } from 'node:crypto';
 import type { FieldError, ProblemInit } from './problems.js';
 import type { Account, IdempotencyRecord, StoredResponse } from './store/account.js';

@@ -1,5 +1,4 @@
-// Request-body validation: JSON Schemas compiled once from the spec document with Ajv (2020-12),
-// and ajv errors turned into field errors that say which field is wrong and what was expected.
+// Request-body validation: schemas compiled once from the spec with Ajv 2020, errors in words.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { FieldError } from './problems.js';

@@ -1,5 +1,4 @@
-// A small path router that tells apart an unknown path (404) from a known path with another
-// method (405 with Allow), and extracts the `{id}` path parameter.
+// A small path router: 404 for unknown paths, 405 with Allow for other methods, the `{id}` param.
 import type { ProblemInit } from '../problems.js';
 
 /** Where a request goes: the operation and its path parameter, or the 404/405 problem. */

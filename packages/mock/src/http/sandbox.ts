@@ -1,5 +1,4 @@
-// The sandbox controls under /_sandbox: reset, clock read/advance, faults read/set/clear, each on
-// the calling key's own account.
+// The sandbox controls under /_sandbox (reset, clock, faults), on the calling key's own account.
 import { type Faults, normalizeFaults } from '../faults.js';
 import type { Runtime } from '../runtime.js';
 import { formatTimestamp } from '../time.js';

@@ -1,5 +1,4 @@
-// The /v1 pipeline: auth → faults → route → body (415/413/400) → validation → idempotency →
-// domain → store → respond, each step done once.
+// The /v1 pipeline: auth → faults → route → body → validation → idempotency → domain → respond.
 import * as payments from '../domain/payments.js';
 import { checkPaymentToken } from '../domain/tokens.js';
 import type { CreatePaymentRequest } from '../domain/types.js';

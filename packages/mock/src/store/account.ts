@@ -1,5 +1,4 @@
-// One sandbox account (one sk_test_ key): its payments in creation order, pending settlements,
-// idempotency records, faults and clock offset.
+// One sandbox account: payments in creation order, settlements, idempotency, faults, clock offset.
 import type { TokenBehaviour } from '../domain/tokens.js';
 import { settlePendingPayment } from '../domain/transitions.js';
 import type { Payment } from '../domain/types.js';

@@ -1,5 +1,4 @@
-// Every sandbox account, keyed by its sk_test_ key, with the memory bounds that keep a
-// long-running mock from growing: payment caps (oldest evicted first) and idempotency expiry.
+// Every sandbox account by sk_test_ key, with the memory bounds: payment caps and record expiry.
 import type { TokenBehaviour } from '../domain/tokens.js';
 import type { Payment } from '../domain/types.js';
 import { Account, type IdempotencyRecord, type StoredPayment } from './account.js';
