@@ -35,7 +35,8 @@ interface NodeBindings {
 /**
  * Creates a stateful mock of the payment API. Memory is bounded: at most `maxPaymentsPerKey`
  * payments per key and `maxPaymentsTotal` overall (the oldest are evicted first), and
- * idempotency records expire after `idempotencyTtlSeconds`.
+ * idempotency records expire after `idempotencyTtlSeconds`, and at most 10 000 accounts are kept
+ * (the least recently used is forgotten).
  *
  * @example
  * const mock = createMockServer({ settlementDelaySeconds: 1 });

@@ -21,6 +21,9 @@ export interface Runtime {
   close(): void;
 }
 
+/** Accounts kept at once; the least recently used is forgotten beyond it. */
+export const MAX_ACCOUNTS = 10_000;
+
 interface LimitParameter {
   components?: { parameters?: { Limit?: { schema?: Record<string, number> } } };
 }
@@ -44,6 +47,7 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
       maxPaymentsTotal: resolved.maxPaymentsTotal,
       maxIdempotencyRecordsPerKey: resolved.maxPaymentsPerKey,
       maxIdempotencyRecordsTotal: resolved.maxPaymentsTotal,
+      maxAccounts: MAX_ACCOUNTS,
     }),
     tokens: createTokenTable(resolved.extraTokens),
     validators: compileBodyValidators(document, [

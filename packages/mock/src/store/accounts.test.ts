@@ -42,6 +42,7 @@ describe('AccountStore', () => {
     maxPaymentsTotal: 5,
     maxIdempotencyRecordsPerKey: 2,
     maxIdempotencyRecordsTotal: 3,
+    maxAccounts: 3,
   };
 
   it('evicts the oldest payment of a key beyond maxPaymentsPerKey', () => {
@@ -57,7 +58,7 @@ describe('AccountStore', () => {
   });
 
   it('evicts the oldest payment overall beyond maxPaymentsTotal and drops emptied accounts', () => {
-    const store = new AccountStore(limits);
+    const store = new AccountStore({ ...limits, maxAccounts: 10 });
     const a = store.open('sk_test_a');
     const b = store.open('sk_test_b');
     store.addPayment(a, payment(), success);
@@ -103,6 +104,22 @@ describe('AccountStore', () => {
     store.addIdempotencyRecord(b, record('y', 100));
     expect(store.stats().idempotencyRecords).toBe(3);
     expect([...a.idempotencyRecords.keys()]).toEqual(['3']);
+  });
+
+  it('forgets the least recently used account beyond maxAccounts', () => {
+    const store = new AccountStore(limits);
+    const a = store.open('sk_test_a');
+    store.addPayment(a, payment(), success);
+    store.open('sk_test_b').offsetSeconds = 1;
+    store.open('sk_test_c').offsetSeconds = 1;
+    store.find('sk_test_a'); // a is now the most recently used
+    store.open('sk_test_d');
+    expect(store.find('sk_test_b')).toBeUndefined();
+    expect(store.find('sk_test_a')).toBe(a); // used again: order is now c, d, a
+    for (const key of ['sk_test_e', 'sk_test_f', 'sk_test_g']) store.open(key);
+    expect(store.find('sk_test_a')).toBeUndefined();
+    expect(a.closed).toBe(true);
+    expect(store.stats()).toEqual({ accounts: 3, payments: 0, idempotencyRecords: 0 });
   });
 
   it('sweeps expired records of idle accounts and drops the empty accounts', () => {

@@ -10,6 +10,8 @@ export interface StoreLimits {
   /** Idempotency records kept per key and in total follow the payment caps. */
   maxIdempotencyRecordsPerKey: number;
   maxIdempotencyRecordsTotal: number;
+  /** Accounts kept; the least recently used one is forgotten beyond it. */
+  maxAccounts: number;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface StoreLimits {
  * the oldest one overall is found in O(1) for eviction and for expiry sweeps.
  *
  * @example
- * const store = new AccountStore({ maxPaymentsPerKey: 10, maxPaymentsTotal: 100, maxIdempotencyRecordsPerKey: 10, maxIdempotencyRecordsTotal: 100 });
+ * const store = new AccountStore({ maxPaymentsPerKey: 10, maxPaymentsTotal: 100, maxIdempotencyRecordsPerKey: 10, maxIdempotencyRecordsTotal: 100, maxAccounts: 10 });
  * const account = store.open('sk_test_12345678');
  */
 export class AccountStore {
@@ -28,18 +30,31 @@ export class AccountStore {
 
   constructor(private readonly limits: StoreLimits) {}
 
-  /** The key's account if it has any data; reads never create one. */
+  /** The key's account if it has any data; reads never create one. Marks it recently used. */
   find(apiKey: string): Account | undefined {
-    return this.accounts.get(apiKey);
+    const account = this.accounts.get(apiKey);
+    if (account !== undefined) {
+      // Re-insert so the Map's order is least recently used first.
+      this.accounts.delete(apiKey);
+      this.accounts.set(apiKey, account);
+    }
+    return account;
   }
 
-  /** The key's account, created empty on first use. */
+  /**
+   * The key's account, created empty on first use. Beyond `maxAccounts` the least recently used
+   * account is forgotten with all its data.
+   */
   open(apiKey: string): Account {
-    let account = this.accounts.get(apiKey);
+    let account = this.find(apiKey);
     if (account === undefined) {
       account = new Account();
       this.accounts.set(apiKey, account);
       this.apiKeys.set(account, apiKey);
+      while (this.accounts.size > this.limits.maxAccounts) {
+        const leastRecentlyUsed = this.accounts.keys().next().value as string;
+        this.reset(leastRecentlyUsed);
+      }
     }
     return account;
   }
