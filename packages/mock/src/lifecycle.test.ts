@@ -93,15 +93,22 @@ describe('capture, cancel, refund', () => {
     expect(capture.body.detail).toContain('CANCELED');
   });
 
-  it('ignores a body sent to cancel, which takes none', async () => {
+  it('accepts an empty object for cancel and refuses fields and non-JSON bodies', async () => {
     const { createPayment, json } = createHarness();
     const payment = await createPayment({ capture: false });
-    const canceled = await json('POST', `/v1/payments/${payment.id}/cancel`, {
-      rawBody: 'not json',
+    const withField = await json('POST', `/v1/payments/${payment.id}/cancel`, {
+      body: { reason: 'x' },
+    });
+    expect(withField.status).toBe(400);
+    expect(withField.body.errors[0]).toMatchObject({ param: 'reason', code: 'unknown_field' });
+    const notJson = await json('POST', `/v1/payments/${payment.id}/cancel`, {
+      rawBody: 'x',
       headers: { 'content-type': 'text/plain' },
     });
-    expect(canceled.status).toBe(200);
-    expect(canceled.body.status).toBe('CANCELED');
+    expect(notJson.status).toBe(415);
+    const empty = await json('POST', `/v1/payments/${payment.id}/cancel`, { body: {} });
+    expect(empty.status).toBe(200);
+    expect(empty.body.status).toBe('CANCELED');
   });
 
   it('refunds partially, then fully to REFUNDED', async () => {

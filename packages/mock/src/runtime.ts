@@ -11,7 +11,10 @@ export interface Runtime {
   store: AccountStore;
   tokens: TokenTable;
   validators: Record<
-    'CreatePaymentRequest' | 'CapturePaymentRequest' | 'CreateRefundRequest',
+    | 'CreatePaymentRequest'
+    | 'CapturePaymentRequest'
+    | 'CancelPaymentRequest'
+    | 'CreateRefundRequest',
     BodyValidator
   >;
   sandboxValidators: Record<'AdvanceClockRequest' | 'Faults', BodyValidator>;
@@ -53,6 +56,7 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
     validators: compileBodyValidators(document, [
       'CreatePaymentRequest',
       'CapturePaymentRequest',
+      'CancelPaymentRequest',
       'CreateRefundRequest',
     ]),
     sandboxValidators: compileBodyValidators(sandboxDocument as unknown as SpecDocument, [

@@ -100,13 +100,9 @@ export function createV1Handler(
     // POST: Idempotency-Key and body, validated together so every problem is listed at once.
     const idempotencyKey = request.headers.get('idempotency-key');
     const keyError = checkIdempotencyKey(idempotencyKey);
-    // Cancel takes no body (the spec declares none), so whatever is sent is ignored.
-    let body: unknown;
-    if (operation !== 'cancelPayment') {
-      const bodyResult = await readJsonBody(request, options.maxBodyBytes);
-      if (!bodyResult.ok) return fail(bodyResult.problem);
-      body = bodyResult.body;
-    }
+    const bodyResult = await readJsonBody(request, options.maxBodyBytes);
+    if (!bodyResult.ok) return fail(bodyResult.problem);
+    const body = bodyResult.body;
     const errors = validate(runtime, operation, body);
     if (keyError !== undefined) errors.unshift(keyError);
     if (errors.length > 0) return fail(invalidRequest(errors));
@@ -193,6 +189,8 @@ function validate(runtime: Runtime, operation: Operation, body: unknown): FieldE
       return body === undefined ? [] : runtime.validators.CapturePaymentRequest(body);
     case 'createRefund':
       return body === undefined ? [] : runtime.validators.CreateRefundRequest(body);
+    case 'cancelPayment':
+      return body === undefined ? [] : runtime.validators.CancelPaymentRequest(body);
     default:
       return [];
   }
