@@ -85,11 +85,12 @@ async function readBytes(
   maxBytes: number,
   declaredLength: number | undefined,
 ): Promise<Uint8Array | undefined> {
-  if (request.body === null) return new Uint8Array(0);
   if (declaredLength !== undefined && Number.isFinite(declaredLength)) {
+    // Fast path: @hono/node-server reads the body directly, without building a stream.
     const buffer = new Uint8Array(await request.arrayBuffer());
     return buffer.byteLength > maxBytes ? undefined : buffer;
   }
+  if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
