@@ -148,7 +148,6 @@ describe('faults', () => {
   });
 
   it.each([
-    [408, 'request_timeout'],
     [502, 'bad_gateway'],
     [503, 'service_unavailable'],
     [504, 'gateway_timeout'],

@@ -19,7 +19,7 @@ describe('faults', () => {
       'retry-after': '7',
     });
     expect(takeFailure({ fail_next: { count: 1, status: 500 } })?.headers).toBeUndefined();
-    expect(takeFailure({ fail_next: { count: 1, status: 408 } })?.code).toBe('request_timeout');
+    expect(takeFailure({ fail_next: { count: 1, status: 503 } })?.code).toBe('service_unavailable');
   });
 
   it('counts drop_after_commit down', () => {

@@ -9,10 +9,9 @@ export interface Faults {
 }
 
 /** The statuses `fail_next` can answer with. */
-export type FailureStatus = 408 | 429 | 500 | 502 | 503 | 504;
+export type FailureStatus = 429 | 500 | 502 | 503 | 504;
 
 const FAILURE_CODES: Record<FailureStatus, ProblemCode> = {
-  408: 'request_timeout',
   429: 'rate_limited',
   500: 'internal_error',
   502: 'bad_gateway',
@@ -21,7 +20,6 @@ const FAILURE_CODES: Record<FailureStatus, ProblemCode> = {
 };
 
 const FAILURE_DETAILS: Record<FailureStatus, string> = {
-  408: 'The request timed out (sandbox fault injection). Nothing was changed; retry it.',
   429: 'Too many requests (sandbox fault injection). Nothing was changed; retry after the Retry-After delay.',
   500: 'The service failed (sandbox fault injection). Nothing was changed; retry with the same Idempotency-Key.',
   502: 'Bad gateway (sandbox fault injection). Nothing was changed; retry with the same Idempotency-Key.',

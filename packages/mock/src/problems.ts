@@ -10,7 +10,6 @@ export const PROBLEM_TYPES = {
   live_key_in_sandbox: { status: 401, title: 'Live key used in the sandbox' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
-  request_timeout: { status: 408, title: 'Request timeout' },
   invalid_state: { status: 409, title: 'Invalid state' },
   idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
   body_too_large: { status: 413, title: 'Body too large' },

@@ -165,6 +165,29 @@ describe.each(targetNames())('every operation (%s)', (name) => {
       }
     });
 
+    it.each([
+      ['/_sandbox/clock/advance', 'POST'],
+      ['/_sandbox/faults', 'PUT'],
+    ] as const)(
+      '%s (%s) answers 413 and 415 for oversized and non-JSON bodies',
+      async (path, method) => {
+        const apiKey = ctx.newApiKey();
+        const large = await ctx.send(path, {
+          apiKey,
+          method,
+          body: { seconds: 1, pad: 'x'.repeat(80_000) },
+        });
+        expect(large.status).toBe(413);
+        const text = await ctx.send(path, {
+          apiKey,
+          method,
+          body: 'seconds=1',
+          headers: { 'content-type': 'text/plain' },
+        });
+        expect(text.status).toBe(415);
+      },
+    );
+
     it('never serves the controls under /v1', async () => {
       const response = await ctx.send('/v1/_sandbox/reset', { method: 'POST' });
       expect(response.status).toBe(404);

@@ -115,6 +115,12 @@ export const sandboxDocument = {
           },
           "401": {
             "$ref": "#/components/responses/Problem"
+          },
+          "413": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "415": {
+            "$ref": "#/components/responses/Problem"
           }
         }
       }
@@ -166,6 +172,12 @@ export const sandboxDocument = {
             "$ref": "#/components/responses/Problem"
           },
           "401": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "413": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "415": {
             "$ref": "#/components/responses/Problem"
           }
         }
@@ -386,7 +398,6 @@ export const sandboxDocument = {
               "status": {
                 "type": "integer",
                 "enum": [
-                  408,
                   429,
                   500,
                   502,

@@ -116,7 +116,7 @@ export interface components {
                  * @description The status to answer with.
                  * @enum {integer}
                  */
-                status: 408 | 429 | 500 | 502 | 503 | 504;
+                status: 429 | 500 | 502 | 503 | 504;
                 /** @description Seconds to send in `Retry-After`. */
                 retry_after?: number;
             };
@@ -234,6 +234,8 @@ export interface operations {
             200: components["responses"]["Clock"];
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
         };
     };
     getSandboxFaults: {
@@ -265,6 +267,8 @@ export interface operations {
             200: components["responses"]["Faults"];
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            415: components["responses"]["Problem"];
         };
     };
     clearSandboxFaults: {
