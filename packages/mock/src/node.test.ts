@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandboxControls } from './controls.js';
 import { type RunningMockServer, startMockServer } from './node.js';
@@ -36,6 +37,30 @@ describe('startMockServer', () => {
     expect(lines[0]).toContain(`POST /v1/payments 201`);
     expect(lines[0]).toContain(requestId);
     expect(lines.join('\n')).not.toContain(KEY);
+  });
+
+  it('treats a POST with neither Content-Type nor Content-Length (curl -X POST) as having no body', async () => {
+    server = await startMockServer({ port: 0 });
+    const created = await fetch(`${server.url}/v1/payments`, {
+      method: 'POST',
+      headers,
+      body: createBody.replace('"RUB"', '"RUB","capture":false'),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect((server as RunningMockServer).port, '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk.toString();
+      });
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+      socket.end(
+        `POST /v1/payments/${id}/cancel HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+      );
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 200/);
+    expect(raw).toContain('"status":"CANCELED"');
   });
 
   it('drops the connection after commit over HTTP; the payment exists afterwards', async () => {

@@ -52,7 +52,13 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
       ? declaredLength > 0
       : request.body !== null;
   if (!mayHaveBody) return { ok: true, body: undefined };
-  if (!isJsonMediaType(request.headers.get('content-type'))) {
+  const contentType = request.headers.get('content-type');
+  if (!isJsonMediaType(contentType)) {
+    // `curl -X POST` sends neither Content-Type nor Content-Length: only a non-empty body is refused.
+    if (contentType === null && declaredLength === undefined) {
+      const bytes = await readBytes(request, maxBytes, undefined);
+      if (bytes?.byteLength === 0) return { ok: true, body: undefined };
+    }
     return {
       ok: false,
       problem: {
