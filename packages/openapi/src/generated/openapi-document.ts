@@ -28,6 +28,10 @@ export const openapiDocument = {
     {
       "name": "Payments",
       "description": "Create, read, capture, cancel and refund payments."
+    },
+    {
+      "name": "Webhooks",
+      "description": "Register the URLs that receive signed notifications of payment status changes (see the `webhooks` section for the events themselves)."
     }
   ],
   "paths": {
@@ -385,6 +389,415 @@ export const openapiDocument = {
           }
         }
       }
+    },
+    "/v1/webhook_endpoints": {
+      "post": {
+        "operationId": "createWebhookEndpoint",
+        "summary": "Register a webhook endpoint",
+        "description": "Registers a URL that receives the key's events (all of them, or only those listed in `events`). The answer holds the endpoint's signing `secret` (`whsec_…`): it is shown only here, so store it at once; listing never shows it again.",
+        "tags": [
+          "Webhooks"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document names webhook management as existing but not shown; modelled as a POST that returns the endpoint with its signing secret once.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/IdempotencyKey"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "x-provenance": "inferred",
+          "x-provenance-note": "Registration is not shown; a URL and an optional event filter.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CreateWebhookEndpointRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/IdempotencyKeyReused"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "2XX": {
+            "description": "The endpoint, with its signing secret (shown only in this answer).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Registration is not shown; the mock answers 201.",
+            "headers": {
+              "Request-Id": {
+                "$ref": "#/components/headers/Request-Id"
+              },
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookEndpointWithSecret"
+                }
+              }
+            }
+          },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      },
+      "get": {
+        "operationId": "listWebhookEndpoints",
+        "summary": "List webhook endpoints",
+        "description": "Lists the key's webhook endpoints, oldest first. Secrets are never shown here. A key holds at most 16 endpoints, so one page holds them all.",
+        "tags": [
+          "Webhooks"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document names webhook management as existing but not shown; modelled as a list without secrets.",
+        "responses": {
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "2XX": {
+            "description": "Every webhook endpoint of the key.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Listing is not shown; the mock answers 200.",
+            "headers": {
+              "Request-Id": {
+                "$ref": "#/components/headers/Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookEndpointList"
+                }
+              }
+            }
+          },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      }
+    },
+    "/v1/webhook_endpoints/{id}": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/WebhookEndpointId"
+        }
+      ],
+      "delete": {
+        "operationId": "deleteWebhookEndpoint",
+        "summary": "Delete a webhook endpoint",
+        "description": "Deletes the endpoint; it receives no further events, and its pending retries are dropped.",
+        "tags": [
+          "Webhooks"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document names webhook management as existing but not shown; modelled as DELETE on the endpoint's path.",
+        "responses": {
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "2XX": {
+            "description": "The endpoint was deleted.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Deletion is not shown; the mock answers 200 with a deletion marker.",
+            "headers": {
+              "Request-Id": {
+                "$ref": "#/components/headers/Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DeletedWebhookEndpoint"
+                }
+              }
+            }
+          },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      }
+    }
+  },
+  "webhooks": {
+    "payment.pending": {
+      "post": {
+        "operationId": "paymentPending",
+        "summary": "payment.pending",
+        "description": "The payment became `PENDING`: it is being processed asynchronously. Sent to every enabled endpoint whose `events` filter includes `payment.pending`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.",
+        "tags": [
+          "Webhooks"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "6",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookId"
+          },
+          {
+            "$ref": "#/components/parameters/WebhookTimestamp"
+          },
+          {
+            "$ref": "#/components/parameters/WebhookSignature"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The event, as raw JSON; verify the signature over these exact bytes before parsing.",
+          "x-provenance": "inferred",
+          "x-provenance-note": "The payload shape is not shown; modelled as an event envelope carrying the payment.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PaymentPendingEvent"
+              }
+            }
+          }
+        },
+        "responses": {
+          "2XX": {
+            "$ref": "#/components/responses/WebhookAcknowledged"
+          }
+        }
+      }
+    },
+    "payment.authorized": {
+      "post": {
+        "operationId": "paymentAuthorized",
+        "summary": "payment.authorized",
+        "description": "The payment became `AUTHORIZED`: held, awaiting capture or cancel. Sent to every enabled endpoint whose `events` filter includes `payment.authorized`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.",
+        "tags": [
+          "Webhooks"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "6",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookId"
+          },
+          {
+            "$ref": "#/components/parameters/WebhookTimestamp"
+          },
+          {
+            "$ref": "#/components/parameters/WebhookSignature"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The event, as raw JSON; verify the signature over these exact bytes before parsing.",
+          "x-provenance": "inferred",
+          "x-provenance-note": "The payload shape is not shown; modelled as an event envelope carrying the payment.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PaymentAuthorizedEvent"
+              }
+            }
+          }
+        },
+        "responses": {
+          "2XX": {
+            "$ref": "#/components/responses/WebhookAcknowledged"
+          }
+        }
+      }
+    },
+    "payment.succeeded": {
+      "post": {
+        "operationId": "paymentSucceeded",
+        "summary": "payment.succeeded",
+        "description": "The payment became `SUCCEEDED`: processed successfully (created with capture, captured, or settled). Sent to every enabled endpoint whose `events` filter includes `payment.succeeded`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.",
+        "tags": [
+          "Webhooks"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "6",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookId"
+          },
+          {
+            "$ref": "#/components/parameters/WebhookTimestamp"
+          },
+          {
+            "$ref": "#/components/parameters/WebhookSignature"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The event, as raw JSON; verify the signature over these exact bytes before parsing.",
+          "x-provenance": "inferred",
+          "x-provenance-note": "The payload shape is not shown; modelled as an event envelope carrying the payment.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PaymentSucceededEvent"
+              }
+            }
+          }
+        },
+        "responses": {
+          "2XX": {
+            "$ref": "#/components/responses/WebhookAcknowledged"
+          }
+        }
+      }
+    },
+    "payment.failed": {
+      "post": {
+        "operationId": "paymentFailed",
+        "summary": "payment.failed",
+        "description": "The payment became `FAILED`: declined; see `failure_code`. Sent to every enabled endpoint whose `events` filter includes `payment.failed`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.",
+        "tags": [
+          "Webhooks"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "6",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookId"
+          },
+          {
+            "$ref": "#/components/parameters/WebhookTimestamp"
+          },
+          {
+            "$ref": "#/components/parameters/WebhookSignature"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The event, as raw JSON; verify the signature over these exact bytes before parsing.",
+          "x-provenance": "inferred",
+          "x-provenance-note": "The payload shape is not shown; modelled as an event envelope carrying the payment.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PaymentFailedEvent"
+              }
+            }
+          }
+        },
+        "responses": {
+          "2XX": {
+            "$ref": "#/components/responses/WebhookAcknowledged"
+          }
+        }
+      }
+    },
+    "payment.canceled": {
+      "post": {
+        "operationId": "paymentCanceled",
+        "summary": "payment.canceled",
+        "description": "The payment became `CANCELED`: its authorization was released. Sent to every enabled endpoint whose `events` filter includes `payment.canceled`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.",
+        "tags": [
+          "Webhooks"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "6",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookId"
+          },
+          {
+            "$ref": "#/components/parameters/WebhookTimestamp"
+          },
+          {
+            "$ref": "#/components/parameters/WebhookSignature"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The event, as raw JSON; verify the signature over these exact bytes before parsing.",
+          "x-provenance": "inferred",
+          "x-provenance-note": "The payload shape is not shown; modelled as an event envelope carrying the payment.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PaymentCanceledEvent"
+              }
+            }
+          }
+        },
+        "responses": {
+          "2XX": {
+            "$ref": "#/components/responses/WebhookAcknowledged"
+          }
+        }
+      }
+    },
+    "payment.refunded": {
+      "post": {
+        "operationId": "paymentRefunded",
+        "summary": "payment.refunded",
+        "description": "The payment became `REFUNDED`: its refunds reached the captured amount. Sent to every enabled endpoint whose `events` filter includes `payment.refunded`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.",
+        "tags": [
+          "Webhooks"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "6",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookId"
+          },
+          {
+            "$ref": "#/components/parameters/WebhookTimestamp"
+          },
+          {
+            "$ref": "#/components/parameters/WebhookSignature"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The event, as raw JSON; verify the signature over these exact bytes before parsing.",
+          "x-provenance": "inferred",
+          "x-provenance-note": "The payload shape is not shown; modelled as an event envelope carrying the payment.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PaymentRefundedEvent"
+              }
+            }
+          }
+        },
+        "responses": {
+          "2XX": {
+            "$ref": "#/components/responses/WebhookAcknowledged"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -398,6 +811,62 @@ export const openapiDocument = {
       }
     },
     "parameters": {
+      "WebhookEndpointId": {
+        "name": "id",
+        "in": "path",
+        "required": true,
+        "description": "The webhook endpoint's identifier (`we_…`).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Webhook management is not shown; the endpoint's id addresses it.",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "x-provenance": "inferred",
+          "x-provenance-note": "An unknown or malformed id is a 404, not a 400."
+        }
+      },
+      "WebhookId": {
+        "name": "webhook-id",
+        "in": "header",
+        "required": true,
+        "description": "The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Signing is not shown; the Standard Webhooks specification's message-id header.",
+        "schema": {
+          "type": "string",
+          "pattern": "^evt_.+$",
+          "x-provenance": "inferred",
+          "x-provenance-note": "The event's id."
+        }
+      },
+      "WebhookTimestamp": {
+        "name": "webhook-timestamp",
+        "in": "header",
+        "required": true,
+        "description": "When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Signing is not shown; the Standard Webhooks specification's timestamp header, against replays.",
+        "schema": {
+          "type": "string",
+          "pattern": "^[0-9]+$",
+          "x-provenance": "inferred",
+          "x-provenance-note": "Integer Unix seconds."
+        }
+      },
+      "WebhookSignature": {
+        "name": "webhook-signature",
+        "in": "header",
+        "required": true,
+        "description": "Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Signing is not shown; the Standard Webhooks specification's symmetric signature.",
+        "schema": {
+          "type": "string",
+          "pattern": "^v[0-9]+,[A-Za-z0-9+/=]+( v[0-9]+,[A-Za-z0-9+/=]+)*$",
+          "x-provenance": "inferred",
+          "x-provenance-note": "One or more version,signature pairs."
+        }
+      },
       "IdempotencyKey": {
         "name": "Idempotency-Key",
         "in": "header",
@@ -499,6 +968,11 @@ export const openapiDocument = {
       }
     },
     "responses": {
+      "WebhookAcknowledged": {
+        "description": "Any 2xx acknowledges the event. `410 Gone` disables the endpoint; any other status, a timeout (10 s) or a connection error is retried with exponential backoff and jitter.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Retries are not shown; the Standard Webhooks convention of acknowledging with a 2xx."
+      },
       "Payment": {
         "description": "The payment.",
         "x-provenance": "documented",
@@ -1111,6 +1585,425 @@ export const openapiDocument = {
             "description": "The request's id, as in the Request-Id header.",
             "x-provenance": "inferred",
             "x-provenance-note": "Extension member so a logged error can be traced."
+          }
+        }
+      },
+      "EventType": {
+        "type": "string",
+        "enum": [
+          "payment.pending",
+          "payment.authorized",
+          "payment.succeeded",
+          "payment.failed",
+          "payment.canceled",
+          "payment.refunded"
+        ],
+        "description": "What happened: `payment.<status>` for the status the payment changed to.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document states that webhooks notify status changes (6) but not the event kinds; one per status."
+      },
+      "Event": {
+        "type": "object",
+        "description": "A notification that a payment's status changed, with the payment as it was right after the change.",
+        "required": [
+          "id",
+          "object",
+          "type",
+          "created_at",
+          "data"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "6",
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^evt_.+$",
+            "description": "Event identifier; `evt_` followed by an opaque string. Also sent as `webhook-id`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Prefix chosen like the documented pay_ prefix."
+          },
+          "object": {
+            "type": "string",
+            "const": "event",
+            "description": "Always `event`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Like the payment's object field."
+          },
+          "type": {
+            "$ref": "#/components/schemas/EventType"
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "description": "When the status changed, UTC, `YYYY-MM-DDThh:mm:ssZ`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Same timestamp form as the payment's documented created_at."
+          },
+          "data": {
+            "type": "object",
+            "description": "The object the event is about.",
+            "required": [
+              "object"
+            ],
+            "x-provenance": "inferred",
+            "x-provenance-note": "An envelope leaves room for events about other objects.",
+            "properties": {
+              "object": {
+                "$ref": "#/components/schemas/Payment"
+              }
+            }
+          }
+        }
+      },
+      "PaymentPendingEvent": {
+        "description": "The `payment.pending` event.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Event kinds are not shown; one event per payment status change.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Event"
+          },
+          {
+            "type": "object",
+            "required": [
+              "type"
+            ],
+            "x-provenance": "inferred",
+            "x-provenance-note": "Fixes the event's type.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "const": "payment.pending",
+                "x-provenance": "inferred",
+                "x-provenance-note": "The status the payment changed to, as an event type."
+              }
+            }
+          }
+        ]
+      },
+      "PaymentAuthorizedEvent": {
+        "description": "The `payment.authorized` event.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Event kinds are not shown; one event per payment status change.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Event"
+          },
+          {
+            "type": "object",
+            "required": [
+              "type"
+            ],
+            "x-provenance": "inferred",
+            "x-provenance-note": "Fixes the event's type.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "const": "payment.authorized",
+                "x-provenance": "inferred",
+                "x-provenance-note": "The status the payment changed to, as an event type."
+              }
+            }
+          }
+        ]
+      },
+      "PaymentSucceededEvent": {
+        "description": "The `payment.succeeded` event.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Event kinds are not shown; one event per payment status change.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Event"
+          },
+          {
+            "type": "object",
+            "required": [
+              "type"
+            ],
+            "x-provenance": "inferred",
+            "x-provenance-note": "Fixes the event's type.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "const": "payment.succeeded",
+                "x-provenance": "inferred",
+                "x-provenance-note": "The status the payment changed to, as an event type."
+              }
+            }
+          }
+        ]
+      },
+      "PaymentFailedEvent": {
+        "description": "The `payment.failed` event.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Event kinds are not shown; one event per payment status change.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Event"
+          },
+          {
+            "type": "object",
+            "required": [
+              "type"
+            ],
+            "x-provenance": "inferred",
+            "x-provenance-note": "Fixes the event's type.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "const": "payment.failed",
+                "x-provenance": "inferred",
+                "x-provenance-note": "The status the payment changed to, as an event type."
+              }
+            }
+          }
+        ]
+      },
+      "PaymentCanceledEvent": {
+        "description": "The `payment.canceled` event.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Event kinds are not shown; one event per payment status change.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Event"
+          },
+          {
+            "type": "object",
+            "required": [
+              "type"
+            ],
+            "x-provenance": "inferred",
+            "x-provenance-note": "Fixes the event's type.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "const": "payment.canceled",
+                "x-provenance": "inferred",
+                "x-provenance-note": "The status the payment changed to, as an event type."
+              }
+            }
+          }
+        ]
+      },
+      "PaymentRefundedEvent": {
+        "description": "The `payment.refunded` event.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Event kinds are not shown; one event per payment status change.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Event"
+          },
+          {
+            "type": "object",
+            "required": [
+              "type"
+            ],
+            "x-provenance": "inferred",
+            "x-provenance-note": "Fixes the event's type.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "const": "payment.refunded",
+                "x-provenance": "inferred",
+                "x-provenance-note": "The status the payment changed to, as an event type."
+              }
+            }
+          }
+        ]
+      },
+      "CreateWebhookEndpointRequest": {
+        "type": "object",
+        "description": "A webhook endpoint to register.",
+        "required": [
+          "url"
+        ],
+        "additionalProperties": false,
+        "x-provenance": "inferred",
+        "x-provenance-note": "Registration is not shown; a URL and an optional event filter.",
+        "properties": {
+          "url": {
+            "type": "string",
+            "format": "uri",
+            "pattern": "^https?://",
+            "maxLength": 2048,
+            "description": "The http(s) URL that receives the events with a POST.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Any http or https URL; the sandbox also allows http for local development."
+          },
+          "events": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "description": "The event types to send; omit it to receive every event type.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "An optional filter, as webhook providers commonly offer.",
+            "items": {
+              "$ref": "#/components/schemas/EventType"
+            }
+          }
+        }
+      },
+      "WebhookEndpoint": {
+        "type": "object",
+        "description": "A URL that receives the key's events.",
+        "required": [
+          "id",
+          "object",
+          "url",
+          "events",
+          "status",
+          "created_at"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Webhook management is not shown; modelled as its own object.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^we_.+$",
+            "description": "Endpoint identifier; `we_` followed by an opaque string.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Prefix chosen like the documented pay_ prefix."
+          },
+          "object": {
+            "type": "string",
+            "const": "webhook_endpoint",
+            "description": "Always `webhook_endpoint`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Like the payment's object field."
+          },
+          "url": {
+            "type": "string",
+            "description": "The URL events are POSTed to.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "As registered."
+          },
+          "events": {
+            "type": [
+              "array",
+              "null"
+            ],
+            "description": "The event types sent to this endpoint; `null` means every type.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The registered filter; null when none was given.",
+            "items": {
+              "$ref": "#/components/schemas/EventType"
+            }
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "enabled",
+              "disabled"
+            ],
+            "description": "`disabled` once the endpoint answered `410 Gone`: it receives nothing more.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "A receiver that answers 410 asks to stop receiving events."
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "description": "When the endpoint was registered, UTC, `YYYY-MM-DDThh:mm:ssZ`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Same timestamp form as the payment's documented created_at."
+          }
+        }
+      },
+      "WebhookEndpointWithSecret": {
+        "description": "A newly registered endpoint, with the signing secret that is shown only once.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Signing is not shown; the secret is shown once so it cannot leak from listings.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/WebhookEndpoint"
+          },
+          {
+            "type": "object",
+            "required": [
+              "secret"
+            ],
+            "x-provenance": "inferred",
+            "x-provenance-note": "Adds the secret to the endpoint.",
+            "properties": {
+              "secret": {
+                "type": "string",
+                "pattern": "^whsec_[A-Za-z0-9+/]+={0,2}$",
+                "description": "The signing secret, `whsec_` followed by base64: the key is the decoded bytes. Shown only in the create answer.",
+                "x-provenance": "inferred",
+                "x-provenance-note": "The Standard Webhooks specification's secret format."
+              }
+            }
+          }
+        ]
+      },
+      "WebhookEndpointList": {
+        "type": "object",
+        "description": "Every webhook endpoint of the key, oldest first.",
+        "required": [
+          "object",
+          "data",
+          "has_more"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Listing is not shown; the same list envelope as payments.",
+        "properties": {
+          "object": {
+            "type": "string",
+            "const": "list",
+            "description": "Always `list`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Marks a list envelope."
+          },
+          "data": {
+            "type": "array",
+            "maxItems": 16,
+            "description": "The endpoints, without their secrets.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "At most 16 endpoints per key, so one page holds them all.",
+            "items": {
+              "$ref": "#/components/schemas/WebhookEndpoint"
+            }
+          },
+          "has_more": {
+            "type": "boolean",
+            "description": "Always `false`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Kept for the shape of every list."
+          }
+        }
+      },
+      "DeletedWebhookEndpoint": {
+        "type": "object",
+        "description": "The marker of a deleted endpoint.",
+        "required": [
+          "id",
+          "object",
+          "deleted"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Deletion is not shown; a deletion marker with the id.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^we_.+$",
+            "description": "The deleted endpoint's id.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The id that was deleted."
+          },
+          "object": {
+            "type": "string",
+            "const": "webhook_endpoint",
+            "description": "Always `webhook_endpoint`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Names what was deleted."
+          },
+          "deleted": {
+            "type": "boolean",
+            "const": true,
+            "description": "Always `true`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Marks the deletion."
           }
         }
       },

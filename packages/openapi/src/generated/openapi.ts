@@ -115,8 +115,176 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Lists the key's webhook endpoints, oldest first. Secrets are never shown here. A key holds at most 16 endpoints, so one page holds them all.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a URL that receives the key's events (all of them, or only those listed in `events`). The answer holds the endpoint's signing `secret` (`whsec_…`): it is shown only here, so store it at once; listing never shows it again.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's identifier (`we_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint; it receives no further events, and its pending retries are dropped.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payment.pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.pending
+         * @description The payment became `PENDING`: it is being processed asynchronously. Sent to every enabled endpoint whose `events` filter includes `payment.pending`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.
+         */
+        post: operations["paymentPending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.authorized": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.authorized
+         * @description The payment became `AUTHORIZED`: held, awaiting capture or cancel. Sent to every enabled endpoint whose `events` filter includes `payment.authorized`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.
+         */
+        post: operations["paymentAuthorized"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.succeeded
+         * @description The payment became `SUCCEEDED`: processed successfully (created with capture, captured, or settled). Sent to every enabled endpoint whose `events` filter includes `payment.succeeded`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.
+         */
+        post: operations["paymentSucceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.failed
+         * @description The payment became `FAILED`: declined; see `failure_code`. Sent to every enabled endpoint whose `events` filter includes `payment.failed`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.
+         */
+        post: operations["paymentFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.canceled
+         * @description The payment became `CANCELED`: its authorization was released. Sent to every enabled endpoint whose `events` filter includes `payment.canceled`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.
+         */
+        post: operations["paymentCanceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.refunded
+         * @description The payment became `REFUNDED`: its refunds reached the captured amount. Sent to every enabled endpoint whose `events` filter includes `payment.refunded`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.
+         */
+        post: operations["paymentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A whole number of minor currency units (tiyn for KZT, kopecks for RUB), from 1 to 999 999 999 999. */
@@ -257,6 +425,127 @@ export interface components {
             /** @description The request's id, as in the Request-Id header. */
             request_id: string;
         };
+        /**
+         * @description What happened: `payment.<status>` for the status the payment changed to.
+         * @enum {string}
+         */
+        EventType: "payment.pending" | "payment.authorized" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded";
+        /** @description A notification that a payment's status changed, with the payment as it was right after the change. */
+        Event: {
+            /** @description Event identifier; `evt_` followed by an opaque string. Also sent as `webhook-id`. */
+            id: string;
+            /**
+             * @description Always `event`.
+             * @constant
+             */
+            object: "event";
+            type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @description When the status changed, UTC, `YYYY-MM-DDThh:mm:ssZ`.
+             */
+            created_at: string;
+            /** @description The object the event is about. */
+            data: {
+                object: components["schemas"]["Payment"];
+            };
+        };
+        /** @description The `payment.pending` event. */
+        PaymentPendingEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type: "payment.pending";
+        };
+        /** @description The `payment.authorized` event. */
+        PaymentAuthorizedEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type: "payment.authorized";
+        };
+        /** @description The `payment.succeeded` event. */
+        PaymentSucceededEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type: "payment.succeeded";
+        };
+        /** @description The `payment.failed` event. */
+        PaymentFailedEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type: "payment.failed";
+        };
+        /** @description The `payment.canceled` event. */
+        PaymentCanceledEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type: "payment.canceled";
+        };
+        /** @description The `payment.refunded` event. */
+        PaymentRefundedEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type: "payment.refunded";
+        };
+        /** @description A webhook endpoint to register. */
+        CreateWebhookEndpointRequest: {
+            /**
+             * Format: uri
+             * @description The http(s) URL that receives the events with a POST.
+             */
+            url: string;
+            /** @description The event types to send; omit it to receive every event type. */
+            events?: components["schemas"]["EventType"][];
+        };
+        /** @description A URL that receives the key's events. */
+        WebhookEndpoint: {
+            /** @description Endpoint identifier; `we_` followed by an opaque string. */
+            id: string;
+            /**
+             * @description Always `webhook_endpoint`.
+             * @constant
+             */
+            object: "webhook_endpoint";
+            /** @description The URL events are POSTed to. */
+            url: string;
+            /** @description The event types sent to this endpoint; `null` means every type. */
+            events: components["schemas"]["EventType"][] | null;
+            /**
+             * @description `disabled` once the endpoint answered `410 Gone`: it receives nothing more.
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered, UTC, `YYYY-MM-DDThh:mm:ssZ`.
+             */
+            created_at: string;
+        };
+        /** @description A newly registered endpoint, with the signing secret that is shown only once. */
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /** @description The signing secret, `whsec_` followed by base64: the key is the decoded bytes. Shown only in the create answer. */
+            secret: string;
+        };
+        /** @description Every webhook endpoint of the key, oldest first. */
+        WebhookEndpointList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The endpoints, without their secrets. */
+            data: components["schemas"]["WebhookEndpoint"][];
+            /** @description Always `false`. */
+            has_more: boolean;
+        };
+        /** @description The marker of a deleted endpoint. */
+        DeletedWebhookEndpoint: {
+            /** @description The deleted endpoint's id. */
+            id: string;
+            /**
+             * @description Always `webhook_endpoint`.
+             * @constant
+             */
+            object: "webhook_endpoint";
+            /**
+             * @description Always `true`.
+             * @constant
+             */
+            deleted: true;
+        };
         /** @description One problem with one request field. */
         FieldError: {
             /** @description The field, as a dotted path (`payment_method.token`); empty for the body itself. */
@@ -268,6 +557,13 @@ export interface components {
         };
     };
     responses: {
+        /** @description Any 2xx acknowledges the event. `410 Gone` disables the endpoint; any other status, a timeout (10 s) or a connection error is retried with exponential backoff and jitter. */
+        WebhookAcknowledged: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The payment. */
         Payment: {
             headers: {
@@ -384,6 +680,14 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The webhook endpoint's identifier (`we_…`). */
+        WebhookEndpointId: string;
+        /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+        WebhookId: string;
+        /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+        WebhookTimestamp: string;
+        /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+        WebhookSignature: string;
         /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
         IdempotencyKey: string;
         /** @description The payment's identifier. */
@@ -583,6 +887,239 @@ export interface operations {
                 };
             };
             "5XX": components["responses"]["ServerError"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            /** @description Every webhook endpoint of the key. */
+            "2XX": {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            /** @description The endpoint, with its signing secret (shown only in this answer). */
+            "2XX": {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's identifier (`we_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            /** @description The endpoint was deleted. */
+            "2XX": {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhookEndpoint"];
+                };
+            };
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    paymentPending: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as raw JSON; verify the signature over these exact bytes before parsing. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPendingEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    paymentAuthorized: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as raw JSON; verify the signature over these exact bytes before parsing. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentAuthorizedEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    paymentSucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as raw JSON; verify the signature over these exact bytes before parsing. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentSucceededEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    paymentFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as raw JSON; verify the signature over these exact bytes before parsing. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    paymentCanceled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as raw JSON; verify the signature over these exact bytes before parsing. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCanceledEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    paymentRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as raw JSON; verify the signature over these exact bytes before parsing. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
 }

@@ -7,7 +7,7 @@ export const sandboxDocument = {
     "title": "Payment Service Mock — Sandbox Controls",
     "version": "0.1.0",
     "summary": "The mock sandbox's own controls; not part of the provider's API.",
-    "description": "Controls that only the mock sandbox has: reset a key's data, move its clock, inject latency\nand faults. They are served under `/_sandbox`, never under `/v1`, and act only on the data\nof the calling `sk_test_` key, so parallel test runs never collide. Every element is\n`x-provenance: inferred`: the provider has no such endpoints.\n",
+    "description": "Controls that only the mock sandbox has: reset a key's data, move its clock, inject latency\nand faults, read the webhook delivery log and redeliver events. They are served under `/_sandbox`, never under `/v1`, and act only on the data\nof the calling `sk_test_` key, so parallel test runs never collide. Every element is\n`x-provenance: inferred`: the provider has no such endpoints.\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -35,7 +35,7 @@ export const sandboxDocument = {
       "post": {
         "operationId": "resetSandbox",
         "summary": "Delete the calling key's data",
-        "description": "Deletes the key's payments, refunds, idempotency records and faults, and resets its clock offset.",
+        "description": "Deletes the key's payments, refunds, idempotency records, faults, webhook endpoints, events and delivery log, stops its pending deliveries, and resets its clock offset.",
         "tags": [
           "Sandbox"
         ],
@@ -88,7 +88,7 @@ export const sandboxDocument = {
       "post": {
         "operationId": "advanceSandboxClock",
         "summary": "Move the key's sandbox clock forward",
-        "description": "Moves the key's clock forward by `seconds` and settles everything that has come due (pending payments), as if that time had passed. The clock never moves back.",
+        "description": "Moves the key's clock forward by `seconds` and settles everything that has come due (pending payments, whose events are then sent) and starts the webhook retries that have come due, as if that time had passed. The clock never moves back.",
         "tags": [
           "Sandbox"
         ],
@@ -195,6 +195,109 @@ export const sandboxDocument = {
             "$ref": "#/components/responses/Faults"
           },
           "401": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/_sandbox/webhook_deliveries": {
+      "get": {
+        "operationId": "listWebhookDeliveries",
+        "summary": "List the key's webhook delivery attempts",
+        "description": "Every attempt to deliver one of the key's events, newest first: which event and endpoint, when, the answer's status (or the error), the latency, the start of the answer's body, and when the next retry is due. The log keeps the key's last 500 attempts.",
+        "tags": [
+          "Sandbox"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control; shows what the webhook dispatcher did, for debugging receivers.",
+        "parameters": [
+          {
+            "name": "event_id",
+            "in": "query",
+            "required": false,
+            "description": "Only the attempts of this event.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Narrows the log to one event.",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "x-provenance": "inferred",
+              "x-provenance-note": "An evt_ id; an unknown one gives an empty list."
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The delivery attempts.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Sandbox control response.",
+            "headers": {
+              "Request-Id": {
+                "$ref": "#/components/headers/Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookDeliveryList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/_sandbox/events/{id}/redeliver": {
+      "post": {
+        "operationId": "redeliverEvent",
+        "summary": "Deliver one of the key's events again",
+        "description": "Sends the event again, as a new delivery with a fresh retry schedule, to every enabled endpoint whose filter matches it. The `webhook-id` stays the event's id, so a receiver that deduplicates ignores it. The key's last 1 000 events can be redelivered.",
+        "tags": [
+          "Sandbox"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control; lets a developer replay an event against a fixed receiver.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "description": "The event's id (`evt_…`).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Addresses one of the key's events.",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "x-provenance": "inferred",
+              "x-provenance-note": "An unknown id is a 404."
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The deliveries were queued.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Sandbox control response.",
+            "headers": {
+              "Request-Id": {
+                "$ref": "#/components/headers/Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/EventRedelivery"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "404": {
             "$ref": "#/components/responses/Problem"
           }
         }
@@ -437,6 +540,171 @@ export const sandboxDocument = {
                 "x-provenance-note": "Counts down with each dropped response."
               }
             }
+          }
+        }
+      },
+      "WebhookDelivery": {
+        "type": "object",
+        "required": [
+          "object",
+          "event_id",
+          "event_type",
+          "endpoint_id",
+          "url",
+          "attempt",
+          "attempted_at",
+          "status",
+          "error",
+          "latency_ms",
+          "response_body",
+          "next_retry_at"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox delivery log entry.",
+        "properties": {
+          "object": {
+            "type": "string",
+            "const": "webhook_delivery",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Names the object."
+          },
+          "event_id": {
+            "type": "string",
+            "description": "The event (`evt_…`), as sent in `webhook-id`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Links the attempt to its event."
+          },
+          "event_type": {
+            "type": "string",
+            "description": "The event's type, such as `payment.succeeded`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Saves a lookup."
+          },
+          "endpoint_id": {
+            "type": "string",
+            "description": "The endpoint (`we_…`); `we_default` for the server's `--webhook-url` endpoint.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Links the attempt to its endpoint."
+          },
+          "url": {
+            "type": "string",
+            "description": "Where the event was POSTed.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The endpoint's URL."
+          },
+          "attempt": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "1 for the first attempt of a delivery, 2 for its first retry, and so on.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Counts attempts of one delivery."
+          },
+          "attempted_at": {
+            "type": "string",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "description": "When the attempt started, on the key's sandbox clock.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Same form as created_at."
+          },
+          "status": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "The receiver's HTTP status; `null` when no answer came (see `error`).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "What the receiver answered."
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "`timeout` or `connection_error: …` when no answer came; `null` otherwise.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Why no status was received."
+          },
+          "latency_ms": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How long the attempt took, in real milliseconds.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Shows slow receivers."
+          },
+          "response_body": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The first 256 characters of the answer's body, or `null`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Enough to see a receiver's error message."
+          },
+          "next_retry_at": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "description": "When the next attempt is due on the key's clock; `null` when none follows.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Tells a test how far to advance the clock."
+          }
+        }
+      },
+      "WebhookDeliveryList": {
+        "type": "object",
+        "required": [
+          "object",
+          "data"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control response.",
+        "properties": {
+          "object": {
+            "type": "string",
+            "const": "list",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Marks a list envelope."
+          },
+          "data": {
+            "type": "array",
+            "description": "The attempts, newest first.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The delivery log.",
+            "items": {
+              "$ref": "#/components/schemas/WebhookDelivery"
+            }
+          }
+        }
+      },
+      "EventRedelivery": {
+        "type": "object",
+        "required": [
+          "object",
+          "event_id",
+          "endpoints"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control response.",
+        "properties": {
+          "object": {
+            "type": "string",
+            "const": "event_redelivery",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Names the object."
+          },
+          "event_id": {
+            "type": "string",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The redelivered event."
+          },
+          "endpoints": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many endpoints the event was queued for.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Tells whether anything will be sent."
           }
         }
       },

@@ -13,7 +13,7 @@ export interface paths {
         put?: never;
         /**
          * Delete the calling key's data
-         * @description Deletes the key's payments, refunds, idempotency records and faults, and resets its clock offset.
+         * @description Deletes the key's payments, refunds, idempotency records, faults, webhook endpoints, events and delivery log, stops its pending deliveries, and resets its clock offset.
          */
         post: operations["resetSandbox"];
         delete?: never;
@@ -50,7 +50,7 @@ export interface paths {
         put?: never;
         /**
          * Move the key's sandbox clock forward
-         * @description Moves the key's clock forward by `seconds` and settles everything that has come due (pending payments), as if that time had passed. The clock never moves back.
+         * @description Moves the key's clock forward by `seconds` and settles everything that has come due (pending payments, whose events are then sent) and starts the webhook retries that have come due, as if that time had passed. The clock never moves back.
          */
         post: operations["advanceSandboxClock"];
         delete?: never;
@@ -76,6 +76,46 @@ export interface paths {
         post?: never;
         /** Remove the key's injected faults */
         delete: operations["clearSandboxFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/webhook_deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the key's webhook delivery attempts
+         * @description Every attempt to deliver one of the key's events, newest first: which event and endpoint, when, the answer's status (or the error), the latency, the start of the answer's body, and when the next retry is due. The log keeps the key's last 500 attempts.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/events/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver one of the key's events again
+         * @description Sends the event again, as a new delivery with a fresh retry schedule, to every enabled endpoint whose filter matches it. The `webhook-id` stays the event's id, so a receiver that deduplicates ignores it. The key's last 1 000 events can be redelivered.
+         */
+        post: operations["redeliverEvent"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -125,6 +165,45 @@ export interface components {
                 /** @description How many POSTs remain to drop. */
                 count: number;
             };
+        };
+        WebhookDelivery: {
+            /** @constant */
+            object: "webhook_delivery";
+            /** @description The event (`evt_…`), as sent in `webhook-id`. */
+            event_id: string;
+            /** @description The event's type, such as `payment.succeeded`. */
+            event_type: string;
+            /** @description The endpoint (`we_…`); `we_default` for the server's `--webhook-url` endpoint. */
+            endpoint_id: string;
+            /** @description Where the event was POSTed. */
+            url: string;
+            /** @description 1 for the first attempt of a delivery, 2 for its first retry, and so on. */
+            attempt: number;
+            /** @description When the attempt started, on the key's sandbox clock. */
+            attempted_at: string;
+            /** @description The receiver's HTTP status; `null` when no answer came (see `error`). */
+            status: number | null;
+            /** @description `timeout` or `connection_error: …` when no answer came; `null` otherwise. */
+            error: string | null;
+            /** @description How long the attempt took, in real milliseconds. */
+            latency_ms: number;
+            /** @description The first 256 characters of the answer's body, or `null`. */
+            response_body: string | null;
+            /** @description When the next attempt is due on the key's clock; `null` when none follows. */
+            next_retry_at: string | null;
+        };
+        WebhookDeliveryList: {
+            /** @constant */
+            object: "list";
+            /** @description The attempts, newest first. */
+            data: components["schemas"]["WebhookDelivery"][];
+        };
+        EventRedelivery: {
+            /** @constant */
+            object: "event_redelivery";
+            event_id: string;
+            /** @description How many endpoints the event was queued for. */
+            endpoints: number;
         };
         Problem: {
             type: string;
@@ -282,6 +361,57 @@ export interface operations {
         responses: {
             200: components["responses"]["Faults"];
             401: components["responses"]["Problem"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only the attempts of this event. */
+                event_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery attempts. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            401: components["responses"]["Problem"];
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id (`evt_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries were queued. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRedelivery"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
 }
