@@ -3,6 +3,7 @@ import { type ClientOptions, redactApiKey, validateClientOptions } from './optio
 import { createPayments, type Payments } from './payments.js';
 import { createRefunds, type Refunds } from './refunds.js';
 import { createTransport } from './transport.js';
+import { createWebhookEndpoints, type WebhookEndpoints } from './webhook-endpoints.js';
 
 /** The key Node's `util.inspect` looks for; a registered symbol, so no `node:util` import. */
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
@@ -19,6 +20,8 @@ export interface PaymentServiceClient {
   readonly payments: Payments;
   /** Refund payments. */
   readonly refunds: Refunds;
+  /** Register, list and delete webhook endpoints (verify their deliveries with `webhooks`). */
+  readonly webhookEndpoints: WebhookEndpoints;
   /** The options with the key redacted, e.g. `{ apiKey: 'sk_test_…', baseUrl }`. */
   toJSON(): RedactedClientOptions;
   /** A one-line description with the key redacted. */
@@ -54,6 +57,7 @@ export function createClient(options: ClientOptions): PaymentServiceClient {
   const client = {
     payments: createPayments(transport),
     refunds: createRefunds(transport),
+    webhookEndpoints: createWebhookEndpoints(transport),
   };
   Object.defineProperties(client, {
     toJSON: { value: () => ({ ...redacted }) },

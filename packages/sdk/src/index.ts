@@ -31,3 +31,12 @@ export type {
   Problem,
   Refund,
 } from './types.js';
+export type {
+  CreateWebhookEndpointParams,
+  DeletedWebhookEndpoint,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpoints,
+  WebhookEndpointWithSecret,
+} from './webhook-endpoints.js';
+export * from './webhooks/index.js';

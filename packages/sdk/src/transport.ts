@@ -37,7 +37,7 @@ export interface Transport {
   readonly api: Client<paths>;
   /** Sends one call and returns its parsed 2xx body, or throws a PaymentServiceError. */
   request<Data>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     options: RequestOptions | undefined,
     send: (init: SendInit) => Promise<SendResult<Data>>,
   ): Promise<Data>;
@@ -65,7 +65,7 @@ export function createTransport(options: ValidatedClientOptions): Transport {
   const sendFetch = options.fetch;
 
   async function request<Data>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     requestOptions: RequestOptions | undefined,
     send: (init: SendInit) => Promise<SendResult<Data>>,
   ): Promise<Data> {

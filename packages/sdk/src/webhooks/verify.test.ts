@@ -1,0 +1,199 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { standardVector } from '../test-support/standard-webhooks-vector.js';
+import {
+  WebhookMissingHeaderError,
+  WebhookPayloadError,
+  WebhookSecretError,
+  WebhookSignatureError,
+  WebhookTimestampError,
+  WebhookVerificationError,
+} from './errors.js';
+import { signWebhook } from './sign.js';
+import type { WebhookEvent } from './types.js';
+import { verifyWebhook } from './verify.js';
+
+const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const otherSecret = 'whsec_c2VjcmV0LW9mLWFub3RoZXItZW5kcG9pbnQ=';
+const now = Date.UTC(2026, 0, 15, 12, 0, 0);
+const nowSeconds = now / 1000;
+const at = { now: () => now };
+
+const payment = {
+  id: 'pay_123',
+  object: 'payment',
+  status: 'SUCCEEDED',
+  amount: 1000,
+  currency: 'KZT',
+  created_at: '2026-01-15T11:59:58Z',
+  capture: true,
+  description: null,
+  amount_captured: 1000,
+  amount_refunded: 0,
+  failure_code: null,
+  failure_message: null,
+};
+const body = JSON.stringify({
+  id: 'evt_123',
+  object: 'event',
+  type: 'payment.succeeded',
+  created_at: '2026-01-15T12:00:00Z',
+  data: { object: payment },
+});
+
+async function signed(text = body, timestamp = nowSeconds, key = secret) {
+  return signWebhook({ id: 'evt_123', timestamp, body: text, secret: key });
+}
+
+describe('verifyWebhook', () => {
+  it('verifies the Standard Webhooks test vector', async () => {
+    const { id, timestamp, body: vectorBody, signature } = standardVector;
+    const headers = {
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signature,
+    };
+    // The vector's body is not an event: the signature passes, then the envelope check fails.
+    const error = await verifyWebhook(vectorBody, headers, secret, {
+      now: () => timestamp * 1000,
+    }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(WebhookPayloadError);
+  });
+
+  it('returns the typed event for a valid delivery, with fetch Headers or a record in any case', async () => {
+    const headers = await signed();
+    const event = await verifyWebhook(body, new Headers(headers), secret, at);
+    expect(event.type).toBe('payment.succeeded');
+    expect(event.data.object.id).toBe('pay_123');
+    const shouted = Object.fromEntries(
+      Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]),
+    );
+    expect((await verifyWebhook(body, shouted, secret, at)).id).toBe('evt_123');
+    const bytes = new TextEncoder().encode(body);
+    expect((await verifyWebhook(bytes, headers, secret, at)).id).toBe('evt_123');
+    expect((await verifyWebhook(bytes.buffer, headers, secret, at)).id).toBe('evt_123');
+  });
+
+  it('narrows the event on type', () => {
+    expectTypeOf<WebhookEvent['type']>().toEqualTypeOf<
+      | 'payment.pending'
+      | 'payment.authorized'
+      | 'payment.succeeded'
+      | 'payment.failed'
+      | 'payment.canceled'
+      | 'payment.refunded'
+    >();
+    const check = (event: WebhookEvent) => {
+      if (event.type === 'payment.failed') {
+        expectTypeOf(event.type).toEqualTypeOf<'payment.failed'>();
+        expectTypeOf(event.data.object.failure_code).toEqualTypeOf<string | null>();
+      }
+    };
+    expect(check).toBeTypeOf('function');
+  });
+
+  it('rejects a tampered body', async () => {
+    const headers = await signed();
+    const tampered = body.replace('1000', '9000');
+    await expect(verifyWebhook(tampered, headers, secret, at)).rejects.toBeInstanceOf(
+      WebhookSignatureError,
+    );
+  });
+
+  it('rejects a wrong secret and a changed id or timestamp', async () => {
+    const headers = await signed();
+    await expect(verifyWebhook(body, headers, otherSecret, at)).rejects.toThrow(
+      WebhookSignatureError,
+    );
+    await expect(
+      verifyWebhook(body, { ...headers, 'webhook-id': 'evt_other' }, secret, at),
+    ).rejects.toThrow(WebhookSignatureError);
+    await expect(
+      verifyWebhook(body, { ...headers, 'webhook-timestamp': String(nowSeconds + 1) }, secret, at),
+    ).rejects.toThrow(WebhookSignatureError);
+  });
+
+  it('rejects timestamps too old and too new, within a configurable tolerance', async () => {
+    const old = await signed(body, nowSeconds - 301);
+    const error = await verifyWebhook(body, old, secret, at).catch((caught) => caught);
+    expect(error).toBeInstanceOf(WebhookTimestampError);
+    expect(error.code).toBe('timestamp_out_of_tolerance');
+    expect(error.timestamp).toBe(nowSeconds - 301);
+    const future = await signed(body, nowSeconds + 301);
+    await expect(verifyWebhook(body, future, secret, at)).rejects.toThrow(WebhookTimestampError);
+    expect((await verifyWebhook(body, await signed(body, nowSeconds - 300), secret, at)).id).toBe(
+      'evt_123',
+    );
+    expect((await verifyWebhook(body, old, secret, { ...at, toleranceSeconds: 600 })).id).toBe(
+      'evt_123',
+    );
+    await expect(
+      verifyWebhook(body, { ...old, 'webhook-timestamp': 'soon' }, secret, at),
+    ).rejects.toThrow(WebhookTimestampError);
+    expect((await verifyWebhook(body, old, secret, { now: () => new Date(now - 1000) })).id).toBe(
+      'evt_123',
+    );
+  });
+
+  it('accepts any matching signature among several and ignores unknown versions', async () => {
+    const headers = await signed();
+    const rotated = await signed(body, nowSeconds, otherSecret);
+    const valid = headers['webhook-signature'];
+    const combined = `v2,${valid.slice(3)} v1,AAAA ${rotated['webhook-signature']} ${valid}`;
+    const event = await verifyWebhook(
+      body,
+      { ...headers, 'webhook-signature': combined },
+      secret,
+      at,
+    );
+    expect(event.id).toBe('evt_123');
+    await expect(
+      verifyWebhook(body, { ...headers, 'webhook-signature': `v2,${valid.slice(3)}` }, secret, at),
+    ).rejects.toThrow(WebhookSignatureError);
+    for (const partial of ['v1,', valid.slice(0, 8), 'garbage']) {
+      await expect(
+        verifyWebhook(body, { ...headers, 'webhook-signature': partial }, secret, at),
+      ).rejects.toThrow(WebhookSignatureError);
+    }
+  });
+
+  it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'])(
+    'rejects a delivery without %s',
+    async (name) => {
+      const headers: Record<string, string> = { ...(await signed()) };
+      delete headers[name];
+      const error = await verifyWebhook(body, headers, secret, at).catch((caught) => caught);
+      expect(error).toBeInstanceOf(WebhookMissingHeaderError);
+      expect(error).toBeInstanceOf(WebhookVerificationError);
+      expect(error.header).toBe(name);
+    },
+  );
+
+  it('rejects an invalid secret and a non-event body; no message holds the secret', async () => {
+    const headers = await signed();
+    const errors = [
+      await verifyWebhook(body, headers, 'whsec_%%%', at).catch((caught) => caught),
+      await verifyWebhook(body, headers, '', at).catch((caught) => caught),
+      await verifyWebhook(body, headers, otherSecret, at).catch((caught) => caught),
+    ];
+    expect(errors[0]).toBeInstanceOf(WebhookSecretError);
+    expect(errors[1]).toBeInstanceOf(WebhookSecretError);
+    for (const error of errors) {
+      expect(error.message).not.toContain('%%%');
+      expect(error.message).not.toContain(otherSecret.slice(6));
+      expect(error.message).not.toContain(headers['webhook-signature'].slice(3));
+    }
+    const notJson = await signed('not json');
+    await expect(verifyWebhook('not json', notJson, secret, at)).rejects.toThrow(
+      WebhookPayloadError,
+    );
+    const array = await signed('[1]');
+    await expect(verifyWebhook('[1]', array, secret, at)).rejects.toThrow(WebhookPayloadError);
+  });
+
+  it('refuses a parsed body with a TypeError that explains the raw body', async () => {
+    const headers = await signed();
+    await expect(
+      verifyWebhook(JSON.parse(body) as unknown as string, headers, secret, at),
+    ).rejects.toThrow(/raw request body/);
+  });
+});
