@@ -99,6 +99,7 @@ describe('createClient', () => {
     const client = createClient({
       apiKey,
       baseUrl,
+      maxRetries: 0,
       fetch: async () => {
         throw new TypeError('fetch failed');
       },

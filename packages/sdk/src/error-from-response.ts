@@ -9,6 +9,7 @@ import {
   RateLimitError,
   ServerError,
 } from './errors.js';
+import { maskSecrets, maskSecretsIn } from './secrets.js';
 import type { Problem } from './types.js';
 
 type ErrorClass = new (
@@ -43,16 +44,21 @@ const maxBodyTextLength = 200;
 
 /**
  * Builds the error for a non-2xx response. `body` is the response body already read:
- * a parsed JSON value (normally an RFC 9457 problem) or the raw text.
+ * a parsed JSON value (normally an RFC 9457 problem) or the raw text; `attempts` counts the
+ * attempts made (retries included). Any `sk_…` key in the body is masked in the error.
  *
  * @example
  * const response = new Response('{"code":"not_found","detail":"No such payment"}', { status: 404 });
  * const error = errorFromResponse(response, await response.json());
  * // error instanceof NotFoundError; error.message === '404 not_found: No such payment'
  */
-export function errorFromResponse(response: Response, body: unknown): PaymentServiceError {
+export function errorFromResponse(
+  response: Response,
+  body: unknown,
+  attempts = 1,
+): PaymentServiceError {
   const { status, headers } = response;
-  const problem = isObject(body) ? (body as Problem) : undefined;
+  const problem = isObject(body) ? maskSecretsIn(body as Problem) : undefined;
   const code = stringField(problem, 'code') ?? 'unknown_error';
   const detail =
     stringField(problem, 'detail') ??
@@ -61,7 +67,7 @@ export function errorFromResponse(response: Response, body: unknown): PaymentSer
   const param = stringField(problem, 'param');
   const requestId = stringField(problem, 'request_id') ?? headers.get('Request-Id') ?? undefined;
 
-  let message = `${status} ${code}: ${detail}`;
+  let message = `${status} ${code}: ${maskSecrets(detail)}`;
   if (param !== undefined) message += ` (param: ${param})`;
   if (requestId !== undefined) message += ` [request ${requestId}]`;
 
@@ -79,6 +85,7 @@ export function errorFromResponse(response: Response, body: unknown): PaymentSer
     headers,
     problem,
     retryAfterSeconds: parseRetryAfter(headers.get('Retry-After')),
+    attempts,
   });
 }
 

@@ -20,6 +20,8 @@ export interface PaymentServiceErrorInit {
   problem?: Problem | undefined;
   /** The underlying error, if any. */
   cause?: unknown;
+  /** How many attempts were made before giving up (1 when the request was not retried). */
+  attempts?: number | undefined;
 }
 
 /**
@@ -45,6 +47,8 @@ export class PaymentServiceError extends Error {
   readonly requestId: string | undefined;
   readonly headers: Headers;
   readonly problem: Problem | undefined;
+  /** How many attempts the SDK made, retries included (1 when it did not retry). */
+  readonly attempts: number;
 
   constructor(message: string, init: PaymentServiceErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -61,6 +65,7 @@ export class PaymentServiceError extends Error {
     this.requestId = init.requestId;
     this.headers = init.headers ?? new Headers();
     this.problem = init.problem;
+    this.attempts = init.attempts ?? 1;
   }
 
   /** Brand check: true for SDK errors of this class from any copy of the package. */
@@ -169,12 +174,40 @@ export class ServerError extends PaymentServiceError {
 
 /**
  * No response arrived: `fetch` threw (DNS, refused connection, TLS, …). `status` is
- * `undefined` and `cause` holds what `fetch` threw. A caller's abort is not wrapped: the
- * `signal`'s own error is thrown instead.
+ * `undefined` and `cause` holds what `fetch` threw. Retried (every POST carries an
+ * Idempotency-Key, so a retry cannot charge twice); thrown once the retries are spent.
  *
  * @example
  * if (error instanceof ConnectionError) console.log('network problem:', error.cause);
  */
 export class ConnectionError extends PaymentServiceError {
   static override readonly kind: string = 'ConnectionError';
+}
+
+/**
+ * An attempt got no response within the timeout (the `timeout` option, per attempt). A
+ * ConnectionError too, so one `instanceof ConnectionError` catches every missing response.
+ *
+ * @example
+ * if (error instanceof TimeoutError) console.log(`no answer after ${error.attempts} attempts`);
+ */
+export class TimeoutError extends ConnectionError {
+  static override readonly kind: string = 'TimeoutError';
+}
+
+/**
+ * The caller's `AbortSignal` cancelled the request (or its pending retry); `cause` holds the
+ * signal's reason. Nothing more is sent after an abort.
+ *
+ * @example
+ * const controller = new AbortController();
+ * setTimeout(() => controller.abort(), 1000);
+ * try {
+ *   await client.payments.list(undefined, { signal: controller.signal });
+ * } catch (error) {
+ *   if (error instanceof AbortedError) console.log('cancelled');
+ * }
+ */
+export class AbortedError extends PaymentServiceError {
+  static override readonly kind: string = 'AbortedError';
 }

@@ -2,6 +2,7 @@
 export { createClient, type PaymentServiceClient } from './client.js';
 export { errorFromResponse } from './error-from-response.js';
 export {
+  AbortedError,
   AuthenticationError,
   ConflictError,
   ConnectionError,
@@ -13,7 +14,9 @@ export {
   RateLimitError,
   type RetryableErrorInit,
   ServerError,
+  TimeoutError,
 } from './errors.js';
+export type { Logger, RequestLogEntry } from './logger.js';
 export type { ClientOptions } from './options.js';
 export type { Payments } from './payments.js';
 export type { Refunds } from './refunds.js';

@@ -24,7 +24,14 @@ describe('validateClientOptions', () => {
   it('accepts an sk_ key and normalises the base URL', () => {
     const fetch = async () => new Response();
     const options = validateClientOptions({ apiKey: secret, baseUrl: `${baseUrl}/`, fetch });
-    expect(options).toEqual({ apiKey: secret, baseUrl, fetch });
+    expect(options).toEqual({
+      apiKey: secret,
+      baseUrl,
+      fetch,
+      maxRetries: 2,
+      timeout: 60_000,
+      logger: undefined,
+    });
   });
 
   it('defaults to the global fetch', () => {

@@ -1,4 +1,10 @@
 // Checks the options given to createClient and never lets the API key into a message.
+import type { Logger } from './logger.js';
+import { defaultMaxRetries } from './retry.js';
+import { isBrowserLike } from './runtime.js';
+
+/** The default timeout of one attempt, in milliseconds. */
+export const defaultTimeoutMs = 60_000;
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {
@@ -14,6 +20,21 @@ export interface ClientOptions {
   baseUrl: string;
   /** The `fetch` to send requests with; defaults to the global `fetch`. */
   fetch?: typeof fetch;
+  /**
+   * Retries after a failed attempt (connection errors, timeouts, 408, 409
+   * `idempotency_key_in_use`, 429, 5xx), with exponential backoff and jitter, honouring
+   * `Retry-After` up to 60 s. Default 2; 0 turns retries off. A request can override it.
+   */
+  maxRetries?: number;
+  /** Milliseconds one attempt may take before it fails with a TimeoutError. Default 60 000. */
+  timeout?: number;
+  /** Called once per attempt with method, path, status, request id, attempt and elapsed ms. */
+  logger?: Logger;
+  /**
+   * Lets the client run in a browser-like page. Dangerous: the provider forbids giving a
+   * secret key to frontend code (5), and anyone who opens the page can read it.
+   */
+  dangerouslyAllowBrowser?: boolean;
 }
 
 /** The options after validation: a normalised base URL and a definite fetch. */
@@ -21,6 +42,9 @@ export interface ValidatedClientOptions {
   apiKey: string;
   baseUrl: string;
   fetch: typeof fetch;
+  maxRetries: number;
+  timeout: number;
+  logger: Logger | undefined;
 }
 
 /** Visible ASCII after `sk_`: anything else could not travel in a header. */
@@ -40,7 +64,15 @@ export function validateClientOptions(options: ClientOptions): ValidatedClientOp
       'createClient needs an options object: createClient({ apiKey: "sk_…", baseUrl: "https://…" })',
     );
   }
-  const { apiKey, baseUrl, fetch: fetchOption } = options;
+  const { apiKey, baseUrl, fetch: fetchOption, logger } = options;
+  if (isBrowserLike() && options.dangerouslyAllowBrowser !== true) {
+    throw new Error(
+      'createClient refuses to run in a browser: a secret key (sk_…) must never reach frontend code, where anyone can read it. Call the payment service from your server. To run it here anyway (e.g. a local test page), pass dangerouslyAllowBrowser: true.',
+    );
+  }
+  if (logger !== undefined && typeof logger !== 'function') {
+    throw new TypeError(`logger must be a function; got ${typeof logger}`);
+  }
   if (typeof apiKey !== 'string' || !apiKeyPattern.test(apiKey)) {
     const got = typeof apiKey === 'string' ? 'a string without that form' : typeof apiKey;
     throw new TypeError(
@@ -56,7 +88,46 @@ export function validateClientOptions(options: ClientOptions): ValidatedClientOp
   if (typeof fetchFunction !== 'function') {
     throw new TypeError('no global fetch in this runtime: pass one as the fetch option');
   }
-  return { apiKey, baseUrl: normaliseBaseUrl(baseUrl), fetch: fetchFunction };
+  return {
+    apiKey,
+    baseUrl: normaliseBaseUrl(baseUrl),
+    fetch: fetchFunction,
+    maxRetries: checkMaxRetries(options.maxRetries) ?? defaultMaxRetries,
+    timeout: checkTimeout(options.timeout) ?? defaultTimeoutMs,
+    logger,
+  };
+}
+
+/**
+ * Checks a `maxRetries` option: a whole number from 0 to 10, or `undefined`.
+ *
+ * @example
+ * checkMaxRetries(3); // 3
+ */
+export function checkMaxRetries(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10) {
+    throw new TypeError(
+      `maxRetries must be a whole number from 0 to 10; got ${typeof value === 'number' ? value : typeof value}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Checks a `timeout` option: milliseconds, a positive finite number, or `undefined`.
+ *
+ * @example
+ * checkTimeout(5_000); // 5000
+ */
+export function checkTimeout(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new TypeError(
+      `timeout must be a positive number of milliseconds; got ${typeof value === 'number' ? value : typeof value}`,
+    );
+  }
+  return value;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AbortedError,
   AuthenticationError,
   ConflictError,
   ConnectionError,
@@ -20,9 +21,10 @@ function transportWith(fetch: typeof globalThis.fetch) {
   return createTransport(validateClientOptions({ apiKey, baseUrl: 'http://sandbox.test', fetch }));
 }
 
+/** Retrieves pay_1 once: these tests check the mapping of one answer, so no retries. */
 function retrieve(fetch: typeof globalThis.fetch, signal?: AbortSignal) {
   const { api, request } = transportWith(fetch);
-  return request('GET', { signal }, (init) =>
+  return request('GET', { signal, maxRetries: 0 }, (init) =>
     api.GET('/v1/payments/{id}', { params: { path: { id: 'pay_1' } }, ...init }),
   );
 }
@@ -81,7 +83,7 @@ describe('transport request()', () => {
     expect(error.message).not.toContain(apiKey);
   });
 
-  it('lets the caller’s abort through as the signal’s own error', async () => {
+  it('turns the caller’s abort into an AbortedError carrying the signal’s reason', async () => {
     const controller = new AbortController();
     const fetch = (request: Request) =>
       new Promise<Response>((_resolve, reject) => {
@@ -91,6 +93,8 @@ describe('transport request()', () => {
     controller.abort();
     const error = await pending.catch((e) => e);
     expect(error).not.toBeInstanceOf(ConnectionError);
-    expect(error.name).toBe('AbortError');
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error.code).toBe('aborted');
+    expect(error.cause).toBe(controller.signal.reason);
   });
 });

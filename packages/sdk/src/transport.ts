@@ -1,28 +1,35 @@
-// Sends every API call through one request(): headers, Idempotency-Key, fetch failures, errors.
+// Sends every API call through one request(): headers, Idempotency-Key, timeouts, retries, errors.
 import type { paths } from '@payment-service/openapi';
 import type { Client } from 'openapi-fetch';
 import createFetchClient from 'openapi-fetch';
-import { errorFromResponse } from './error-from-response.js';
-import { ConnectionError, PaymentServiceError } from './errors.js';
-import type { ValidatedClientOptions } from './options.js';
+import { type AttemptSignal, startAttemptSignal } from './attempt-signal.js';
+import { errorFromResponse, parseRetryAfter } from './error-from-response.js';
+import { AbortedError, ConnectionError, PaymentServiceError, TimeoutError } from './errors.js';
+import { logAttempt } from './logger.js';
+import { checkMaxRetries, checkTimeout, type ValidatedClientOptions } from './options.js';
+import { isRetryableStatus, retryDelayMs, sleep } from './retry.js';
+import { sdkUserAgent } from './runtime.js';
 
 /** Per-call options accepted by every SDK method. */
 export interface RequestOptions {
   /**
    * The `Idempotency-Key` of a POST (1 to 255 visible ASCII characters); a fresh
-   * `crypto.randomUUID()` when omitted. Reuse the key to retry the same request safely.
+   * `crypto.randomUUID()` when omitted. The same key is sent on every retry of the call.
    */
   idempotencyKey?: string;
-  /** Aborts the call; the signal's own error is then thrown, not a ConnectionError. */
+  /** Cancels the call and its pending retries; it then throws an AbortedError. */
   signal?: AbortSignal;
+  /** Retries after a failed attempt for this call (overrides the client's; 0 for none). */
+  maxRetries?: number;
+  /** Milliseconds one attempt of this call may take (overrides the client's). */
+  timeout?: number;
 }
 
 /** What `request()` hands the openapi-fetch call: spread it into the call's options. */
-export interface SendInit {
+export type SendInit = {
   fetch: (request: Request) => Promise<Response>;
   headers: Record<string, string>;
-  signal: AbortSignal | undefined;
-}
+};
 
 /** The shape of an openapi-fetch result that `request()` unwraps. */
 export interface SendResult<Data> {
@@ -35,7 +42,7 @@ export interface SendResult<Data> {
 export interface Transport {
   /** The openapi-fetch client, typed by the spec's `paths`; call it only inside `request()`. */
   readonly api: Client<paths>;
-  /** Sends one call and returns its parsed 2xx body, or throws a PaymentServiceError. */
+  /** Sends one call (retrying as needed) and returns its parsed 2xx body, or throws a PaymentServiceError. */
   request<Data>(
     method: 'GET' | 'POST' | 'DELETE',
     options: RequestOptions | undefined,
@@ -46,59 +53,142 @@ export interface Transport {
 const idempotencyKeyPattern = /^[\x20-\x7e]{1,255}$/;
 
 /**
- * Creates the transport: an openapi-fetch client with the `Authorization` and `Accept`
- * headers, and `request()`. Retries and timeouts belong in `request()`, the one place
- * every call passes (the Idempotency-Key is chosen there once per call, before any retry).
+ * Creates the transport: an openapi-fetch client with the `Authorization`, `Accept` and
+ * `User-Agent` headers, and `request()`, which chooses the Idempotency-Key once per call and
+ * then sends attempts, each under its own timeout, retrying connection errors, timeouts, 408,
+ * 409 `idempotency_key_in_use`, 429 and 5xx. Every POST carries the key, so every retry is safe.
  *
  * @example
- * const transport = createTransport({ apiKey: 'sk_test_123', baseUrl: 'http://localhost:4010', fetch });
+ * const transport = createTransport(validateClientOptions({ apiKey: 'sk_test_123', baseUrl: 'http://localhost:4010' }));
  * const payment = await transport.request('GET', undefined, (init) =>
  *   transport.api.GET('/v1/payments/{id}', { params: { path: { id: 'pay_123' } }, ...init }),
  * );
  */
 export function createTransport(options: ValidatedClientOptions): Transport {
+  const userAgent = sdkUserAgent();
   const api = createFetchClient<paths>({
     baseUrl: options.baseUrl,
     fetch: options.fetch,
-    headers: { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json' },
+    headers: {
+      Authorization: `Bearer ${options.apiKey}`,
+      Accept: 'application/json',
+      ...(userAgent === undefined ? {} : { 'User-Agent': userAgent }),
+    },
   });
-  const sendFetch = options.fetch;
+  const { fetch: sendFetch, logger } = options;
 
   async function request<Data>(
     method: 'GET' | 'POST' | 'DELETE',
     requestOptions: RequestOptions | undefined,
     send: (init: SendInit) => Promise<SendResult<Data>>,
   ): Promise<Data> {
+    const maxRetries = checkMaxRetries(requestOptions?.maxRetries) ?? options.maxRetries;
+    const timeout = checkTimeout(requestOptions?.timeout) ?? options.timeout;
+    const signal = requestOptions?.signal;
     const headers: Record<string, string> = {};
     if (method === 'POST') headers['Idempotency-Key'] = idempotencyKeyFor(requestOptions);
 
-    let response: Response | undefined;
-    const fetchOnce = async (outgoing: Request): Promise<Response> => {
-      try {
-        response = await sendFetch(outgoing);
-        return response;
-      } catch (cause) {
-        if (outgoing.signal.aborted) throw cause;
-        throw new ConnectionError(
-          `connection_error: ${outgoing.method} ${outgoing.url} failed: ${messageOf(cause)}`,
-          { code: 'connection_error', cause },
-        );
+    let attempts = 0;
+    let current: AttemptSignal | undefined;
+    let last: Response | undefined;
+    const aborted = () =>
+      new AbortedError('aborted: the request was cancelled by its AbortSignal', {
+        code: 'aborted',
+        cause: signal?.reason,
+        attempts,
+      });
+    if (signal?.aborted) throw aborted();
+
+    const sendWithRetries = async (outgoing: Request): Promise<Response> => {
+      const body = outgoing.body === null ? undefined : await outgoing.arrayBuffer();
+      const path = new URL(outgoing.url).pathname;
+      while (true) {
+        attempts += 1;
+        current?.clear();
+        current = startAttemptSignal(signal, timeout);
+        const started = Date.now();
+        const entry = { method, path, attempt: attempts };
+        let response: Response;
+        try {
+          response = await sendFetch(
+            new Request(outgoing.url, {
+              method: outgoing.method,
+              headers: outgoing.headers,
+              body,
+              signal: current.signal,
+            }),
+          );
+        } catch (cause) {
+          const error = failure(cause, current, outgoing, timeout);
+          const willRetry = !(error instanceof AbortedError) && attempts <= maxRetries;
+          logAttempt(logger, {
+            ...entry,
+            status: undefined,
+            requestId: undefined,
+            elapsedMs: Date.now() - started,
+            willRetry,
+            code: error.code,
+            message: error.message,
+          });
+          if (!willRetry) throw error;
+          await sleep(retryDelayMs(attempts, undefined) ?? 0, signal, aborted);
+          continue;
+        }
+        const problem = response.ok ? undefined : await peekProblem(response);
+        const delay =
+          !response.ok &&
+          attempts <= maxRetries &&
+          isRetryableStatus(response.status, problem?.code)
+            ? retryDelayMs(attempts, parseRetryAfter(response.headers.get('Retry-After')))
+            : undefined;
+        logAttempt(logger, {
+          ...entry,
+          status: response.status,
+          requestId: response.headers.get('Request-Id') ?? undefined,
+          elapsedMs: Date.now() - started,
+          willRetry: delay !== undefined,
+          code: problem?.code,
+          message: problem?.detail,
+        });
+        if (delay === undefined) {
+          last = response;
+          return response;
+        }
+        await response.body?.cancel().catch(() => {});
+        await sleep(delay, signal, aborted);
       }
     };
 
     let result: SendResult<Data>;
     try {
-      result = await send({ fetch: fetchOnce, headers, signal: requestOptions?.signal });
+      result = await send({ fetch: sendWithRetries, headers });
     } catch (error) {
-      // openapi-fetch parses a 2xx body as JSON and throws a SyntaxError when it is not.
-      if (error instanceof SyntaxError && response !== undefined) {
-        throw invalidResponse(response, error);
-      }
+      if (error instanceof PaymentServiceError) throw error;
+      // Reading the final body failed: the caller aborted, the timeout fired, or it was not JSON.
+      if (signal?.aborted) throw aborted();
+      if (current?.timedOut()) throw timeoutError(timeout, attempts, error);
+      if (error instanceof SyntaxError) throw invalidResponse(error, attempts, last);
       throw error;
+    } finally {
+      current?.clear();
     }
-    if (!result.response.ok) throw errorFromResponse(result.response, result.error);
-    if (result.data === undefined) throw invalidResponse(result.response);
+    if (!result.response.ok) throw errorFromResponse(result.response, result.error, attempts);
+    if (result.data === undefined) throw invalidResponse(undefined, attempts, result.response);
     return result.data;
+
+    function failure(
+      cause: unknown,
+      attempt: AttemptSignal,
+      outgoing: Request,
+      timeoutMs: number,
+    ): PaymentServiceError {
+      if (signal?.aborted) return aborted();
+      if (attempt.timedOut()) return timeoutError(timeoutMs, attempts, cause);
+      return new ConnectionError(
+        `connection_error: ${outgoing.method} ${outgoing.url} failed: ${messageOf(cause)}`,
+        { code: 'connection_error', cause, attempts },
+      );
+    }
   }
 
   return { api, request };
@@ -113,16 +203,45 @@ function idempotencyKeyFor(options: RequestOptions | undefined): string {
   return key;
 }
 
-function invalidResponse(response: Response, cause?: unknown): PaymentServiceError {
-  const requestId = response.headers.get('Request-Id') ?? undefined;
-  let message = `${response.status} invalid_response: the 2xx response body is not the JSON object the spec describes`;
+/** Reads the `code` and `detail` of an error answer without consuming it. */
+async function peekProblem(
+  response: Response,
+): Promise<{ code?: string; detail?: string } | undefined> {
+  try {
+    const body: unknown = await response.clone().json();
+    if (typeof body !== 'object' || body === null) return undefined;
+    const { code, detail } = body as Record<string, unknown>;
+    return {
+      code: typeof code === 'string' ? code : undefined,
+      detail: typeof detail === 'string' ? detail : undefined,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function timeoutError(timeoutMs: number, attempts: number, cause: unknown): TimeoutError {
+  return new TimeoutError(
+    `timeout: no response within ${timeoutMs} ms (attempt ${attempts}); the timeout option sets the limit`,
+    { code: 'timeout', cause, attempts },
+  );
+}
+
+function invalidResponse(
+  cause: unknown,
+  attempts: number,
+  response?: Response,
+): PaymentServiceError {
+  const requestId = response?.headers.get('Request-Id') ?? undefined;
+  let message = `${response?.status ?? 'unknown'} invalid_response: the 2xx response body is not the JSON object the spec describes`;
   if (requestId !== undefined) message += ` [request ${requestId}]`;
   return new PaymentServiceError(message, {
-    status: response.status,
+    status: response?.status,
     code: 'invalid_response',
     requestId,
-    headers: response.headers,
+    headers: response?.headers,
     cause,
+    attempts,
   });
 }
 

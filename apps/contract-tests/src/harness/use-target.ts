@@ -1,6 +1,6 @@
 // Vitest wiring for a scenario file: starts a target, checks every response against the spec, and hands out clients.
 import { createSandboxControls } from '@payment-service/mock/controls';
-import { createClient } from '@payment-service/sdk';
+import { type ClientOptions, createClient } from '@payment-service/sdk';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { createRecordingFetch, type Recording } from '../recording-fetch.js';
 import { createResponseValidator } from '../response-validator.js';
@@ -70,10 +70,10 @@ export function useTarget(name: TargetName) {
     },
     /** A fresh `sk_test_` key: an empty, isolated sandbox account. */
     newApiKey: () => current().target.newApiKey(),
-    /** An SDK client on the target, through the checking fetch. */
-    client(apiKey = current().target.newApiKey()) {
+    /** An SDK client on the target, through the checking fetch, with any further client options. */
+    client(apiKey = current().target.newApiKey(), options: Partial<ClientOptions> = {}) {
       const { target: started, recording: checking } = current();
-      return createClient({ apiKey, baseUrl: started.baseUrl, fetch: checking.fetch });
+      return createClient({ ...options, apiKey, baseUrl: started.baseUrl, fetch: checking.fetch });
     },
     /** The typed sandbox controls for a key, through the checking fetch. */
     controls(apiKey: string) {

@@ -114,14 +114,16 @@ describe.each(targetNames())('every operation (%s)', (name) => {
       const apiKey = ctx.newApiKey();
       const client = ctx.client(apiKey);
       const controls = ctx.controls(apiKey);
+      // maxRetries: 0, so each fault reaches the caller as the error it maps to (retries: sdk-resilience).
+      const once = { maxRetries: 0 };
       await controls.setFaults({ fail_next: { count: 1, status: 429, retry_after: 2 } });
-      const limited = await client.payments.list().catch((caught) => caught);
+      const limited = await client.payments.list(undefined, once).catch((caught) => caught);
       expect(limited).toBeInstanceOf(RateLimitError);
       expect(limited.retryAfterSeconds).toBe(2);
       await controls.setFaults({ fail_next: { count: 2, status: 500 } });
       expect((await controls.getFaults()).fail_next?.count).toBe(2);
-      await expect(client.payments.list()).rejects.toBeInstanceOf(ServerError);
-      await expect(client.payments.list()).rejects.toBeInstanceOf(ServerError);
+      await expect(client.payments.list(undefined, once)).rejects.toBeInstanceOf(ServerError);
+      await expect(client.payments.list(undefined, once)).rejects.toBeInstanceOf(ServerError);
       expect((await client.payments.list()).object).toBe('list');
     });
 
