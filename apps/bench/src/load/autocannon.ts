@@ -1,0 +1,42 @@
+// Load from autocannon (npm, in this process), the fallback when wrk is not installed.
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import type { LoadResult, LoadSpec } from './types.js';
+
+/**
+ * Runs autocannon with the spec; a fresh Idempotency-Key per request through `setupRequest`.
+ *
+ * @example
+ * const result = await runAutocannon({ baseUrl: 'http://127.0.0.1:4010', method: 'GET', path: '/v1/payments/pay_1', headers: {}, uniqueIdempotencyKey: false, connections: 50, durationSeconds: 5 });
+ */
+export async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
+  const prefix = `bench-${randomBytes(6).toString('hex')}-`;
+  let counter = 0;
+  const request: autocannon.Request = {
+    method: spec.method,
+    path: spec.path,
+    headers: { ...spec.headers },
+  };
+  if (spec.body !== undefined) request.body = spec.body;
+  if (spec.uniqueIdempotencyKey) {
+    request.setupRequest = (outgoing) => ({
+      ...outgoing,
+      headers: { ...outgoing.headers, 'idempotency-key': `${prefix}${counter++}` },
+    });
+  }
+  const result = await autocannon({
+    url: spec.baseUrl,
+    connections: spec.connections,
+    duration: spec.durationSeconds,
+    requests: [request],
+  });
+  return {
+    tool: 'autocannon',
+    requests: result.requests.total,
+    requestsPerSecond: result.requests.total / (result.duration || spec.durationSeconds),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}

@@ -1,0 +1,26 @@
+// Picks the load generator: wrk when installed (or forced by BENCH_LOAD), else autocannon.
+import { runAutocannon } from './autocannon.js';
+import type { LoadGenerator } from './types.js';
+import { runWrk, wrkVersion } from './wrk.js';
+
+export type { LoadGenerator, LoadResult, LoadSpec } from './types.js';
+
+/** The chosen generator and its version line. */
+export interface LoadTool {
+  name: 'wrk' | 'autocannon';
+  version: string;
+  run: LoadGenerator;
+}
+
+/**
+ * wrk if present, else autocannon; `BENCH_LOAD=autocannon` forces the fallback.
+ *
+ * @example
+ * const tool = chooseLoadTool('8.0.0');
+ * const result = await tool.run(spec);
+ */
+export function chooseLoadTool(autocannonVersion: string): LoadTool {
+  const wrk = process.env.BENCH_LOAD === 'autocannon' ? undefined : wrkVersion();
+  if (wrk !== undefined) return { name: 'wrk', version: wrk, run: runWrk };
+  return { name: 'autocannon', version: `autocannon ${autocannonVersion}`, run: runAutocannon };
+}

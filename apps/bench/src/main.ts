@@ -1,0 +1,37 @@
+// The bench command: `node dist/main.js [--smoke] [--out-dir DIR]`; full runs write BENCHMARKS.md at the root.
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_DIR, REPO_ROOT } from './paths.js';
+import { type ReportPaths, runBench } from './run.js';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { smoke: { type: 'boolean', default: false }, 'out-dir': { type: 'string' } },
+  });
+  const mode = values.smoke ? 'smoke' : 'full';
+  let paths: ReportPaths;
+  if (values['out-dir'] !== undefined) {
+    mkdirSync(values['out-dir'], { recursive: true });
+    paths = {
+      markdown: join(values['out-dir'], 'BENCHMARKS.md'),
+      json: join(values['out-dir'], 'BENCHMARKS.json'),
+    };
+  } else if (mode === 'full') {
+    mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
+    paths = {
+      markdown: join(REPO_ROOT, 'BENCHMARKS.md'),
+      json: join(BENCH_DIR, 'results/latest.json'),
+    };
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+    paths = { markdown: join(dir, 'BENCHMARKS.md'), json: join(dir, 'BENCHMARKS.json') };
+  }
+  await runBench(mode, paths);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: failed: ${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+// Where things are: the repository root, the mock's CLI, the spec, the floor entry, the cache.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** apps/bench, whether running from src (vitest) or dist (node). */
+export const BENCH_DIR = resolve(here, '..');
+/** The repository root. */
+export const REPO_ROOT = resolve(BENCH_DIR, '../..');
+/** Our OpenAPI spec, which Prism mocks. */
+export const SPEC_PATH = join(REPO_ROOT, 'spec/openapi.yaml');
+/** The mock's package directory, through the workspace link. */
+export const MOCK_DIR = dirname(require.resolve('@payment-service/mock/package.json'));
+/** The mock's CLI, as published (`payment-service-mock`). */
+export const MOCK_CLI = join(MOCK_DIR, 'dist/cli.js');
+/** The compiled floor server entry. */
+export const FLOOR_MAIN = join(BENCH_DIR, 'dist/floor-main.js');
+/** Tools the harness installs on demand (Prism), ignored by git. */
+export const CACHE_DIR = join(BENCH_DIR, '.cache');
+
+/**
+ * The version of a package installed in `fromDir`'s node_modules; undefined when absent.
+ *
+ * @example
+ * packageVersion('hono', MOCK_DIR); // '4.x.y'
+ */
+export function packageVersion(name: string, fromDir: string): string | undefined {
+  try {
+    const manifest = readFileSync(join(fromDir, 'node_modules', name, 'package.json'), 'utf8');
+    return (JSON.parse(manifest) as { version: string }).version;
+  } catch {
+    return undefined;
+  }
+}

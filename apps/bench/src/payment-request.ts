@@ -1,0 +1,47 @@
+// The one request every server is measured with: a create body, a test key and the answer checks.
+
+/** The API key the benchmarks send (any well-formed sk_test_ key is an account of the mock). */
+export const BENCH_API_KEY = 'sk_test_bench_harness_0001';
+
+/** The create body, the same for every server and every request. */
+export const CREATE_BODY = {
+  amount: 150_000,
+  currency: 'KZT',
+  capture: true,
+  description: 'Benchmark order',
+  payment_method: { type: 'token', token: 'tok_test_success' },
+} as const;
+
+/** The create body as sent on the wire. */
+export const CREATE_BODY_TEXT = JSON.stringify(CREATE_BODY);
+
+/** Headers of a create, without its Idempotency-Key. */
+export const CREATE_HEADERS: Readonly<Record<string, string>> = {
+  authorization: `Bearer ${BENCH_API_KEY}`,
+  'content-type': 'application/json',
+};
+
+/** Headers of a retrieve. */
+export const RETRIEVE_HEADERS: Readonly<Record<string, string>> = {
+  authorization: `Bearer ${BENCH_API_KEY}`,
+};
+
+/**
+ * Whether a parsed body looks like the payment of our create request (an answer is "correct").
+ * Prism answers a schema-shaped example, so only the object kind and field types are required.
+ *
+ * @example
+ * isPaymentBody({ id: 'pay_1', object: 'payment', status: 'SUCCEEDED', amount: 1, currency: 'KZT', created_at: '…' }); // true
+ */
+export function isPaymentBody(body: unknown): body is { id: string; object: 'payment' } {
+  if (typeof body !== 'object' || body === null) return false;
+  const payment = body as Record<string, unknown>;
+  return (
+    payment.object === 'payment' &&
+    typeof payment.id === 'string' &&
+    typeof payment.status === 'string' &&
+    typeof payment.amount === 'number' &&
+    typeof payment.currency === 'string' &&
+    typeof payment.created_at === 'string'
+  );
+}

@@ -1,0 +1,61 @@
+// Profiles the mock's CLI under create load with `node --cpu-prof` and summarizes self time.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LoadTool } from './load/index.js';
+import type { BenchSettings } from './modes.js';
+import { CREATE_BODY_TEXT, CREATE_HEADERS } from './payment-request.js';
+import { type ProfileSummary, summarizeProfile } from './profile-summary.js';
+import { type ServerName, serverCommand, startServer } from './servers.js';
+
+/** A profile of one server variant under create load. */
+export interface ProfileResult extends ProfileSummary {
+  server: ServerName;
+  seconds: number;
+  requestsPerSecond: number;
+}
+
+/**
+ * Starts the mock CLI under `node --cpu-prof`, drives creates at it for `settings.profileSeconds`,
+ * stops it (the profile is written on exit) and summarizes the top self-time functions.
+ *
+ * @example
+ * const profile = await profileMock('mock', loadTool, settingsFor('full'), '/tmp');
+ * profile.topFunctions.slice(0, 3);
+ */
+export async function profileMock(
+  name: Extract<ServerName, 'mock' | 'mock-quiet'>,
+  tool: LoadTool,
+  settings: BenchSettings,
+  logDir: string,
+): Promise<ProfileResult> {
+  const profileDir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
+  try {
+    const server = await startServer(serverCommand(name), logDir, [
+      '--cpu-prof',
+      `--cpu-prof-dir=${profileDir}`,
+    ]);
+    let requestsPerSecond = 0;
+    try {
+      const result = await tool.run({
+        baseUrl: server.url,
+        method: 'POST',
+        path: '/v1/payments',
+        headers: CREATE_HEADERS,
+        body: CREATE_BODY_TEXT,
+        uniqueIdempotencyKey: true,
+        connections: settings.connections,
+        durationSeconds: settings.profileSeconds,
+      });
+      requestsPerSecond = result.requestsPerSecond;
+    } finally {
+      await server.stop();
+    }
+    const file = readdirSync(profileDir).find((entry) => entry.endsWith('.cpuprofile'));
+    if (file === undefined) throw new Error('node --cpu-prof wrote no profile');
+    const summary = summarizeProfile(JSON.parse(readFileSync(join(profileDir, file), 'utf8')));
+    return { server: name, seconds: settings.profileSeconds, requestsPerSecond, ...summary };
+  } finally {
+    rmSync(profileDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,272 @@
+// The report: ratios and targets computed from the measurements, as JSON and as BENCHMARKS.md.
+import type { ColdStartResult } from './cold-start.js';
+import type { HotPathFix } from './fixes.js';
+import type { MachineInfo, Versions } from './machine.js';
+import type { MemoryResult } from './memory.js';
+import type { BenchSettings } from './modes.js';
+import type { ProfileResult } from './profile.js';
+import type { SdkOverheadResult } from './sdk-overhead.js';
+import { SERVER_LABELS, type ServerName } from './servers.js';
+import { ratio, round } from './stats.js';
+import type { Endpoint, ThroughputResult } from './throughput.js';
+
+/** Everything one run measured. */
+export interface Measurements {
+  machine: MachineInfo;
+  versions: Versions;
+  settings: BenchSettings;
+  throughput: ThroughputResult[];
+  coldStart: ColdStartResult[];
+  sdkOverhead: SdkOverheadResult[];
+  memory: MemoryResult;
+  profile?: ProfileResult;
+  fixes: HotPathFix[];
+  skipped: string[];
+  loadAverageEnd: number;
+  durationSeconds: number;
+}
+
+/** One target of the issue and whether this run met it (null when it could not be measured). */
+export interface TargetCheck {
+  name: string;
+  target: string;
+  value: string;
+  met: boolean | null;
+}
+
+/** The machine-readable report (BENCHMARKS.json / results/latest.json). */
+export interface BenchReport extends Measurements {
+  schemaVersion: 1;
+  generatedAt: string;
+  ratios: Record<string, number | null>;
+  targets: TargetCheck[];
+}
+
+const findThroughput = (
+  results: ThroughputResult[],
+  server: ServerName,
+  endpoint: Endpoint,
+): ThroughputResult | undefined =>
+  results.find((result) => result.server === server && result.endpoint === endpoint);
+
+/**
+ * Computes the ratios (each against the baseline measured in the same run) and the targets.
+ *
+ * @example
+ * const report = buildReport(measurements);
+ * report.ratios['create.mock/floor']; // e.g. 0.41
+ */
+export function buildReport(measurements: Measurements): BenchReport {
+  const ratios: Record<string, number | null> = {};
+  for (const endpoint of ['create', 'retrieve'] as const) {
+    const rate = (server: ServerName) =>
+      findThroughput(measurements.throughput, server, endpoint)?.requestsPerSecond;
+    for (const server of ['mock', 'mock-quiet'] as const) {
+      ratios[`${endpoint}.${server}/floor`] = ratio(rate(server), rate('floor'));
+      ratios[`${endpoint}.${server}/prism`] = ratio(rate(server), rate('prism'));
+    }
+  }
+  const coldMock = measurements.coldStart.find((result) => result.server === 'mock')?.medianMs;
+  const coldPrism = measurements.coldStart.find((result) => result.server === 'prism')?.medianMs;
+  ratios['coldStart.prism/mock'] = ratio(coldPrism, coldMock);
+  for (const result of measurements.sdkOverhead) {
+    ratios[`sdk.${result.server}.c${result.concurrency}.sdk/fetch`] = ratio(
+      result.sdkRequestsPerSecond,
+      result.fetchRequestsPerSecond,
+    );
+  }
+  ratios['memory.second/first'] = measurements.memory.growth;
+
+  const mockCreate = findThroughput(measurements.throughput, 'mock', 'create');
+  const toFloor = ratios['create.mock/floor'] ?? null;
+  const toPrism = ratios['create.mock/prism'] ?? null;
+  const worstSdk = Math.max(
+    ...measurements.sdkOverhead
+      .filter((result) => result.server === 'mock-quiet')
+      .map((result) => result.overhead),
+  );
+  const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
+  const targets: TargetCheck[] = [
+    {
+      name: 'create throughput vs raw floor',
+      target: '≥ 50 %',
+      value: toFloor === null ? 'n/a' : percent(toFloor),
+      met: toFloor === null ? null : toFloor >= 0.5,
+    },
+    {
+      name: 'create throughput vs Prism',
+      target: '≥ 10×',
+      value: toPrism === null ? 'n/a (Prism skipped)' : `${toPrism.toFixed(1)}×`,
+      met: toPrism === null ? null : toPrism >= 10,
+    },
+    {
+      name: `create p99 at ${measurements.settings.connections} connections`,
+      target: '< 10 ms',
+      value: mockCreate === undefined ? 'n/a' : `${mockCreate.p99Ms.toFixed(2)} ms`,
+      met: mockCreate === undefined ? null : mockCreate.p99Ms < 10,
+    },
+    {
+      name: 'cold start (process start → first create)',
+      target: '< 300 ms',
+      value: coldMock === undefined ? 'n/a' : `${Math.round(coldMock)} ms`,
+      met: coldMock === undefined ? null : coldMock < 300,
+    },
+    {
+      name: 'SDK overhead vs bare fetch (worst concurrency, against the mock)',
+      target: '< 10 %',
+      value: Number.isFinite(worstSdk) ? percent(worstSdk) : 'n/a',
+      met: Number.isFinite(worstSdk) ? worstSdk < 0.1 : null,
+    },
+    {
+      name: 'memory plateaus (RSS after 2nd phase / after 1st)',
+      target: '≤ 1.15',
+      value: measurements.memory.growth.toFixed(3),
+      met: measurements.memory.plateaus,
+    },
+  ];
+  return {
+    schemaVersion: 1,
+    generatedAt: new Date().toISOString(),
+    ...measurements,
+    ratios,
+    targets,
+  };
+}
+
+const formatRate = (value: number) => Math.round(value).toLocaleString('en-US');
+const formatMs = (value: number) => value.toFixed(2);
+const formatRatio = (value: number | null | undefined, suffix = '×') =>
+  value === null || value === undefined ? 'n/a' : `${round(value, 3)}${suffix}`;
+const verdict = (met: boolean | null) => (met === null ? 'not measured' : met ? 'met' : 'missed');
+
+/**
+ * Renders the report as the Markdown of BENCHMARKS.md.
+ *
+ * @example
+ * writeFileSync('BENCHMARKS.md', renderMarkdown(buildReport(measurements)));
+ */
+export function renderMarkdown(report: BenchReport): string {
+  const { machine, versions, settings } = report;
+  const out: string[] = [];
+  out.push(
+    '# Benchmarks',
+    '',
+    `Generated by \`npm run bench\` (\`apps/bench\`, ${settings.mode} mode) on ${report.generatedAt}, in ${Math.round(report.durationSeconds)} s. Do not edit by hand: run it again.`,
+    '',
+    'Every number is measured in the same run on the same machine, and every comparison is a ratio',
+    'against a baseline measured beside it: the absolute numbers move with the machine and its load,',
+    'the ratios much less.',
+    '',
+    '## Machine',
+    '',
+    '| | |',
+    '|---|---|',
+    `| CPU | ${machine.cpuModel}, ${machine.cores} cores |`,
+    `| memory | ${machine.memoryGiB} GiB |`,
+    `| Node | ${machine.node} (${machine.platform}) |`,
+    `| load average (1 min) | ${machine.loadAverageStart.toFixed(2)} at start, ${report.loadAverageEnd.toFixed(2)} at end |`,
+    `| versions | hono ${versions.hono}, @hono/node-server ${versions.nodeServer}, Prism ${versions.prism}, ${versions.loadTool}, autocannon ${versions.autocannon} |`,
+    '',
+    `The load generator (${versions.loadTool.split(' ')[0]}, one thread) and the server share the machine's ${machine.cores} cores, so`,
+    'each server gets at most about one core; other work on the machine during the run shows up as noise.',
+    '',
+    '## Throughput and latency',
+    '',
+    `${settings.connections} connections, ${settings.rounds} round(s) of ${settings.roundSeconds} s per server and endpoint (after ${settings.warmupSeconds} s of warm-up), interleaved; medians.`,
+    'Create is `POST /v1/payments` with a JSON body, the bearer key and a unique `Idempotency-Key` per request;',
+    'retrieve is `GET /v1/payments/{id}` of one payment. Our mock goes through its whole pipeline (auth, validation,',
+    'idempotency, store, events); the floor parses the body and answers the payment JSON; Prism mocks `spec/openapi.yaml`.',
+    '',
+    '| server | endpoint | requests/s | p50 ms | p99 ms | vs floor | answered correctly |',
+    '|---|---|---:|---:|---:|---:|---|',
+  );
+  for (const result of report.throughput) {
+    const floor = findThroughput(report.throughput, 'floor', result.endpoint);
+    out.push(
+      `| ${SERVER_LABELS[result.server]} | ${result.endpoint} | ${formatRate(result.requestsPerSecond)} | ${formatMs(result.p50Ms)} | ${formatMs(result.p99Ms)} | ${formatRatio(ratio(result.requestsPerSecond, floor?.requestsPerSecond))} | ${result.correct ? `yes (${result.probe})` : `**no** (${result.probe})`} |`,
+    );
+  }
+  out.push('', '## Ratios', '', '| ratio | value |', '|---|---:|');
+  for (const [name, value] of Object.entries(report.ratios)) {
+    out.push(`| \`${name}\` | ${formatRatio(value)} |`);
+  }
+  out.push(
+    '',
+    '## Cold start',
+    '',
+    `Process start to the first successful create (polling every ~2 ms), ${settings.coldStartRuns} runs each; median.`,
+    '',
+    '| server | median ms | runs ms |',
+    '|---|---:|---|',
+  );
+  for (const result of report.coldStart) {
+    out.push(
+      `| ${SERVER_LABELS[result.server]} | ${Math.round(result.medianMs)} | ${result.runsMs.map((ms) => Math.round(ms)).join(', ')} |`,
+    );
+  }
+  out.push(
+    '',
+    '## SDK overhead',
+    '',
+    `\`client.payments.create\` against bare \`fetch\` with the same request (bearer key, JSON body, a UUID \`Idempotency-Key\`), to the same server, from the same process; ${settings.sdkRounds} round(s) of ${settings.sdkRoundSeconds} s each, alternating which goes first; medians. Overhead = fetch rate / SDK rate − 1.`,
+    '',
+    '| server | concurrency | fetch req/s | SDK req/s | overhead |',
+    '|---|---:|---:|---:|---:|',
+  );
+  for (const result of report.sdkOverhead) {
+    out.push(
+      `| ${SERVER_LABELS[result.server]} | ${result.concurrency} | ${formatRate(result.fetchRequestsPerSecond)} | ${formatRate(result.sdkRequestsPerSecond)} | ${(result.overhead * 100).toFixed(1)} % |`,
+    );
+  }
+  const memory = report.memory;
+  out.push(
+    '',
+    '## Memory',
+    '',
+    `A fresh mock (CLI, \`--quiet\`); ${memory.createsPerPhase.toLocaleString('en-US')} creates spread over ${memory.keys.toLocaleString('en-US')} keys (each with a unique \`Idempotency-Key\`), then as many again. The mock keeps at most 10,000 payments per key and 100,000 in all, and caps idempotency records and accounts likewise.`,
+    '',
+    '| RSS at start | after 1st phase | after 2nd phase | 2nd / 1st |',
+    '|---:|---:|---:|---:|',
+    `| ${memory.rssStartMiB.toFixed(1)} MiB | ${memory.rssAfterFirstMiB.toFixed(1)} MiB | ${memory.rssAfterSecondMiB.toFixed(1)} MiB | ${memory.growth.toFixed(3)} (${memory.plateaus ? 'plateau' : '**grows**'}) |`,
+    '',
+    '## Targets',
+    '',
+    'A benchmark, not a CI gate.',
+    '',
+    '| target | wanted | this run | |',
+    '|---|---|---|---|',
+  );
+  for (const target of report.targets) {
+    out.push(`| ${target.name} | ${target.target} | ${target.value} | ${verdict(target.met)} |`);
+  }
+  if (report.profile !== undefined) {
+    const profile = report.profile;
+    out.push(
+      '',
+      '## Where the create path spends its time',
+      '',
+      `\`node --cpu-prof\` on the CLI (${SERVER_LABELS[profile.server]}) under ${profile.seconds} s of create load (${formatRate(profile.requestsPerSecond)} req/s while profiled; ${profile.idlePercent.toFixed(1)} % idle). Self time as a share of busy samples.`,
+      '',
+      '| package | self % |',
+      '|---|---:|',
+      ...profile.byPackage.map((row) => `| ${row.name} | ${row.percent.toFixed(1)} |`),
+      '',
+      '| function | self % |',
+      '|---|---:|',
+      ...profile.topFunctions.map((row) => `| \`${row.name}\` | ${row.percent.toFixed(1)} |`),
+    );
+  }
+  out.push('', '## Changes made after profiling', '');
+  if (report.fixes.length === 0) out.push('None.');
+  else {
+    out.push('| commit | change | before | after |', '|---|---|---|---|');
+    for (const fix of report.fixes) {
+      out.push(`| ${fix.commit} | ${fix.change} | ${fix.before} | ${fix.after} |`);
+    }
+  }
+  if (report.skipped.length > 0) {
+    out.push('', '## Skipped', '', ...report.skipped.map((line) => `- ${line}`));
+  }
+  out.push('');
+  return out.join('\n');
+}

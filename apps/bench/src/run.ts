@@ -1,0 +1,95 @@
+// Runs every measurement in order (throughput, SDK, cold start, memory, profile) and writes the report.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { measureColdStart } from './cold-start.js';
+import { HOT_PATH_FIXES } from './fixes.js';
+import { chooseLoadTool } from './load/index.js';
+import { autocannonVersion, collectVersions, describeMachine } from './machine.js';
+import { measureMemory } from './memory.js';
+import { settingsFor } from './modes.js';
+import { ensurePrism } from './prism.js';
+import { profileMock } from './profile.js';
+import { type BenchReport, buildReport, renderMarkdown } from './report.js';
+import { measureSdkOverhead } from './sdk-overhead.js';
+import { type RunningServer, type ServerName, serverCommand, startServer } from './servers.js';
+import { measureThroughput } from './throughput.js';
+
+/** Where a run writes its report. */
+export interface ReportPaths {
+  markdown: string;
+  json: string;
+}
+
+/**
+ * Runs every measurement in `mode` and writes BENCHMARKS.md and the JSON report.
+ *
+ * @example
+ * const report = await runBench('smoke', { markdown: '/tmp/B.md', json: '/tmp/B.json' });
+ */
+export async function runBench(mode: 'full' | 'smoke', paths: ReportPaths): Promise<BenchReport> {
+  const started = performance.now();
+  const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+  const settings = settingsFor(mode);
+  const machine = describeMachine();
+  const loadTool = chooseLoadTool(autocannonVersion());
+  const prism = ensurePrism(settings.installPrism);
+  const skipped: string[] = [];
+  if (prism === undefined)
+    skipped.push('Prism: not installed (smoke mode installs it only with BENCH_PRISM=1).');
+  log(
+    `${mode} run with ${loadTool.version}; Prism ${prism?.version ?? 'skipped'}; load ${machine.loadAverageStart.toFixed(2)}`,
+  );
+  const logDir = mkdtempSync(join(tmpdir(), 'bench-logs-'));
+  const running: RunningServer[] = [];
+  try {
+    const names: ServerName[] = ['floor', 'mock', 'mock-quiet'];
+    if (prism !== undefined) names.push('prism');
+    for (const name of names)
+      running.push(await startServer(serverCommand(name, prism?.entry), logDir));
+    const throughput = await measureThroughput(running, loadTool, settings, log);
+    const mockQuiet = running.find((server) => server.name === 'mock-quiet') as RunningServer;
+    const sdkOverhead = await measureSdkOverhead(mockQuiet, settings, log);
+    const floor = running.find((server) => server.name === 'floor') as RunningServer;
+    sdkOverhead.push(...(await measureSdkOverhead(floor, settings, log)));
+    await Promise.all(running.splice(0).map((server) => server.stop()));
+
+    const coldStart = [await measureColdStart(serverCommand('mock'), settings, logDir)];
+    if (prism !== undefined) {
+      coldStart.push(await measureColdStart(serverCommand('prism', prism.entry), settings, logDir));
+    }
+    log(
+      `cold start: ${coldStart.map((result) => `${result.server} ${Math.round(result.medianMs)} ms`).join(', ')}`,
+    );
+
+    const memoryServer = await startServer(serverCommand('mock-quiet'), logDir);
+    running.push(memoryServer);
+    const memory = await measureMemory(memoryServer, settings, log);
+    await Promise.all(running.splice(0).map((server) => server.stop()));
+
+    const profile = await profileMock('mock', loadTool, settings, logDir);
+    log(`profile: top ${profile.topFunctions[0]?.name ?? 'none'}`);
+
+    const report = buildReport({
+      machine,
+      versions: collectVersions(prism?.version, loadTool.version),
+      settings,
+      throughput,
+      coldStart,
+      sdkOverhead,
+      memory,
+      profile,
+      fixes: HOT_PATH_FIXES,
+      skipped,
+      loadAverageEnd: loadavg()[0] ?? 0,
+      durationSeconds: (performance.now() - started) / 1000,
+    });
+    writeFileSync(paths.markdown, renderMarkdown(report));
+    writeFileSync(paths.json, `${JSON.stringify(report, null, 2)}\n`);
+    log(`wrote ${paths.markdown} and ${paths.json}`);
+    return report;
+  } finally {
+    await Promise.all(running.map((server) => server.stop()));
+    rmSync(logDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,165 @@
+// Starts and stops the measured servers as child processes: our mock's CLI, the floor, Prism.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { closeSync, openSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { parseJson, sendRequest } from './http-client.js';
+import { FLOOR_MAIN, MOCK_CLI, SPEC_PATH } from './paths.js';
+import { CREATE_BODY_TEXT, CREATE_HEADERS, isPaymentBody } from './payment-request.js';
+
+/** Which server: the raw floor, our mock (default settings or --quiet), or Prism. */
+export type ServerName = 'floor' | 'mock' | 'mock-quiet' | 'prism';
+
+/** Human labels of the servers, for the report. */
+export const SERVER_LABELS: Record<ServerName, string> = {
+  floor: 'raw node:http floor',
+  mock: 'our mock (CLI, default settings: logs each request)',
+  'mock-quiet': 'our mock (CLI, --quiet)',
+  prism: 'Prism 5.14 on our spec',
+};
+
+/** How to start one server on a port. */
+export interface ServerCommand {
+  name: ServerName;
+  /** node arguments (the node binary is process.execPath). */
+  args(port: number): string[];
+}
+
+/** A server process listening on 127.0.0.1. */
+export interface RunningServer {
+  name: ServerName;
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  /** Where the server's stdout and stderr go (its request log, for the mock and Prism). */
+  logFile: string;
+  /** Sends SIGTERM and waits for the exit (SIGKILL after 5 s). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The start command of each server. `prismEntry` is Prism's CLI script when installed.
+ *
+ * @example
+ * serverCommand('mock').args(4010); // ['…/packages/mock/dist/cli.js', '--port', '4010']
+ */
+export function serverCommand(name: ServerName, prismEntry?: string): ServerCommand {
+  switch (name) {
+    case 'floor':
+      return { name, args: (port) => [FLOOR_MAIN, String(port)] };
+    case 'mock':
+      return { name, args: (port) => [MOCK_CLI, '--port', String(port)] };
+    case 'mock-quiet':
+      return { name, args: (port) => [MOCK_CLI, '--port', String(port), '--quiet'] };
+    case 'prism':
+      if (prismEntry === undefined) throw new Error('Prism is not installed.');
+      return {
+        name,
+        args: (port) => [prismEntry, 'mock', '-h', '127.0.0.1', '-p', String(port), SPEC_PATH],
+      };
+  }
+}
+
+/**
+ * A free TCP port on 127.0.0.1.
+ *
+ * @example
+ * const port = await freePort();
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Spawns a server with its output sent to a log file in `logDir`; `nodeOptions` go before the
+ * script (e.g. `--cpu-prof`).
+ *
+ * @example
+ * const server = spawnServer(serverCommand('floor'), 4100, '/tmp');
+ */
+export function spawnServer(
+  command: ServerCommand,
+  port: number,
+  logDir: string,
+  nodeOptions: string[] = [],
+): RunningServer {
+  const logFile = join(logDir, `${command.name}-${port}.log`);
+  const log = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [...nodeOptions, ...command.args(port)], {
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    name: command.name,
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? -1,
+    child,
+    logFile,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * Sends creates until one answers 2xx with a payment, or the deadline passes. Returns the
+ * payment's id; throws with the last answer or error on timeout.
+ *
+ * @example
+ * const id = await waitForFirstCreate('http://127.0.0.1:4010', 10_000);
+ */
+export async function waitForFirstCreate(url: string, timeoutMs: number): Promise<string> {
+  const deadline = performance.now() + timeoutMs;
+  let last = 'no answer';
+  while (performance.now() < deadline) {
+    try {
+      const answer = await sendRequest(`${url}/v1/payments`, {
+        method: 'POST',
+        headers: { ...CREATE_HEADERS, 'idempotency-key': randomUUID() },
+        body: CREATE_BODY_TEXT,
+      });
+      const body = parseJson(answer.text);
+      if (answer.status >= 200 && answer.status < 300 && isPaymentBody(body)) return body.id;
+      last = `HTTP ${answer.status} ${answer.text.slice(0, 200)}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error(`${url} never answered a create within ${timeoutMs} ms: ${last}`);
+}
+
+/**
+ * Starts a server and waits until it answers a create.
+ *
+ * @example
+ * const server = await startServer(serverCommand('mock'), '/tmp');
+ */
+export async function startServer(
+  command: ServerCommand,
+  logDir: string,
+  nodeOptions: string[] = [],
+): Promise<RunningServer> {
+  const server = spawnServer(command, await freePort(), logDir, nodeOptions);
+  try {
+    await waitForFirstCreate(server.url, 30_000);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
+}

@@ -1,0 +1,102 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BENCH_DIR } from './paths.js';
+import type { BenchReport } from './report.js';
+
+// Runs the real command in smoke mode (about a second per measurement) and checks the report's
+// structure and that every measured server answered correctly. Never timing thresholds.
+const outDir = mkdtempSync(join(tmpdir(), 'bench-smoke-test-'));
+let report: BenchReport;
+let markdown: string;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [join(BENCH_DIR, 'dist/main.js'), '--smoke', '--out-dir', outDir],
+      { timeout: 170_000 },
+      (error, _stdout, stderr) =>
+        error ? reject(new Error(`smoke run failed: ${error.message}\n${stderr}`)) : resolve(),
+    );
+  });
+  report = JSON.parse(readFileSync(join(outDir, 'BENCHMARKS.json'), 'utf8')) as BenchReport;
+  markdown = readFileSync(join(outDir, 'BENCHMARKS.md'), 'utf8');
+});
+
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+describe('bench smoke run', () => {
+  it('describes the machine and the versions', () => {
+    expect(report.schemaVersion).toBe(1);
+    expect(report.settings.mode).toBe('smoke');
+    expect(report.machine.cores).toBeGreaterThan(0);
+    expect(report.machine.node).toBe(process.version);
+    expect(report.versions.hono).toMatch(/^4\./);
+    expect(report.versions.nodeServer).toMatch(/^2\./);
+    expect(report.versions.loadTool).toMatch(/^(wrk|autocannon)/);
+  });
+
+  it('measured create and retrieve on every server, each answering correctly', () => {
+    const servers = [
+      'floor',
+      'mock',
+      'mock-quiet',
+      ...(report.versions.prism.startsWith('5.') ? ['prism'] : []),
+    ];
+    for (const endpoint of ['create', 'retrieve']) {
+      for (const server of servers) {
+        const result = report.throughput.find(
+          (r) => r.server === server && r.endpoint === endpoint,
+        );
+        expect(result, `${server} ${endpoint}`).toBeDefined();
+        expect(result?.correct, `${server} ${endpoint}: ${result?.probe}`).toBe(true);
+        expect(result?.requestsPerSecond).toBeGreaterThan(0);
+        expect(result?.rounds.length).toBe(report.settings.rounds);
+      }
+    }
+    expect(
+      report.throughput.find((r) => r.server === 'mock' && r.endpoint === 'create')?.probe,
+    ).toBe('201 payment');
+  });
+
+  it('measured cold start, SDK overhead, memory and a profile', () => {
+    const mock = report.coldStart.find((result) => result.server === 'mock');
+    expect(mock?.runsMs).toHaveLength(report.settings.coldStartRuns);
+    expect(report.sdkOverhead.length).toBeGreaterThanOrEqual(2);
+    for (const result of report.sdkOverhead) expect(result.correct).toBe(true);
+    expect(report.memory.correct).toBe(true);
+    expect(report.memory.rssAfterSecondMiB).toBeGreaterThan(0);
+    expect(report.profile?.topFunctions.length).toBeGreaterThan(0);
+  });
+
+  it('computes the ratios and every target', () => {
+    expect(report.ratios['create.mock/floor']).toBeGreaterThan(0);
+    expect(report.ratios['retrieve.mock/floor']).toBeGreaterThan(0);
+    expect(report.targets.map((target) => target.target)).toEqual([
+      '≥ 50 %',
+      '≥ 10×',
+      '< 10 ms',
+      '< 300 ms',
+      '< 10 %',
+      '≤ 1.15',
+    ]);
+    for (const target of report.targets) expect([true, false, null]).toContain(target.met);
+  });
+
+  it('renders BENCHMARKS.md with every section', () => {
+    for (const heading of [
+      '## Machine',
+      '## Throughput and latency',
+      '## Ratios',
+      '## Cold start',
+      '## SDK overhead',
+      '## Memory',
+      '## Targets',
+    ]) {
+      expect(markdown).toContain(heading);
+    }
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { wrkScript } from './load/wrk.js';
+import { packageOf, shortLocation, summarizeProfile } from './profile-summary.js';
+import { median, ratio, round } from './stats.js';
+
+describe('stats', () => {
+  it('takes medians and ratios', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+    expect(ratio(1, 4)).toBe(0.25);
+    expect(ratio(1, 0)).toBeNull();
+    expect(ratio(undefined, 1)).toBeNull();
+    expect(round(1234.567, 3)).toBe(1230);
+  });
+});
+
+describe('wrkScript', () => {
+  it('sets a fresh Idempotency-Key per request only when asked', () => {
+    const base = {
+      baseUrl: 'http://127.0.0.1:1',
+      path: '/v1/payments',
+      headers: { authorization: 'Bearer sk_test_x' },
+      connections: 1,
+      durationSeconds: 1,
+    };
+    const post = wrkScript({
+      ...base,
+      method: 'POST',
+      body: '{"a":"b"}',
+      uniqueIdempotencyKey: true,
+    });
+    expect(post).toContain('wrk.body = "{\\"a\\":\\"b\\"}"');
+    expect(post).toContain('wrk.headers["Idempotency-Key"]');
+    expect(post).toContain('BENCH_JSON');
+    const get = wrkScript({ ...base, method: 'GET', uniqueIdempotencyKey: false });
+    expect(get).not.toContain('Idempotency-Key');
+    expect(get).not.toContain('function request');
+  });
+});
+
+describe('summarizeProfile', () => {
+  it('ranks functions and packages by self samples, idle apart', () => {
+    const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 9 });
+    const summary = summarizeProfile({
+      nodes: [
+        { id: 1, hitCount: 50, callFrame: frame('(idle)', '') },
+        {
+          id: 2,
+          hitCount: 30,
+          callFrame: frame(
+            'compose',
+            'file:///r/node_modules/.pnpm/hono@4/node_modules/hono/dist/compose.js',
+          ),
+        },
+        {
+          id: 3,
+          hitCount: 10,
+          callFrame: frame('handle', 'file:///r/packages/mock/dist/http/v1.js'),
+        },
+        { id: 4, hitCount: 10, callFrame: frame('writev', 'node:internal/stream_base_commons') },
+      ],
+    });
+    expect(summary.idlePercent).toBe(50);
+    expect(summary.topFunctions[0]).toEqual({
+      name: 'compose hono/dist/compose.js:10',
+      percent: 60,
+    });
+    expect(summary.byPackage.map((row) => row.name)).toEqual(['hono', 'mock', 'node']);
+  });
+
+  it('names locations and packages', () => {
+    expect(shortLocation('file:///r/node_modules/@hono/node-server/dist/index.mjs')).toBe(
+      '@hono/node-server/dist/index.mjs',
+    );
+    expect(packageOf('@hono/node-server/dist/index.mjs', 'f')).toBe('@hono/node-server');
+    expect(packageOf('', 'JSONParse')).toBe('(native)');
+    expect(packageOf('', '(garbage collector)')).toBe('(garbage collector)');
+  });
+});

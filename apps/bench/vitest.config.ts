@@ -1,0 +1,10 @@
+// Vitest configuration of the bench: the smoke run takes a while, so long timeouts.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+  },
+});
