@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import * as errors from './errors.js';
 
 const {
+  AbortedError,
   AuthenticationError,
   ConflictError,
   ConnectionError,
@@ -11,6 +12,7 @@ const {
   PaymentServiceError,
   RateLimitError,
   ServerError,
+  TimeoutError,
 } = errors;
 
 const classes = [
@@ -23,6 +25,8 @@ const classes = [
   RateLimitError,
   ServerError,
   ConnectionError,
+  TimeoutError,
+  AbortedError,
 ];
 
 describe('error classes', () => {
@@ -84,5 +88,25 @@ describe('error classes', () => {
     });
     expect(error.status).toBeUndefined();
     expect(error.cause).toBe(cause);
+    expect(error.attempts).toBe(1);
+  });
+
+  it('makes a TimeoutError a ConnectionError, and an AbortedError neither', () => {
+    const timeout = new TimeoutError('timeout', { code: 'timeout', attempts: 3 });
+    expect(timeout).toBeInstanceOf(ConnectionError);
+    expect(timeout.attempts).toBe(3);
+    const aborted = new AbortedError('aborted', { code: 'aborted' });
+    expect(aborted).not.toBeInstanceOf(ConnectionError);
+    expect(aborted).toBeInstanceOf(PaymentServiceError);
+  });
+
+  it('recognises the timeout and abort errors of a duplicated copy', async () => {
+    vi.resetModules();
+    const copy: typeof errors = await import('./errors.js');
+    const foreign = new copy.TimeoutError('timeout', { code: 'timeout' });
+    expect(foreign).toBeInstanceOf(TimeoutError);
+    expect(foreign).toBeInstanceOf(ConnectionError);
+    expect(foreign).not.toBeInstanceOf(AbortedError);
+    expect(new copy.AbortedError('aborted', { code: 'aborted' })).toBeInstanceOf(AbortedError);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   type ClientOptions,
   normaliseBaseUrl,
@@ -106,5 +106,48 @@ describe('redactApiKey', () => {
   it('keeps only the documented prefix', () => {
     expect(redactApiKey(secret)).toBe('sk_test_…');
     expect(redactApiKey('sk_live_S3cr3t')).toBe('sk_…');
+  });
+});
+
+describe('validateClientOptions in a browser-like page', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('refuses to run, without the key in the message, unless dangerouslyAllowBrowser is true', () => {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+    const options = { apiKey: secret, baseUrl, fetch: async () => new Response() };
+    expect(() => validateClientOptions(options)).toThrow(/refuses to run in a browser/);
+    try {
+      validateClientOptions(options);
+    } catch (error) {
+      expect(String(error)).not.toContain(secret);
+      expect(String(error)).toContain('dangerouslyAllowBrowser: true');
+    }
+    expect(() =>
+      validateClientOptions({ ...options, dangerouslyAllowBrowser: 'yes' } as never),
+    ).toThrow();
+    expect(validateClientOptions({ ...options, dangerouslyAllowBrowser: true }).apiKey).toBe(
+      secret,
+    );
+  });
+});
+
+describe('retry and timeout options', () => {
+  it.each([-1, 1.5, 11, '2', Number.NaN])('rejects maxRetries %s', (maxRetries) => {
+    expect(() => validateClientOptions({ apiKey: secret, baseUrl, maxRetries } as never)).toThrow(
+      /maxRetries must be a whole number from 0 to 10/,
+    );
+  });
+  it.each([0, -5, Number.POSITIVE_INFINITY, '100'])('rejects timeout %s', (timeout) => {
+    expect(() => validateClientOptions({ apiKey: secret, baseUrl, timeout } as never)).toThrow(
+      /timeout must be a positive number/,
+    );
+  });
+  it('rejects a logger that is not a function', () => {
+    expect(() => validateClientOptions({ apiKey: secret, baseUrl, logger: {} } as never)).toThrow(
+      /logger must be a function/,
+    );
   });
 });

@@ -1,0 +1,38 @@
+// The built package loads as ESM and through require() (Node >= 20.19), and its errors pass instanceof across both.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { bundleWithSdk, requireBuiltSdk } from './test-support/built.js';
+
+describe('module formats of the built package', () => {
+  it('is required from CommonJS and shares instanceof with the ESM import', async () => {
+    const entry = requireBuiltSdk();
+    const esm = await import(entry);
+    const require = createRequire(import.meta.url);
+    const cjs = require(entry);
+    expect(typeof cjs.createClient).toBe('function');
+    const fromCjs = new cjs.TimeoutError('timeout', { code: 'timeout' });
+    expect(fromCjs).toBeInstanceOf(esm.TimeoutError);
+    expect(fromCjs).toBeInstanceOf(esm.ConnectionError);
+    expect(new esm.RateLimitError('x', { code: 'rate_limited' })).toBeInstanceOf(
+      cjs.PaymentServiceError,
+    );
+  });
+
+  it('recognises errors from another copy of the built package (instanceof by brand)', async () => {
+    const first = await import(requireBuiltSdk());
+    // A bundle holds its own copy of every module, as a second install of the package would.
+    const directory = await mkdtemp(join(tmpdir(), 'sdk-copy-'));
+    const copy = join(directory, 'sdk-copy.mjs');
+    await writeFile(copy, await bundleWithSdk("export * from '@payment-service/sdk';", false));
+    const second = await import(pathToFileURL(copy).href);
+    expect(second.AbortedError).not.toBe(first.AbortedError);
+    const foreign = new second.AbortedError('aborted', { code: 'aborted' });
+    expect(foreign).toBeInstanceOf(first.AbortedError);
+    expect(foreign).toBeInstanceOf(first.PaymentServiceError);
+    expect(foreign).not.toBeInstanceOf(first.ConnectionError);
+  });
+});
