@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { formatTokenTable } from './domain/tokens.js';
 import { newTestApiKey } from './ids.js';
 import { startMockServer } from './node.js';
+import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from './webhooks/default-endpoint.js';
+import { parseSigningSecret } from './webhooks/signing.js';
 
 const HELP = `payment-service-mock — a local sandbox of the payment service's API
 
@@ -13,6 +15,8 @@ Options:
   --port <port>                 Port to listen on (default: $PORT or 4010; 0 picks a free port)
   --host <host>                 Interface to listen on (default: 127.0.0.1)
   --settlement-delay <seconds>  Seconds before pending test payments settle (default: 5)
+  --webhook-url <url>           Send every key's webhook events to this URL (local development)
+  --webhook-secret <whsec_…>    Its signing secret (default: a new one, printed at start-up)
   --quiet                       Do not log requests
   --help                        Show this help
 `;
@@ -39,6 +43,8 @@ async function main(): Promise<void> {
         port: { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
         'settlement-delay': { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'webhook-secret': { type: 'string' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -59,11 +65,25 @@ async function main(): Promise<void> {
     5,
   );
   const quiet = values.quiet === true;
+  const webhookUrl = values['webhook-url'] as string | undefined;
+  let webhookSecret = values['webhook-secret'] as string | undefined;
+  if (webhookUrl !== undefined) {
+    if (!/^https?:\/\/\S+$/.test(webhookUrl) || !URL.canParse(webhookUrl)) {
+      fail(`--webhook-url must be an absolute http:// or https:// URL`);
+    }
+    if (webhookSecret !== undefined && parseSigningSecret(webhookSecret) === undefined) {
+      fail('--webhook-secret must be whsec_ followed by base64');
+    }
+    webhookSecret ??= generateWebhookSecret();
+  } else if (webhookSecret !== undefined) {
+    fail('--webhook-secret needs --webhook-url');
+  }
 
   const server = await startMockServer({
     port,
     hostname: values.host as string,
     settlementDelaySeconds,
+    ...(webhookUrl === undefined ? {} : { webhookUrl, webhookSecret }),
     logger: quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
   });
   const apiKey = newTestApiKey();
@@ -85,8 +105,18 @@ async function main(): Promise<void> {
       `    -H "Idempotency-Key: $(uuidgen 2>/dev/null || date +%s)" \\`,
       `    -d '{"amount":1000,"currency":"KZT","payment_method":{"type":"token","token":"tok_test_success"}}'`,
       '',
-      'Sandbox controls: /_sandbox/reset, /_sandbox/clock, /_sandbox/clock/advance, /_sandbox/faults',
+      'Sandbox controls: /_sandbox/reset, /_sandbox/clock, /_sandbox/clock/advance, /_sandbox/faults,',
+      '  /_sandbox/webhook_deliveries, /_sandbox/events/{id}/redeliver',
       '',
+      ...(webhookUrl === undefined
+        ? []
+        : [
+            `Webhooks:  every key's events are POSTed to ${webhookUrl} (endpoint ${DEFAULT_ENDPOINT_ID})`,
+            `Webhook signing secret:  ${webhookSecret}`,
+            '  (verify with webhooks.verify(rawBody, headers, secret) from @payment-service/sdk;',
+            '   pass --webhook-secret to keep it across restarts)',
+            '',
+          ]),
       '',
     ].join('\n'),
   );

@@ -11,3 +11,5 @@ export {
 export type { FailureStatus, Faults } from './faults.js';
 export type { MockServerOptions } from './options.js';
 export type { Clock } from './time.js';
+export { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from './webhooks/default-endpoint.js';
+export { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from './webhooks/schedule.js';

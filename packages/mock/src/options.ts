@@ -20,6 +20,15 @@ export interface MockServerOptions {
   logger?: (line: string) => void;
   /** Merchant-configured test tokens (each must begin with `tok_test_`), beside the built-in ones. */
   extraTokens?: Record<string, TokenBehaviour>;
+  /**
+   * A webhook URL that receives the events of every key (besides each key's own endpoints), as
+   * the CLI's `--webhook-url` sets up for local development. Its endpoint id is `we_default`.
+   */
+  webhookUrl?: string;
+  /** The `whsec_<base64>` secret of `webhookUrl`; a random one by default (see `defaultWebhookSecret`). */
+  webhookSecret?: string;
+  /** How long one webhook attempt may take before it counts as failed, in ms. Default 10 000. */
+  webhookTimeoutMs?: number;
 }
 
 /** Options with every default filled in. */
@@ -32,6 +41,9 @@ export interface ResolvedOptions {
   idempotencyTtlSeconds: number;
   logger: ((line: string) => void) | undefined;
   extraTokens: Record<string, TokenBehaviour>;
+  webhookUrl: string | undefined;
+  webhookSecret: string | undefined;
+  webhookTimeoutMs: number;
 }
 
 function checkNumber(name: string, value: number, minimum: number): number {
@@ -65,5 +77,8 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
     ),
     logger: options.logger,
     extraTokens: options.extraTokens ?? {},
+    webhookUrl: options.webhookUrl,
+    webhookSecret: options.webhookSecret,
+    webhookTimeoutMs: checkNumber('webhookTimeoutMs', options.webhookTimeoutMs ?? 10_000, 1),
   };
 }

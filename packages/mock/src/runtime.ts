@@ -4,6 +4,8 @@ import { createTokenTable, type TokenTable } from './domain/tokens.js';
 import { type MockServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { AccountStore } from './store/accounts.js';
 import { type BodyValidator, compileBodyValidators, type SpecDocument } from './validation.js';
+import { createDefaultEndpoint } from './webhooks/default-endpoint.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 /** Everything a request handler needs, built once per server. */
 export interface Runtime {
@@ -14,9 +16,12 @@ export interface Runtime {
     | 'CreatePaymentRequest'
     | 'CapturePaymentRequest'
     | 'CancelPaymentRequest'
-    | 'CreateRefundRequest',
+    | 'CreateRefundRequest'
+    | 'CreateWebhookEndpointRequest',
     BodyValidator
   >;
+  /** Sends webhook events, outside the request path. */
+  webhooks: WebhookDispatcher;
   sandboxValidators: Record<'AdvanceClockRequest' | 'Faults', BodyValidator>;
   limitBounds: { minimum: number; maximum: number; default: number };
   /** Waits `ms` (for injected latency); `close()` ends every wait at once. */
@@ -43,6 +48,15 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
   const document = openapiDocument as unknown as SpecDocument & LimitParameter;
   const limitSchema = document.components?.parameters?.Limit?.schema ?? {};
   const waits = new Map<ReturnType<typeof setTimeout>, () => void>();
+  const webhooks = new WebhookDispatcher({
+    clock: resolved.clock,
+    timeoutMs: resolved.webhookTimeoutMs,
+    defaultEndpoint:
+      resolved.webhookUrl === undefined
+        ? undefined
+        : createDefaultEndpoint(resolved.webhookUrl, resolved.webhookSecret, resolved.clock.now()),
+    logger: resolved.logger,
+  });
   return {
     options: resolved,
     store: new AccountStore({
@@ -58,7 +72,9 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
       'CapturePaymentRequest',
       'CancelPaymentRequest',
       'CreateRefundRequest',
+      'CreateWebhookEndpointRequest',
     ]),
+    webhooks,
     sandboxValidators: compileBodyValidators(sandboxDocument as unknown as SpecDocument, [
       'AdvanceClockRequest',
       'Faults',
@@ -79,6 +95,7 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
       });
     },
     close() {
+      webhooks.close();
       for (const [timer, resolve] of waits) {
         clearTimeout(timer);
         resolve();

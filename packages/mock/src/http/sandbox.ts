@@ -19,7 +19,9 @@ type ControlOperation =
   | 'advanceSandboxClock'
   | 'getSandboxFaults'
   | 'setSandboxFaults'
-  | 'clearSandboxFaults';
+  | 'clearSandboxFaults'
+  | 'listWebhookDeliveries'
+  | 'redeliverEvent';
 
 const routeSandbox = createRouter<ControlOperation>({
   '/_sandbox/reset': { POST: 'resetSandbox' },
@@ -30,6 +32,8 @@ const routeSandbox = createRouter<ControlOperation>({
     PUT: 'setSandboxFaults',
     DELETE: 'clearSandboxFaults',
   },
+  '/_sandbox/webhook_deliveries': { GET: 'listWebhookDeliveries' },
+  '/_sandbox/events/{id}/redeliver': { POST: 'redeliverEvent' },
 });
 
 /**
@@ -89,7 +93,8 @@ export function createSandboxHandler(
         const account = store.open(apiKey);
         account.offsetSeconds += seconds;
         const accountNow = account.now(serverNow);
-        const settled = account.settleDue(accountNow);
+        const settled = account.settleDue(accountNow, runtime.webhooks.paymentSettled);
+        runtime.webhooks.kick(); // retries that came due run now
         store.expireIdempotencyRecords(account, accountNow);
         store.dropIfEmpty(account);
         return json(clockBody(accountNow, account.offsetSeconds, settled), requestId);
@@ -101,6 +106,28 @@ export function createSandboxHandler(
         account.faults = normalizeFaults(body as Faults);
         store.dropIfEmpty(account);
         return json(normalizeFaults(account.faults), requestId);
+      }
+      case 'listWebhookDeliveries': {
+        const eventId = new URL(request.url).searchParams.get('event_id');
+        const log = store.find(apiKey)?.webhooks?.log ?? [];
+        const data = log.filter((entry) => eventId === null || entry.event_id === eventId);
+        return json({ object: 'list', data: data.reverse() }, requestId);
+      }
+      case 'redeliverEvent': {
+        const account = store.find(apiKey);
+        const eventId = route.id ?? '';
+        const queued =
+          account === undefined
+            ? undefined
+            : runtime.webhooks.redeliver(account, eventId, account.now(serverNow));
+        if (queued === undefined) {
+          const detail = `No event with id ${eventId} exists for this API key (the last 1000 events are kept).`;
+          return { response: problemResponse({ code: 'not_found', detail }, requestId) };
+        }
+        return json(
+          { object: 'event_redelivery', event_id: eventId, endpoints: queued },
+          requestId,
+        );
       }
       case 'clearSandboxFaults': {
         const account = store.find(apiKey);

@@ -13,6 +13,13 @@ import {
 import type { FieldError, ProblemInit } from '../problems.js';
 import type { Runtime } from '../runtime.js';
 import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
+import {
+  type CreateWebhookEndpointRequest,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  type EndpointResult,
+  listWebhookEndpoints,
+} from '../webhooks/endpoints.js';
 import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
 import {
@@ -31,7 +38,10 @@ type Operation =
   | 'retrievePayment'
   | 'capturePayment'
   | 'cancelPayment'
-  | 'createRefund';
+  | 'createRefund'
+  | 'createWebhookEndpoint'
+  | 'listWebhookEndpoints'
+  | 'deleteWebhookEndpoint';
 
 const routeV1 = createRouter<Operation>({
   '/v1/payments': { GET: 'listPayments', POST: 'createPayment' },
@@ -39,6 +49,8 @@ const routeV1 = createRouter<Operation>({
   '/v1/payments/{id}/capture': { POST: 'capturePayment' },
   '/v1/payments/{id}/cancel': { POST: 'cancelPayment' },
   '/v1/payments/{id}/refunds': { POST: 'createRefund' },
+  '/v1/webhook_endpoints': { GET: 'listWebhookEndpoints', POST: 'createWebhookEndpoint' },
+  '/v1/webhook_endpoints/{id}': { DELETE: 'deleteWebhookEndpoint' },
 });
 
 /**
@@ -84,7 +96,7 @@ export function createV1Handler(
     const { operation } = route;
     const id = route.id ?? '';
     const accountNow = account === undefined ? serverNow : account.now(serverNow);
-    account?.settleDue(accountNow);
+    account?.settleDue(accountNow, runtime.webhooks.paymentSettled);
 
     if (operation === 'listPayments') {
       const query = parseListQuery(request.url, runtime.limitBounds);
@@ -95,6 +107,12 @@ export function createV1Handler(
     }
     if (operation === 'retrievePayment') {
       return respond(render(payments.retrievePayment(account, id), requestId));
+    }
+    if (operation === 'listWebhookEndpoints') {
+      return respond(render(listWebhookEndpoints(account), requestId));
+    }
+    if (operation === 'deleteWebhookEndpoint') {
+      return respond(render(deleteWebhookEndpoint(account, id), requestId));
     }
 
     // POST: Idempotency-Key and body, validated together so every problem is listed at once.
@@ -108,7 +126,13 @@ export function createV1Handler(
     if (errors.length > 0) return fail(invalidRequest(errors));
 
     let record: IdempotencyRecord | undefined;
-    if (idempotencyKey !== null || operation === 'createPayment') account = store.open(apiKey);
+    if (
+      idempotencyKey !== null ||
+      operation === 'createPayment' ||
+      operation === 'createWebhookEndpoint'
+    ) {
+      account = store.open(apiKey);
+    }
     if (idempotencyKey !== null && account !== undefined) {
       const decision = beginIdempotentRequest(
         store,
@@ -157,7 +181,7 @@ export function createV1Handler(
   };
 }
 
-function render(result: payments.DomainResult, requestId: string): Response {
+function render(result: payments.DomainResult | EndpointResult, requestId: string): Response {
   return toResponse(
     result.ok
       ? toStoredJson(result.status, result.body)
@@ -191,6 +215,11 @@ function validate(runtime: Runtime, operation: Operation, body: unknown): FieldE
       return body === undefined ? [] : runtime.validators.CreateRefundRequest(body);
     case 'cancelPayment':
       return body === undefined ? [] : runtime.validators.CancelPaymentRequest(body);
+    case 'createWebhookEndpoint':
+      if (body === undefined) {
+        return [{ param: '', code: 'required', message: 'a JSON request body is required' }];
+      }
+      return runtime.validators.CreateWebhookEndpointRequest(body);
     default:
       return [];
   }
@@ -205,6 +234,34 @@ function tokenOf(body: unknown): unknown {
 }
 
 function runDomain(
+  runtime: Runtime,
+  operation: Operation,
+  account: Account | undefined,
+  accountNow: number,
+  id: string,
+  body: unknown,
+): payments.DomainResult | EndpointResult {
+  if (operation === 'createWebhookEndpoint') {
+    return createWebhookEndpoint(
+      runtime.webhooks,
+      account as Account,
+      accountNow,
+      body as CreateWebhookEndpointRequest,
+    );
+  }
+  // Every status change sends one event (only when an endpoint listens to the key).
+  const statusBefore = account?.payments.get(id)?.payment.status;
+  const result = runPaymentOperation(runtime, operation, account, accountNow, id, body);
+  if (!result.ok || account === undefined) return result;
+  const paymentId = operation === 'createPayment' ? (result.body as { id: string }).id : id;
+  const payment = account.payments.get(paymentId)?.payment;
+  if (payment !== undefined && payment.status !== statusBefore) {
+    runtime.webhooks.paymentChanged(account, payment, accountNow);
+  }
+  return result;
+}
+
+function runPaymentOperation(
   runtime: Runtime,
   operation: Operation,
   account: Account | undefined,

@@ -3,6 +3,7 @@ import type { TokenBehaviour } from '../domain/tokens.js';
 import { settlePendingPayment } from '../domain/transitions.js';
 import type { Payment } from '../domain/types.js';
 import type { Faults } from '../faults.js';
+import type { AccountWebhooks } from '../webhooks/state.js';
 import { MinHeap } from './min-heap.js';
 
 /** A payment as the store keeps it: the wire object plus what the sandbox needs to settle it. */
@@ -57,6 +58,8 @@ export class Account {
   offsetSeconds = 0;
   /** Set once the account is reset or dropped; late writers must reopen the account. */
   closed = false;
+  /** Webhook endpoints, recent events, queued deliveries and the delivery log, once used. */
+  webhooks: AccountWebhooks | undefined = undefined;
   private ordered: StoredPayment[] = [];
   private head = 0;
   private nextSequence = 0;
@@ -99,15 +102,29 @@ export class Account {
     return oldest;
   }
 
-  /** Settles every PENDING payment due at or before `accountNow`; returns how many settled. */
-  settleDue(accountNow: number): number {
+  /** When the next PENDING payment settles, on the account's clock, if any is queued. */
+  nextSettlementAt(): number | undefined {
+    return this.settlements.peek()?.settlesAt;
+  }
+
+  /**
+   * Settles every PENDING payment due at or before `accountNow`, telling `onSettled` of each
+   * (to send its event); returns how many settled.
+   */
+  settleDue(
+    accountNow: number,
+    onSettled?: (account: Account, stored: StoredPayment) => void,
+  ): number {
     let settled = 0;
     for (;;) {
       const next = this.settlements.peek();
       if (next === undefined || (next.settlesAt ?? 0) > accountNow) return settled;
       this.settlements.pop();
       if (this.payments.get(next.payment.id) !== next) continue; // evicted meanwhile
-      if (settlePendingPayment(next.payment, next.behaviour)) settled++;
+      if (settlePendingPayment(next.payment, next.behaviour)) {
+        settled++;
+        onSettled?.(this, next);
+      }
     }
   }
 
@@ -136,7 +153,8 @@ export class Account {
       this.payments.size === 0 &&
       this.idempotencyRecords.size === 0 &&
       this.offsetSeconds === 0 &&
-      Object.keys(this.faults).length === 0
+      Object.keys(this.faults).length === 0 &&
+      this.webhooks === undefined
     );
   }
 

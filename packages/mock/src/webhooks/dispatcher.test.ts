@@ -1,0 +1,266 @@
+import { createHmac } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMockServer } from '../app.js';
+import { createHarness, type Harness, TEST_KEY } from '../test-support/harness.js';
+import {
+  type ReceivedDelivery,
+  startTestReceiver,
+  type TestReceiver,
+} from '../test-support/webhook-receiver.js';
+import { generateWebhookSecret } from './default-endpoint.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(answer?: Parameters<typeof startTestReceiver>[0]) {
+  const receiver = await startTestReceiver(answer);
+  const harness = createHarness();
+  cleanups.push(
+    () => receiver.close(),
+    () => harness.mock.close(),
+  );
+  return { receiver, harness };
+}
+
+async function register(harness: Harness, receiver: TestReceiver, fields = {}) {
+  const created = await harness.json('POST', '/v1/webhook_endpoints', {
+    body: { url: receiver.url, ...fields },
+  });
+  expect(created.status).toBe(201);
+  return created.body as { id: string; secret: string };
+}
+
+/** Checks a delivery's signature independently of the mock's signing code. */
+function expectSigned(delivery: ReceivedDelivery, secret: string) {
+  const id = delivery.headers['webhook-id'] as string;
+  const timestamp = delivery.headers['webhook-timestamp'] as string;
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const mac = createHmac('sha256', key).update(`${id}.${timestamp}.${delivery.body}`).digest();
+  expect(delivery.headers['webhook-signature']).toBe(`v1,${mac.toString('base64')}`);
+  expect(id).toBe(delivery.event.id);
+}
+
+describe('webhook endpoints', () => {
+  it('registers with a secret shown once, lists without it, deletes', async () => {
+    const { receiver, harness } = await setup();
+    const endpoint = await register(harness, receiver, { events: ['payment.succeeded'] });
+    expect(endpoint).toMatchObject({
+      id: expect.stringMatching(/^we_/),
+      object: 'webhook_endpoint',
+      url: receiver.url,
+      events: ['payment.succeeded'],
+      status: 'enabled',
+      secret: expect.stringMatching(/^whsec_/),
+    });
+    const listed = await harness.json('GET', '/v1/webhook_endpoints');
+    expect(listed.body.data).toHaveLength(1);
+    expect(listed.body.data[0].secret).toBeUndefined();
+    const deleted = await harness.json('DELETE', `/v1/webhook_endpoints/${endpoint.id}`);
+    expect(deleted.body).toEqual({ id: endpoint.id, object: 'webhook_endpoint', deleted: true });
+    expect((await harness.json('DELETE', `/v1/webhook_endpoints/${endpoint.id}`)).status).toBe(404);
+  });
+
+  it('refuses a URL that is not http(s) and a seventeenth endpoint', async () => {
+    const { receiver, harness } = await setup();
+    const bad = await harness.json('POST', '/v1/webhook_endpoints', { body: { url: 'ftp://x' } });
+    expect(bad.status).toBe(400);
+    for (let index = 0; index < 16; index++) await register(harness, receiver);
+    const extra = await harness.json('POST', '/v1/webhook_endpoints', {
+      body: { url: receiver.url },
+    });
+    expect(extra.status).toBe(400);
+    expect(extra.body.param).toBe('url');
+  });
+});
+
+describe('webhook delivery', () => {
+  it('sends one signed event per status change, pending settlement included', async () => {
+    const { receiver, harness } = await setup();
+    const { secret } = await register(harness, receiver);
+    const payment = await harness.createPayment({ capture: false });
+    await harness.json('POST', `/v1/payments/${payment.id}/capture`, { body: {} });
+    const refund = await harness.json('POST', `/v1/payments/${payment.id}/refunds`, {
+      body: { amount: 400 },
+    });
+    expect(refund.status).toBe(201); // partial: no status change, no event
+    await harness.json('POST', `/v1/payments/${payment.id}/refunds`);
+    const pending = await harness.createPayment({
+      payment_method: { type: 'token', token: 'tok_test_pending' },
+    });
+    await receiver.waitFor(4);
+    await harness.json('POST', '/_sandbox/clock/advance', { body: { seconds: 5 } });
+    const deliveries = await receiver.waitFor(5);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(deliveries.map((delivery) => delivery.event.type)).toEqual([
+      'payment.authorized',
+      'payment.succeeded',
+      'payment.refunded',
+      'payment.pending',
+      'payment.succeeded',
+    ]);
+    for (const delivery of deliveries) expectSigned(delivery, secret);
+    expect(deliveries[4]?.event.data.object).toMatchObject({ id: pending.id, status: 'SUCCEEDED' });
+    expect(deliveries[0]?.event.data.object.status).toBe('AUTHORIZED'); // a snapshot
+    expect(deliveries[0]?.headers['webhook-timestamp']).toBe(String(harness.clock.now() / 1000));
+    expect(new Set(deliveries.map((delivery) => delivery.event.id)).size).toBe(5);
+  });
+
+  it('sends only the events an endpoint filters for', async () => {
+    const { receiver, harness } = await setup();
+    await register(harness, receiver, { events: ['payment.failed'] });
+    await harness.createPayment();
+    await harness.createPayment({ payment_method: { type: 'token', token: 'tok_test_declined' } });
+    const [failed] = await receiver.waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(receiver.received).toHaveLength(1);
+    expect(failed?.event.type).toBe('payment.failed');
+  });
+
+  it('retries on the sandbox clock until the receiver is back, and logs every attempt', async () => {
+    const { receiver, harness } = await setup((_delivery, index) => (index < 2 ? 503 : 200));
+    await register(harness, receiver);
+    await harness.createPayment();
+    await receiver.waitFor(1);
+    await expect.poll(async () => (await deliveriesOf(harness)).length).toBe(1);
+    const [first] = await deliveriesOf(harness);
+    expect(first).toMatchObject({
+      attempt: 1,
+      status: 503,
+      error: null,
+      response_body: 'answered 503',
+    });
+    expect(first.next_retry_at).not.toBeNull();
+    await harness.json('POST', '/_sandbox/clock/advance', { body: { seconds: 6 } });
+    await receiver.waitFor(2);
+    await expect.poll(async () => (await deliveriesOf(harness)).length).toBe(2);
+    await harness.json('POST', '/_sandbox/clock/advance', { body: { seconds: 36 } });
+    await receiver.waitFor(3);
+    await expect.poll(async () => (await deliveriesOf(harness))[0]?.status).toBe(200);
+    const log = await deliveriesOf(harness);
+    expect(log.map((entry: { attempt: number }) => entry.attempt)).toEqual([3, 2, 1]);
+    expect(log[0].next_retry_at).toBeNull();
+    expect(new Set(receiver.received.map((delivery) => delivery.event.id)).size).toBe(1);
+  });
+
+  it('logs a connection error and a timeout, and a 410 disables the endpoint', async () => {
+    const { receiver, harness } = await setup(() => 410);
+    await register(harness, receiver);
+    await harness.createPayment();
+    await receiver.waitFor(1);
+    await expect
+      .poll(async () => (await harness.json('GET', '/v1/webhook_endpoints')).body.data[0].status)
+      .toBe('disabled');
+    await harness.createPayment();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(receiver.received).toHaveLength(1);
+    const [entry] = await deliveriesOf(harness);
+    expect(entry).toMatchObject({ status: 410, next_retry_at: null });
+
+    const closed = await startTestReceiver();
+    await closed.close();
+    const hanging = await startTestReceiver(() => 'hang');
+    cleanups.push(() => hanging.close());
+    const other = createHarness({ webhookTimeoutMs: 100 });
+    cleanups.push(() => other.mock.close());
+    await register(other, closed);
+    await register(other, hanging);
+    await other.createPayment();
+    await expect.poll(async () => (await deliveriesOf(other)).length).toBe(2);
+    const errors = (await deliveriesOf(other)).map((delivery: { error: string }) => delivery.error);
+    expect(errors.sort()).toEqual(['connection_error: ECONNREFUSED', 'timeout']);
+  });
+
+  it('redelivers an event with the same webhook-id; 404 for an unknown one', async () => {
+    const { receiver, harness } = await setup();
+    await register(harness, receiver);
+    await harness.createPayment();
+    const [first] = await receiver.waitFor(1);
+    const eventId = first?.event.id;
+    const redelivery = await harness.json('POST', `/_sandbox/events/${eventId}/redeliver`);
+    expect(redelivery.body).toEqual({
+      object: 'event_redelivery',
+      event_id: eventId,
+      endpoints: 1,
+    });
+    const [, second] = await receiver.waitFor(2);
+    expect(second?.headers['webhook-id']).toBe(eventId);
+    expect(second?.body).toBe(first?.body);
+    expect((await harness.json('POST', '/_sandbox/events/evt_unknown/redeliver')).status).toBe(404);
+  });
+
+  it('never slows the API down: a receiver that hangs does not delay a create', async () => {
+    const { receiver, harness } = await setup(() => 'hang');
+    await register(harness, receiver);
+    const started = performance.now();
+    for (let index = 0; index < 20; index++) await harness.createPayment();
+    expect(performance.now() - started).toBeLessThan(1000);
+    await receiver.waitFor(20);
+    harness.mock.close(); // aborts the 20 attempts in flight
+  });
+
+  it('creates no webhook state for keys without endpoints; reset forgets endpoints', async () => {
+    const { receiver, harness } = await setup();
+    await harness.createPayment();
+    expect((await deliveriesOf(harness)).length).toBe(0);
+    await register(harness, receiver);
+    await harness.json('POST', '/_sandbox/reset');
+    expect((await harness.json('GET', '/v1/webhook_endpoints')).body.data).toEqual([]);
+    await harness.createPayment();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(receiver.received).toHaveLength(0);
+  });
+});
+
+describe('the default endpoint (webhookUrl)', () => {
+  it('receives every key’s events, and settles pending payments on real time', async () => {
+    const receiver = await startTestReceiver();
+    const secret = generateWebhookSecret();
+    const mock = createMockServer({
+      webhookUrl: receiver.url,
+      webhookSecret: secret,
+      settlementDelaySeconds: 0.2,
+    });
+    cleanups.push(
+      () => receiver.close(),
+      () => mock.close(),
+    );
+    const create = (apiKey: string) =>
+      mock.fetch('http://sandbox.test/v1/payments', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          amount: 100,
+          currency: 'KZT',
+          payment_method: { type: 'token', token: 'tok_test_pending' },
+        }),
+      });
+    await create(TEST_KEY);
+    await create('sk_test_another_key_000001');
+    // No further request: the dispatcher's timer settles both and sends their events.
+    const deliveries = await receiver.waitFor(4, 3000);
+    expect(deliveries.map((delivery) => delivery.event.type).sort()).toEqual([
+      'payment.pending',
+      'payment.pending',
+      'payment.succeeded',
+      'payment.succeeded',
+    ]);
+    for (const delivery of deliveries) expectSigned(delivery, secret);
+  });
+
+  it('refuses a webhookUrl without a valid secret, without echoing it', () => {
+    expect(() => createMockServer({ webhookUrl: 'http://127.0.0.1:1/x' })).toThrow(/webhookSecret/);
+    expect(() =>
+      createMockServer({ webhookUrl: 'http://127.0.0.1:1/x', webhookSecret: 'whsec_%%' }),
+    ).toThrow(/^(?!.*%%)/);
+    expect(() =>
+      createMockServer({ webhookUrl: 'not a url', webhookSecret: generateWebhookSecret() }),
+    ).toThrow(/webhookUrl/);
+  });
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary log fields
+async function deliveriesOf(harness: Harness): Promise<any[]> {
+  return (await harness.json('GET', '/_sandbox/webhook_deliveries')).body.data;
+}

@@ -1,0 +1,310 @@
+// Delivers webhook events outside the request path: per-key queues on the sandbox clock, one timer, retries, the log.
+import type { Payment } from '../domain/types.js';
+import { maskSecrets } from '../secrets.js';
+import type { Account, StoredPayment } from '../store/account.js';
+import { type Clock, formatTimestamp } from '../time.js';
+import { paymentEvent } from './events.js';
+import { retryDelayMs } from './schedule.js';
+import { signMessage } from './signing.js';
+import {
+  AccountWebhooks,
+  type EndpointRecord,
+  type EventType,
+  type QueuedDelivery,
+  type StoredEvent,
+} from './state.js';
+
+/** Options of the dispatcher. */
+export interface DispatcherOptions {
+  clock: Clock;
+  /** How long one attempt may take, answer body included. */
+  timeoutMs: number;
+  /** The server-wide endpoint (the CLI's `--webhook-url`) that receives every key's events. */
+  defaultEndpoint?: EndpointRecord | undefined;
+  /** Attempts in flight at once over all keys; more wait their turn. Default 32. */
+  maxConcurrent?: number;
+  logger?: ((line: string) => void) | undefined;
+  random?: () => number;
+  fetch?: typeof fetch;
+}
+
+/** Characters of a receiver's answer kept in the log. */
+const EXCERPT_CHARACTERS = 256;
+/** The longest delay setTimeout accepts. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * The webhook dispatcher of one mock server. A status change only enqueues (no I/O on the
+ * request path); a timer (unref'd, so it never keeps the process alive) then makes the attempts
+ * that are due on each key's sandbox clock, settles pending payments of keys that have
+ * endpoints, and schedules retries with backoff. Advancing a key's clock calls `kick()`, so
+ * what came due runs at once.
+ *
+ * @example
+ * const dispatcher = new WebhookDispatcher({ clock: systemClock, timeoutMs: 10_000 });
+ * dispatcher.paymentChanged(account, payment, account.now(Date.now()));
+ * dispatcher.close();
+ */
+export class WebhookDispatcher {
+  readonly defaultEndpoint: EndpointRecord | undefined;
+  private readonly active = new Set<Account>();
+  private readonly inFlight = new Set<AbortController>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private running = 0;
+  private closed = false;
+  private readonly maxConcurrent: number;
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.defaultEndpoint = options.defaultEndpoint;
+    this.maxConcurrent = options.maxConcurrent ?? 32;
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** For `Account.settleDue`: a settled payment's event, dated when it came due. */
+  readonly paymentSettled = (account: Account, stored: StoredPayment): void => {
+    this.paymentChanged(account, stored.payment, stored.settlesAt ?? 0);
+  };
+
+  /** Whether any endpoint (the key's own, or the server's default) listens to this key. */
+  hasSubscribers(account: Account): boolean {
+    return (
+      this.defaultEndpoint?.endpoint.status === 'enabled' ||
+      (account.webhooks !== undefined && account.webhooks.endpoints.size > 0)
+    );
+  }
+
+  /** The key's webhook state, created on first use. */
+  stateOf(account: Account): AccountWebhooks {
+    account.webhooks ??= new AccountWebhooks();
+    return account.webhooks;
+  }
+
+  /**
+   * Records that a payment changed to its current status: one event, queued for every matching
+   * endpoint. Does nothing (and costs nothing) when no endpoint listens to the key.
+   */
+  paymentChanged(account: Account, payment: Payment, accountNow: number): void {
+    if (this.closed || !this.hasSubscribers(account)) return;
+    const state = this.stateOf(account);
+    const event = paymentEvent(payment, accountNow);
+    state.rememberEvent(event);
+    this.enqueueEvent(account, state, event, accountNow);
+    // A pending payment settles by itself: wake up when it is due, to send its event.
+    if (payment.status === 'PENDING') this.watch(account);
+  }
+
+  /**
+   * Queues a known event again, with a fresh retry schedule, for every enabled endpoint that
+   * matches it. Returns how many endpoints, or undefined when the key has no such event.
+   */
+  redeliver(account: Account, eventId: string, accountNow: number): number | undefined {
+    const event = account.webhooks?.events.get(eventId);
+    if (event === undefined || account.webhooks === undefined) return undefined;
+    return this.enqueueEvent(account, account.webhooks, event, accountNow);
+  }
+
+  /** Runs whatever is due now (after a clock advance, or a new event). */
+  kick(): void {
+    this.setTimer(this.options.clock.now());
+  }
+
+  /** Stops the timer and aborts every attempt in flight. */
+  close(): void {
+    this.closed = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const controller of this.inFlight) controller.abort();
+    this.inFlight.clear();
+    this.active.clear();
+  }
+
+  private enqueueEvent(
+    account: Account,
+    state: AccountWebhooks,
+    event: StoredEvent,
+    dueAt: number,
+  ): number {
+    let queued = 0;
+    const targets = [...state.endpoints.values()];
+    if (this.defaultEndpoint !== undefined) targets.push(this.defaultEndpoint);
+    for (const target of targets) {
+      if (!this.receives(target, event.type)) continue;
+      state.enqueue({ event, target, attempt: 1, dueAt });
+      queued++;
+    }
+    if (queued > 0) this.watch(account);
+    return queued;
+  }
+
+  private receives(target: EndpointRecord, type: EventType): boolean {
+    const { status, events } = target.endpoint;
+    return status === 'enabled' && (events === null || events.includes(type));
+  }
+
+  private deliverable(state: AccountWebhooks, target: EndpointRecord): boolean {
+    if (target.endpoint.status !== 'enabled') return false;
+    return target === this.defaultEndpoint || state.endpoints.get(target.endpoint.id) === target;
+  }
+
+  private watch(account: Account): void {
+    this.active.add(account);
+    this.kick();
+  }
+
+  private setTimer(serverAt: number): void {
+    if (this.closed || (this.timer !== undefined && this.timerAt <= serverAt)) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerAt = serverAt;
+    const delay = Math.min(Math.max(0, serverAt - this.options.clock.now()), MAX_TIMER_MS);
+    this.timer = setTimeout(() => this.tick(), delay);
+    this.timer.unref?.();
+  }
+
+  private tick(): void {
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    if (this.closed) return;
+    const serverNow = this.options.clock.now();
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const account of this.active) {
+      const state = account.webhooks;
+      if (account.closed || state === undefined) {
+        this.active.delete(account);
+        continue;
+      }
+      const accountNow = account.now(serverNow);
+      const subscribed = this.hasSubscribers(account);
+      if (subscribed) account.settleDue(accountNow, this.paymentSettled);
+      let saturated = false;
+      for (let next = state.queue.peek(); next !== undefined && next.dueAt <= accountNow; ) {
+        if (this.running >= this.maxConcurrent) {
+          saturated = true; // a finishing attempt kicks again
+          break;
+        }
+        state.queue.pop();
+        if (this.deliverable(state, next.target)) void this.attempt(account, state, next);
+        next = state.queue.peek();
+      }
+      let due = state.queue.peek()?.dueAt;
+      const settlesAt = subscribed ? account.nextSettlementAt() : undefined;
+      if (settlesAt !== undefined && (due === undefined || settlesAt < due)) due = settlesAt;
+      if (due === undefined) {
+        this.active.delete(account);
+        continue;
+      }
+      if (saturated) continue;
+      earliest = Math.min(earliest, due - (accountNow - serverNow));
+    }
+    if (earliest !== Number.POSITIVE_INFINITY) this.setTimer(Math.max(earliest, serverNow + 1));
+  }
+
+  private async attempt(
+    account: Account,
+    state: AccountWebhooks,
+    delivery: QueuedDelivery,
+  ): Promise<void> {
+    const { event, target, attempt } = delivery;
+    const { clock } = this.options;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timeout = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.options.timeoutMs);
+    timeout.unref?.();
+    this.running++;
+    this.inFlight.add(controller);
+    const serverNow = clock.now();
+    const attemptedAt = account.now(serverNow);
+    const timestamp = Math.floor(serverNow / 1000);
+    const started = performance.now();
+    let status: number | null = null;
+    let error: string | null = null;
+    let excerpt: string | null = null;
+    try {
+      const response = await this.fetch(target.endpoint.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'payment-service-mock-webhooks',
+          'webhook-id': event.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signMessage(target.key, event.id, timestamp, event.body),
+        },
+        body: event.body,
+        signal: controller.signal,
+        redirect: 'manual',
+      });
+      status = response.status;
+      excerpt = await readExcerpt(response);
+    } catch (cause) {
+      error = timedOut ? 'timeout' : `connection_error: ${describe(cause)}`;
+    } finally {
+      clearTimeout(timeout);
+      this.running--;
+      this.inFlight.delete(controller);
+    }
+    if (this.closed || account.closed) return;
+    const latencyMs = Math.round(performance.now() - started);
+    const succeeded = status !== null && status >= 200 && status < 300;
+    let nextRetryAt: number | undefined;
+    if (status === 410) {
+      target.endpoint.status = 'disabled';
+    } else if (!succeeded) {
+      const delay = retryDelayMs(attempt, this.options.random);
+      if (delay !== undefined) {
+        nextRetryAt = account.now(clock.now()) + delay;
+        state.enqueue({ event, target, attempt: attempt + 1, dueAt: nextRetryAt });
+      }
+    }
+    state.record({
+      object: 'webhook_delivery',
+      event_id: event.id,
+      event_type: event.type,
+      endpoint_id: target.endpoint.id,
+      url: target.endpoint.url,
+      attempt,
+      attempted_at: formatTimestamp(attemptedAt),
+      status,
+      error,
+      latency_ms: latencyMs,
+      response_body: excerpt,
+      next_retry_at: nextRetryAt === undefined ? null : formatTimestamp(nextRetryAt),
+    });
+    this.options.logger?.(
+      `${new Date().toISOString()} webhook ${event.type} ${event.id} → ${maskSecrets(target.endpoint.url)} ${status ?? error} ${latencyMs}ms (attempt ${attempt}${nextRetryAt === undefined ? '' : `, retry at ${formatTimestamp(nextRetryAt)}`}${status === 410 ? ', endpoint disabled' : ''})`,
+    );
+    this.watch(account);
+  }
+}
+
+/** The first characters of an answer's body, reading at most 1 KiB of it. */
+async function readExcerpt(response: Response): Promise<string | null> {
+  if (response.body === null) return null;
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < 1024) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    // The answer's status counts; a body cut short is only logged shorter.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks)).slice(0, EXCERPT_CHARACTERS);
+  return text === '' ? null : text;
+}
+
+function describe(cause: unknown): string {
+  const inner = (cause as { cause?: { code?: unknown; message?: unknown } })?.cause;
+  if (typeof inner?.code === 'string') return inner.code;
+  if (typeof inner?.message === 'string') return inner.message;
+  return cause instanceof Error ? cause.message : String(cause);
+}

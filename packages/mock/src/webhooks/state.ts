@@ -1,0 +1,75 @@
+// What one sandbox key remembers about webhooks: endpoints, recent events, queued deliveries, the log.
+import type { components, SandboxComponents } from '@payment-service/openapi';
+import { MinHeap } from '../store/min-heap.js';
+
+/** An event type, such as `payment.succeeded`. */
+export type EventType = components['schemas']['EventType'];
+/** A webhook endpoint as listed (no secret). */
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+/** One logged delivery attempt, as the sandbox spec describes it. */
+export type WebhookDelivery = SandboxComponents['schemas']['WebhookDelivery'];
+
+/** An endpoint and its signing key. */
+export interface EndpointRecord {
+  endpoint: WebhookEndpoint;
+  key: Buffer;
+}
+
+/** An event as sent: its id and type, and the exact body that is signed. */
+export interface StoredEvent {
+  id: string;
+  type: EventType;
+  body: string;
+}
+
+/** One attempt waiting to be made. */
+export interface QueuedDelivery {
+  event: StoredEvent;
+  target: EndpointRecord;
+  attempt: number;
+  /** When it is due, on the key's sandbox clock (ms epoch). */
+  dueAt: number;
+  sequence: number;
+}
+
+/** Endpoints one key may register. */
+export const MAX_ENDPOINTS_PER_KEY = 16;
+/** Events one key keeps for redelivery; the oldest is forgotten first. */
+export const MAX_EVENTS_PER_KEY = 1000;
+/** Delivery attempts one key's log keeps; the oldest is dropped first. */
+export const MAX_LOG_ENTRIES_PER_KEY = 500;
+
+/**
+ * The webhook state of one key. Bounded: at most 16 endpoints, 1 000 events and 500 log entries,
+ * and at most one queued attempt per (event, endpoint) delivery.
+ *
+ * @example
+ * const state = new AccountWebhooks();
+ * state.rememberEvent({ id: 'evt_1', type: 'payment.succeeded', body: '{}' });
+ */
+export class AccountWebhooks {
+  readonly endpoints = new Map<string, EndpointRecord>();
+  readonly events = new Map<string, StoredEvent>();
+  /** Oldest first. */
+  readonly log: WebhookDelivery[] = [];
+  readonly queue = new MinHeap<QueuedDelivery>(
+    (a, b) => a.dueAt - b.dueAt || a.sequence - b.sequence,
+  );
+  private nextSequence = 0;
+
+  rememberEvent(event: StoredEvent): void {
+    this.events.set(event.id, event);
+    if (this.events.size > MAX_EVENTS_PER_KEY) {
+      this.events.delete(this.events.keys().next().value as string);
+    }
+  }
+
+  enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): void {
+    this.queue.push({ ...delivery, sequence: this.nextSequence++ });
+  }
+
+  record(entry: WebhookDelivery): void {
+    this.log.push(entry);
+    if (this.log.length > MAX_LOG_ENTRIES_PER_KEY) this.log.shift();
+  }
+}
