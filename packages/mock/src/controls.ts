@@ -10,6 +10,12 @@ export type SandboxFaults = Schemas['Faults'];
 export type SandboxClock = Schemas['Clock'];
 /** What a reset deleted. */
 export type SandboxReset = Schemas['SandboxReset'];
+/** One logged webhook delivery attempt. */
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+/** The attempts of the key's webhook deliveries, newest first. */
+export type WebhookDeliveryList = Schemas['WebhookDeliveryList'];
+/** What a redelivery queued. */
+export type EventRedelivery = Schemas['EventRedelivery'];
 
 /** Options of `createSandboxControls`. */
 export interface SandboxControlsOptions {
@@ -29,6 +35,10 @@ export interface SandboxControls {
   setFaults(faults: SandboxFaults): Promise<SandboxFaults>;
   getFaults(): Promise<SandboxFaults>;
   clearFaults(): Promise<SandboxFaults>;
+  /** The key's webhook delivery attempts, newest first; only one event's when `eventId` is given. */
+  listWebhookDeliveries(eventId?: string): Promise<WebhookDeliveryList>;
+  /** Sends one of the key's events again to every enabled endpoint that matches it. */
+  redeliverEvent(eventId: string): Promise<EventRedelivery>;
 }
 
 /** A sandbox control answered with an error status. */
@@ -80,5 +90,13 @@ export function createSandboxControls(options: SandboxControlsOptions): SandboxC
     setFaults: (faults) => unwrap(client.PUT('/_sandbox/faults', { body: faults })),
     getFaults: () => unwrap(client.GET('/_sandbox/faults')),
     clearFaults: () => unwrap(client.DELETE('/_sandbox/faults')),
+    listWebhookDeliveries: (eventId) =>
+      unwrap(
+        client.GET('/_sandbox/webhook_deliveries', {
+          params: { query: eventId === undefined ? {} : { event_id: eventId } },
+        }),
+      ),
+    redeliverEvent: (eventId) =>
+      unwrap(client.POST('/_sandbox/events/{id}/redeliver', { params: { path: { id: eventId } } })),
   };
 }
