@@ -10,7 +10,7 @@ const createBody = {
   payment_method: { type: 'token', token: 'tok_test_success' },
 };
 
-/** Each /v1 operation as a raw request; `{id}` is replaced by a payment of the calling key. */
+/** Each /v1 operation as a raw request; `{id}` is replaced by a payment (or webhook endpoint) of the calling key. */
 const operations = [
   { operationId: 'createPayment', method: 'POST', path: '/v1/payments', body: createBody },
   { operationId: 'listPayments', method: 'GET', path: '/v1/payments' },
@@ -18,6 +18,14 @@ const operations = [
   { operationId: 'capturePayment', method: 'POST', path: '/v1/payments/{id}/capture', body: {} },
   { operationId: 'cancelPayment', method: 'POST', path: '/v1/payments/{id}/cancel', body: {} },
   { operationId: 'createRefund', method: 'POST', path: '/v1/payments/{id}/refunds', body: {} },
+  {
+    operationId: 'createWebhookEndpoint',
+    method: 'POST',
+    path: '/v1/webhook_endpoints',
+    body: { url: 'http://127.0.0.1:9/webhooks' },
+  },
+  { operationId: 'listWebhookEndpoints', method: 'GET', path: '/v1/webhook_endpoints' },
+  { operationId: 'deleteWebhookEndpoint', method: 'DELETE', path: '/v1/webhook_endpoints/{id}' },
 ] as const;
 
 const withBodies = operations.filter((operation) => 'body' in operation);
@@ -70,6 +78,13 @@ describe.each(targetNames())('every operation (%s)', (name) => {
   describe.skipIf(isLive)('under injected faults', () => {
     async function preparedPath(apiKey: string, path: string) {
       if (!path.includes('{id}')) return path;
+      if (path.startsWith('/v1/webhook_endpoints/')) {
+        const endpoint = await ctx.send('/v1/webhook_endpoints', {
+          apiKey,
+          body: { url: 'http://127.0.0.1:9/webhooks' },
+        });
+        return path.replace('{id}', endpoint.json.id);
+      }
       const payment = await ctx.send('/v1/payments', {
         apiKey,
         body: { ...createBody, capture: false },
