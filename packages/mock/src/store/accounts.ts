@@ -2,6 +2,7 @@
 import type { TokenBehaviour } from '../domain/tokens.js';
 import type { Payment } from '../domain/types.js';
 import { Account, type IdempotencyRecord, type StoredPayment } from './account.js';
+import { FifoQueue } from './fifo-queue.js';
 
 /** The memory bounds of the store. */
 export interface StoreLimits {
@@ -27,6 +28,12 @@ export class AccountStore {
   private readonly apiKeys = new WeakMap<Account, string>();
   private readonly allPayments = new Map<StoredPayment, Account>();
   private readonly allRecords = new Map<IdempotencyRecord, Account>();
+  /** Creation orders, oldest first (see FifoQueue for why not the Maps' own order). */
+  private readonly paymentOrder = new FifoQueue<StoredPayment>();
+  private readonly recordOrder = new FifoQueue<IdempotencyRecord>();
+  private readonly accountRecordOrders = new WeakMap<Account, FifoQueue<IdempotencyRecord>>();
+  private readonly isLivePayment = (stored: StoredPayment) => this.allPayments.has(stored);
+  private readonly isLiveRecord = (record: IdempotencyRecord) => this.allRecords.has(record);
 
   constructor(private readonly limits: StoreLimits) {}
 
@@ -71,16 +78,19 @@ export class AccountStore {
   ): StoredPayment {
     const stored = account.addPayment(payment, behaviour, settlesAt);
     this.allPayments.set(stored, account);
+    this.paymentOrder.push(stored);
     while (account.paymentCount > this.limits.maxPaymentsPerKey) {
       const oldest = account.removeOldestPayment();
       if (oldest !== undefined) this.allPayments.delete(oldest);
     }
     while (this.allPayments.size > this.limits.maxPaymentsTotal) {
-      const [oldest, owner] = this.allPayments.entries().next().value as [StoredPayment, Account];
+      const oldest = this.paymentOrder.oldest(this.isLivePayment) as StoredPayment;
+      const owner = this.allPayments.get(oldest) as Account;
       this.allPayments.delete(oldest);
       owner.removeOldestPayment();
       if (owner !== account) this.dropIfEmpty(owner);
     }
+    this.paymentOrder.compact(this.allPayments.size, this.isLivePayment);
     return stored;
   }
 
@@ -88,18 +98,21 @@ export class AccountStore {
   addIdempotencyRecord(account: Account, record: IdempotencyRecord): void {
     account.idempotencyRecords.set(record.key, record);
     this.allRecords.set(record, account);
+    this.recordOrder.push(record);
+    const accountOrder = this.recordOrderOf(account);
+    accountOrder.push(record);
     while (account.idempotencyRecords.size > this.limits.maxIdempotencyRecordsPerKey) {
-      const oldest = account.idempotencyRecords.values().next().value as IdempotencyRecord;
+      const oldest = accountOrder.oldest(this.isLiveRecord) as IdempotencyRecord;
       this.deleteIdempotencyRecord(account, oldest);
     }
     while (this.allRecords.size > this.limits.maxIdempotencyRecordsTotal) {
-      const [oldest, owner] = this.allRecords.entries().next().value as [
-        IdempotencyRecord,
-        Account,
-      ];
+      const oldest = this.recordOrder.oldest(this.isLiveRecord) as IdempotencyRecord;
+      const owner = this.allRecords.get(oldest) as Account;
       this.deleteIdempotencyRecord(owner, oldest);
       if (owner !== account) this.dropIfEmpty(owner);
     }
+    accountOrder.compact(account.idempotencyRecords.size, this.isLiveRecord);
+    this.recordOrder.compact(this.allRecords.size, this.isLiveRecord);
   }
 
   /** Forgets one idempotency record. */
@@ -115,8 +128,11 @@ export class AccountStore {
    * order they were made, so this stops at the first live one: amortized O(1).
    */
   expireIdempotencyRecords(account: Account, accountNow: number): void {
-    for (const record of account.idempotencyRecords.values()) {
-      if (record.expiresAt > accountNow) return;
+    const accountOrder = this.accountRecordOrders.get(account);
+    if (accountOrder === undefined) return;
+    for (;;) {
+      const record = accountOrder.oldest(this.isLiveRecord);
+      if (record === undefined || record.expiresAt > accountNow) return;
       this.deleteIdempotencyRecord(account, record);
     }
   }
@@ -126,8 +142,10 @@ export class AccountStore {
    * longer used, and accounts left empty by it. Amortized O(1) per call.
    */
   sweep(serverNow: number): void {
-    for (const [record, account] of this.allRecords) {
-      if (record.serverExpiresAt > serverNow) return;
+    for (;;) {
+      const record = this.recordOrder.oldest(this.isLiveRecord);
+      if (record === undefined || record.serverExpiresAt > serverNow) return;
+      const account = this.allRecords.get(record) as Account;
       this.deleteIdempotencyRecord(account, record);
       this.dropIfEmpty(account);
     }
@@ -156,6 +174,15 @@ export class AccountStore {
       payments: this.allPayments.size,
       idempotencyRecords: this.allRecords.size,
     };
+  }
+
+  private recordOrderOf(account: Account): FifoQueue<IdempotencyRecord> {
+    let order = this.accountRecordOrders.get(account);
+    if (order === undefined) {
+      order = new FifoQueue<IdempotencyRecord>();
+      this.accountRecordOrders.set(account, order);
+    }
+    return order;
   }
 
   private remove(account: Account): void {
