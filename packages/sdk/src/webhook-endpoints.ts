@@ -71,7 +71,8 @@ export function createWebhookEndpoints(transport: Transport): WebhookEndpoints {
       request('POST', options, (init) =>
         api.POST('/v1/webhook_endpoints', { body: params, ...init }),
       ),
-    list: (options) => request('GET', options, (init) => api.GET('/v1/webhook_endpoints', { ...init })),
+    list: (options) =>
+      request('GET', options, (init) => api.GET('/v1/webhook_endpoints', { ...init })),
     delete: async (id, options) => {
       if (typeof id !== 'string' || id === '') {
         throw new TypeError('a webhook endpoint id must be a non-empty string such as "we_…"');
