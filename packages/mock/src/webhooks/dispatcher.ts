@@ -10,6 +10,7 @@ import {
   AccountWebhooks,
   type EndpointRecord,
   type EventType,
+  MAX_QUEUED_PER_KEY,
   type QueuedDelivery,
   type StoredEvent,
 } from './state.js';
@@ -131,11 +132,30 @@ export class WebhookDispatcher {
     if (this.defaultEndpoint !== undefined) targets.push(this.defaultEndpoint);
     for (const target of targets) {
       if (!this.receives(target, event.type)) continue;
-      state.enqueue({ event, target, attempt: 1, dueAt });
-      queued++;
+      if (this.enqueue(state, { event, target, attempt: 1, dueAt })) queued++;
     }
     if (queued > 0) this.watch(account);
     return queued;
+  }
+
+  /** Queues an attempt, or logs that it was dropped because too many wait already. */
+  private enqueue(state: AccountWebhooks, delivery: Omit<QueuedDelivery, 'sequence'>): boolean {
+    if (state.enqueue(delivery)) return true;
+    state.record({
+      object: 'webhook_delivery',
+      event_id: delivery.event.id,
+      event_type: delivery.event.type,
+      endpoint_id: delivery.target.endpoint.id,
+      url: delivery.target.endpoint.url,
+      attempt: delivery.attempt,
+      attempted_at: formatTimestamp(delivery.dueAt),
+      status: null,
+      error: `dropped: ${MAX_QUEUED_PER_KEY} attempts are already waiting for this key`,
+      latency_ms: 0,
+      response_body: null,
+      next_retry_at: null,
+    });
+    return false;
   }
 
   private receives(target: EndpointRecord, type: EventType): boolean {
@@ -255,8 +275,10 @@ export class WebhookDispatcher {
     } else if (!succeeded) {
       const delay = retryDelayMs(attempt, this.options.random);
       if (delay !== undefined) {
-        nextRetryAt = account.now(clock.now()) + delay;
-        state.enqueue({ event, target, attempt: attempt + 1, dueAt: nextRetryAt });
+        const dueAt = account.now(clock.now()) + delay;
+        if (this.enqueue(state, { event, target, attempt: attempt + 1, dueAt })) {
+          nextRetryAt = dueAt;
+        }
       }
     }
     state.record({

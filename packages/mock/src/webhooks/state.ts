@@ -38,10 +38,12 @@ export const MAX_ENDPOINTS_PER_KEY = 16;
 export const MAX_EVENTS_PER_KEY = 1000;
 /** Delivery attempts one key's log keeps; the oldest is dropped first. */
 export const MAX_LOG_ENTRIES_PER_KEY = 500;
+/** Attempts one key may have waiting; beyond it a new delivery is dropped (and logged). */
+export const MAX_QUEUED_PER_KEY = 10_000;
 
 /**
- * The webhook state of one key. Bounded: at most 16 endpoints, 1 000 events and 500 log entries,
- * and at most one queued attempt per (event, endpoint) delivery.
+ * The webhook state of one key. Bounded: at most 16 endpoints, 1 000 events, 500 log entries
+ * and 10 000 queued attempts (one per pending (event, endpoint) delivery).
  *
  * @example
  * const state = new AccountWebhooks();
@@ -64,8 +66,11 @@ export class AccountWebhooks {
     }
   }
 
-  enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): void {
+  /** Queues an attempt; false (queuing nothing) when the key already has too many waiting. */
+  enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): boolean {
+    if (this.queue.size >= MAX_QUEUED_PER_KEY) return false;
     this.queue.push({ ...delivery, sequence: this.nextSequence++ });
+    return true;
   }
 
   record(entry: WebhookDelivery): void {

@@ -620,7 +620,7 @@ export const sandboxDocument = {
               "string",
               "null"
             ],
-            "description": "`timeout` or `connection_error: …` when no answer came; `null` otherwise.",
+            "description": "`timeout` or `connection_error: …` when no answer came, `dropped: …` when the key already had 10 000 attempts waiting; `null` otherwise.",
             "x-provenance": "inferred",
             "x-provenance-note": "Why no status was received."
           },

@@ -183,7 +183,7 @@ export interface components {
             attempted_at: string;
             /** @description The receiver's HTTP status; `null` when no answer came (see `error`). */
             status: number | null;
-            /** @description `timeout` or `connection_error: …` when no answer came; `null` otherwise. */
+            /** @description `timeout` or `connection_error: …` when no answer came, `dropped: …` when the key already had 10 000 attempts waiting; `null` otherwise. */
             error: string | null;
             /** @description How long the attempt took, in real milliseconds. */
             latency_ms: number;

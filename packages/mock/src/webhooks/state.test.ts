@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AccountWebhooks,
+  type EndpointRecord,
+  MAX_EVENTS_PER_KEY,
+  MAX_LOG_ENTRIES_PER_KEY,
+  MAX_QUEUED_PER_KEY,
+  type WebhookDelivery,
+} from './state.js';
+
+const target = { endpoint: { id: 'we_1' }, key: Buffer.alloc(32) } as unknown as EndpointRecord;
+
+describe('AccountWebhooks bounds', () => {
+  it('keeps the last 1 000 events and the last 500 log entries', () => {
+    const state = new AccountWebhooks();
+    for (let index = 0; index <= MAX_EVENTS_PER_KEY; index++) {
+      state.rememberEvent({ id: `evt_${index}`, type: 'payment.succeeded', body: '{}' });
+    }
+    expect(state.events.size).toBe(MAX_EVENTS_PER_KEY);
+    expect(state.events.has('evt_0')).toBe(false);
+    for (let index = 0; index <= MAX_LOG_ENTRIES_PER_KEY; index++) {
+      state.record({ attempt: index } as WebhookDelivery);
+    }
+    expect(state.log).toHaveLength(MAX_LOG_ENTRIES_PER_KEY);
+    expect(state.log[0]?.attempt).toBe(1);
+  });
+
+  it('refuses to queue beyond 10 000 waiting attempts, and pops the earliest due first', () => {
+    const state = new AccountWebhooks();
+    const event = { id: 'evt_1', type: 'payment.succeeded' as const, body: '{}' };
+    for (let index = 0; index < MAX_QUEUED_PER_KEY; index++) {
+      expect(state.enqueue({ event, target, attempt: 1, dueAt: MAX_QUEUED_PER_KEY - index })).toBe(
+        true,
+      );
+    }
+    expect(state.enqueue({ event, target, attempt: 1, dueAt: 0 })).toBe(false);
+    expect(state.queue.pop()?.dueAt).toBe(1);
+  });
+});
