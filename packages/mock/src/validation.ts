@@ -31,7 +31,7 @@ interface SchemaLike {
 let documentCounter = 0;
 
 /**
- * Compiles a validator for each named component schema of a spec document, once.
+ * Makes a validator for each named component schema of a spec document, compiled once on first use.
  *
  * @example
  * const validators = compileBodyValidators(openapiDocument, ['CreatePaymentRequest']);
@@ -53,8 +53,12 @@ export function compileBodyValidators<Name extends string>(
     if (document.components?.schemas?.[name] === undefined) {
       throw new Error(`The spec document has no schema named ${name}.`);
     }
-    const validate = ajv.compile({ $ref: `${documentId}#/components/schemas/${name}` });
-    validators[name] = (body) => (validate(body) ? [] : toFieldErrors(validate));
+    // Compiled on first use, so start-up pays only for the validators a run needs.
+    let validate: ValidateFunction | undefined;
+    validators[name] = (body) => {
+      validate ??= ajv.compile({ $ref: `${documentId}#/components/schemas/${name}` });
+      return validate(body) ? [] : toFieldErrors(validate);
+    };
   }
   return validators;
 }
