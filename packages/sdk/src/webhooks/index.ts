@@ -34,4 +34,4 @@ export { DEFAULT_TOLERANCE_SECONDS, type VerifyWebhookOptions, verifyWebhook } f
  *   case 'payment.failed': await notifyCustomer(event.data.object.failure_message); break;
  * }
  */
-export const webhooks = Object.freeze({ verify: verifyWebhook, sign: signWebhook });
+export const webhooks = { verify: verifyWebhook, sign: signWebhook } as const;
