@@ -210,9 +210,11 @@ describe.skipIf(isLive).each(targetNames())('webhooks (%s)', (name) => {
     for (const token of ['tok_test_success', 'tok_test_declined', 'tok_test_success']) {
       created.push(await client.payments.create(params(token)));
     }
-    await receiver.waitUntil(() => receiver.received.length === 3);
+    // Advance only once the mock has logged the failures, so their retries are already scheduled.
+    const logged = async () => (await controls.listWebhookDeliveries()).data.length;
+    await expect.poll(logged).toBe(3);
     await controls.advanceClock(10); // first retry (5 s ± 20%) comes due: still down
-    await receiver.waitUntil(() => receiver.received.length === 6);
+    await expect.poll(logged).toBe(6);
     const log = await controls.listWebhookDeliveries();
     expect(log.data.every((entry) => entry.status === 503)).toBe(true);
     expect(log.data.every((entry) => entry.next_retry_at !== null)).toBe(true);
