@@ -1,5 +1,5 @@
 // Idempotency-Key handling (IETF httpapi draft): store and replay, 422 on reuse, 409 in flight.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FieldError, ProblemInit } from './problems.js';
 import type { Account, IdempotencyRecord, StoredResponse } from './store/account.js';
 import type { AccountStore } from './store/accounts.js';
@@ -47,20 +47,29 @@ export function checkIdempotencyKey(value: string | null): FieldError | undefine
  */
 export function hashBody(body: unknown): string {
   const canonical = body === undefined ? '' : canonicalJson(body);
-  return createHash('sha256').update(canonical).digest('base64url');
+  // One-shot hash (Node ≥ 20.12): no Hash object per request.
+  return hash('sha256', canonical, 'base64url');
 }
 
+/** JSON with object keys sorted, built by concatenation (no intermediate arrays per level). */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map(
-        (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
-      );
-    return `{${entries.join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let index = 0; index < value.length; index++) {
+      if (index > 0) out += ',';
+      out += canonicalJson(value[index]);
+    }
+    return `${out}]`;
   }
-  return JSON.stringify(value);
+  const keys = Object.keys(value).sort();
+  let out = '{';
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    if (index > 0) out += ',';
+    out += `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`;
+  }
+  return `${out}}`;
 }
 
 /**
