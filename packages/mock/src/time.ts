@@ -15,5 +15,14 @@ export const systemClock: Clock = { now: () => Date.now() };
  * formatTimestamp(Date.UTC(2025, 0, 2, 3, 4, 5, 678)); // '2025-01-02T03:04:05Z'
  */
 export function formatTimestamp(epochMs: number): string {
-  return `${new Date(epochMs).toISOString().slice(0, 19)}Z`;
+  const second = Math.floor(epochMs / 1000);
+  if (second !== lastSecond) {
+    lastText = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
+    lastSecond = second;
+  }
+  return lastText;
 }
+
+/** The last second formatted: creates under load mostly fall in the same second. */
+let lastSecond = Number.NaN;
+let lastText = '';
