@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The `payment-service-mock` command: serves the sandbox over HTTP and logs one line per request.
 import { parseArgs } from 'node:util';
 import { formatTokenTable } from './domain/tokens.js';
 import { newTestApiKey } from './ids.js';
+// The `payment-service-mock` command: serves the sandbox over HTTP and logs one line per request.
+import { createLineWriter } from './line-writer.js';
 import { startMockServer } from './node.js';
 import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from './webhooks/default-endpoint.js';
 import { parseSigningSecret } from './webhooks/signing.js';
@@ -79,12 +80,13 @@ async function main(): Promise<void> {
     fail('--webhook-secret needs --webhook-url');
   }
 
+  const requestLog = quiet ? undefined : createLineWriter(process.stdout);
   const server = await startMockServer({
     port,
     hostname: values.host as string,
     settlementDelaySeconds,
     ...(webhookUrl === undefined ? {} : { webhookUrl, webhookSecret }),
-    logger: quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
+    logger: requestLog,
   });
   const apiKey = newTestApiKey();
   process.stdout.write(
@@ -125,6 +127,7 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    requestLog?.flush();
     if (!quiet) process.stdout.write(`\nReceived ${signal}, shutting down.\n`);
     server.close().then(
       () => process.exit(0),
