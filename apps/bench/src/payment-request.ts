@@ -1,5 +1,7 @@
 // The one request every server is measured with: a create body, a test key and the answer checks.
 
+import type { LoadSpec } from './load/index.js';
+
 /** The API key the benchmarks send (any well-formed sk_test_ key is an account of the mock). */
 export const BENCH_API_KEY = 'sk_test_bench_harness_0001';
 
@@ -44,4 +46,27 @@ export function isPaymentBody(body: unknown): body is { id: string; object: 'pay
     typeof payment.currency === 'string' &&
     typeof payment.created_at === 'string'
   );
+}
+
+/**
+ * The load of `POST /v1/payments` against a server: the create body, a unique Idempotency-Key per request.
+ *
+ * @example
+ * await tool.run(createLoadSpec('http://127.0.0.1:4010', 50, 8));
+ */
+export function createLoadSpec(
+  baseUrl: string,
+  connections: number,
+  durationSeconds: number,
+): LoadSpec {
+  return {
+    baseUrl,
+    method: 'POST',
+    path: '/v1/payments',
+    headers: CREATE_HEADERS,
+    body: CREATE_BODY_TEXT,
+    uniqueIdempotencyKey: true,
+    connections,
+    durationSeconds,
+  };
 }

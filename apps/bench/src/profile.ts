@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadTool } from './load/index.js';
 import type { BenchSettings } from './modes.js';
-import { CREATE_BODY_TEXT, CREATE_HEADERS } from './payment-request.js';
+import { createLoadSpec } from './payment-request.js';
 import { type ProfileSummary, summarizeProfile } from './profile-summary.js';
 import { type ServerName, serverCommand, startServer } from './servers.js';
 
@@ -37,16 +37,9 @@ export async function profileMock(
     ]);
     let requestsPerSecond = 0;
     try {
-      const result = await tool.run({
-        baseUrl: server.url,
-        method: 'POST',
-        path: '/v1/payments',
-        headers: CREATE_HEADERS,
-        body: CREATE_BODY_TEXT,
-        uniqueIdempotencyKey: true,
-        connections: settings.connections,
-        durationSeconds: settings.profileSeconds,
-      });
+      const result = await tool.run(
+        createLoadSpec(server.url, settings.connections, settings.profileSeconds),
+      );
       requestsPerSecond = result.requestsPerSecond;
     } finally {
       await server.stop();

@@ -6,6 +6,7 @@ import type { BenchSettings } from './modes.js';
 import {
   CREATE_BODY_TEXT,
   CREATE_HEADERS,
+  createLoadSpec,
   isPaymentBody,
   RETRIEVE_HEADERS,
 } from './payment-request.js';
@@ -72,16 +73,7 @@ function loadSpec(
   durationSeconds: number,
 ): LoadSpec {
   return endpoint === 'create'
-    ? {
-        baseUrl: server.url,
-        method: 'POST',
-        path: '/v1/payments',
-        headers: CREATE_HEADERS,
-        body: CREATE_BODY_TEXT,
-        uniqueIdempotencyKey: true,
-        connections: settings.connections,
-        durationSeconds,
-      }
+    ? createLoadSpec(server.url, settings.connections, durationSeconds)
     : {
         baseUrl: server.url,
         method: 'GET',
