@@ -1153,7 +1153,7 @@ export const openapiDocument = {
         }
       },
       "ServerError": {
-        "description": "The service failed (`internal_error`) or is unavailable (`service_unavailable`); never caused by client input. Safe to retry with the same Idempotency-Key.",
+        "description": "The service failed (`internal_error`), a gateway failed or timed out (`bad_gateway`, `gateway_timeout`), or the service is unavailable (`service_unavailable`); never caused by client input. Safe to retry with the same Idempotency-Key.",
         "x-provenance": "inferred",
         "x-provenance-note": "Server errors are not shown; any 5xx is possible, and retrying is safe with an Idempotency-Key.",
         "headers": {

@@ -667,7 +667,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The service failed (`internal_error`) or is unavailable (`service_unavailable`); never caused by client input. Safe to retry with the same Idempotency-Key. */
+        /** @description The service failed (`internal_error`), a gateway failed or timed out (`bad_gateway`, `gateway_timeout`), or the service is unavailable (`service_unavailable`); never caused by client input. Safe to retry with the same Idempotency-Key. */
         ServerError: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
