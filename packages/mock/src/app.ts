@@ -1,12 +1,24 @@
-// The mock server factory: a Hono app with request ids, dispatch, 500 guard, logging and drops.
+// The mock server factory: a Hono app with one route per spec operation and the contract's middleware.
+import { openapiDocument, sandboxDocument } from '@payment-service/openapi';
 import { Hono } from 'hono';
-import { type HandlerOutcome, problemResponse } from './http/respond.js';
-import { createSandboxHandler } from './http/sandbox.js';
-import { createV1Handler } from './http/v1.js';
+import type { MockEnv } from './http/env.js';
+import {
+  authentication,
+  handlerStep,
+  idempotency,
+  injectedFaults,
+  jsonBody,
+  requestId,
+  requestLog,
+  validation,
+} from './http/middleware.js';
+import { problem, problemResponse } from './http/respond.js';
+import { registerRoutes } from './http/routes.js';
+import { createSandboxRoutes } from './http/sandbox-routes.js';
+import { createV1Routes } from './http/v1-routes.js';
 import { newRequestId } from './ids.js';
 import type { MockServerOptions } from './options.js';
 import { createRuntime } from './runtime.js';
-import { maskSecrets } from './secrets.js';
 
 /** A running mock: call its `fetch` in process, or serve its Hono `app` over HTTP. */
 export interface MockServer {
@@ -15,8 +27,11 @@ export interface MockServer {
    * fault) rejects with `TypeError('fetch failed')`, as undici's fetch does.
    */
   fetch(input: Request | URL | string, init?: RequestInit): Promise<Response>;
-  /** The Hono app, for `@hono/node-server` or any other runtime adapter. */
-  readonly app: Hono;
+  /**
+   * The Hono app: serve it with `@hono/node-server` (or any runtime adapter), or mount it in
+   * your own Hono app under a prefix with `app.route('/sandbox', mock.app)`.
+   */
+  readonly app: Hono<MockEnv>;
   /** Stops every timer (injected latencies end at once). */
   close(): void;
 }
@@ -27,16 +42,15 @@ interface InProcessBindings {
   dropped: boolean;
 }
 
-/** What @hono/node-server passes as the app's environment. */
-interface NodeBindings {
-  incoming?: { socket?: { destroy(): void } | null };
-}
-
 /**
  * Creates a stateful mock of the payment API. Memory is bounded: at most `maxPaymentsPerKey`
  * payments per key and `maxPaymentsTotal` overall (the oldest are evicted first), and
  * idempotency records expire after `idempotencyTtlSeconds`, and at most 10 000 accounts are kept
  * (the least recently used is forgotten).
+ *
+ * The middleware run in this order: request id, request log, (the inspector's recorder goes
+ * here), then per route: auth, faults (/v1 only), body limit + JSON, validation, idempotency
+ * (POSTs), the operation's handler.
  *
  * @example
  * const mock = createMockServer({ settlementDelaySeconds: 1 });
@@ -49,46 +63,46 @@ interface NodeBindings {
  */
 export function createMockServer(options: MockServerOptions = {}): MockServer {
   const runtime = createRuntime(options);
-  const handleV1 = createV1Handler(runtime);
-  const handleSandbox = createSandboxHandler(runtime);
-  const logger = runtime.options.logger;
+  const { logger, maxBodyBytes } = runtime.options;
+  const app = new Hono<MockEnv>();
 
-  const app = new Hono();
-  app.all('*', async (c) => {
-    const started = performance.now();
-    const requestId = newRequestId();
-    const request = c.req.raw;
-    const path = pathOf(request.url);
-    let outcome: HandlerOutcome;
-    try {
-      if (path.startsWith('/v1/')) outcome = await handleV1(request, path, requestId);
-      else if (path.startsWith('/_sandbox/'))
-        outcome = await handleSandbox(request, path, requestId);
-      else {
-        outcome = {
-          response: problemResponse(
-            {
-              code: 'not_found',
-              detail: 'No resource exists at this path; API paths begin with /v1.',
-            },
-            requestId,
-          ),
-        };
-      }
-    } catch {
-      outcome = { response: internalError(requestId) };
-    }
-    if (outcome.drop) dropConnection(c.env as InProcessBindings | NodeBindings | undefined);
-    if (logger !== undefined) {
-      const status = outcome.drop ? 'dropped' : String(outcome.response.status);
-      const elapsed = Math.round(performance.now() - started);
-      logger(
-        `${new Date().toISOString()} ${request.method} ${maskSecrets(path)} ${status} ${elapsed}ms ${requestId}`,
-      );
-    }
-    return outcome.response;
+  app.use(requestId());
+  if (logger !== undefined) app.use(requestLog(logger));
+  // The inspector's request recorder belongs here: after the request id and the log line.
+
+  const auth = authentication((apiKey) => runtime.serviceFor(apiKey));
+  app.use('/v1/*', auth, injectedFaults(runtime.sleep));
+  app.use('/_sandbox/*', auth);
+  const readBody = jsonBody(maxBodyBytes);
+  registerRoutes(
+    app,
+    openapiDocument,
+    createV1Routes(runtime.validators, runtime.tokens, runtime.limitBounds),
+    {
+      before: [],
+      readBody,
+      validate: validation({ idempotencyKey: true }),
+      idempotency: idempotency(),
+      run: handlerStep({ settleFirst: true, sleep: runtime.sleep, deliver: runtime.deliver }),
+    },
+  );
+  registerRoutes(app, sandboxDocument, createSandboxRoutes(runtime.sandboxValidators), {
+    before: [],
+    readBody,
+    validate: validation({ idempotencyKey: false }),
+    idempotency: undefined,
+    run: handlerStep({ settleFirst: false, sleep: runtime.sleep, deliver: runtime.deliver }),
   });
-  app.onError(() => internalError(newRequestId()));
+
+  app.notFound((c) =>
+    problem(c, {
+      code: 'not_found',
+      detail: c.req.path.includes('/v1/')
+        ? 'No resource exists at this path.'
+        : 'No resource exists at this path; API paths begin with /v1.',
+    }),
+  );
+  app.onError((_error, c) => internalError(c.get('requestId') ?? newRequestId()));
 
   return {
     app,
@@ -125,23 +139,4 @@ function internalError(requestId: string): Response {
     },
     requestId,
   );
-}
-
-function dropConnection(bindings: InProcessBindings | NodeBindings | undefined): void {
-  if (bindings === undefined) return;
-  if ('inProcess' in bindings) bindings.dropped = true;
-  else bindings.incoming?.socket?.destroy();
-}
-
-/** The path of an absolute URL, without query or fragment. */
-function pathOf(url: string): string {
-  const authorityStart = url.indexOf('//');
-  const pathStart = url.indexOf('/', authorityStart === -1 ? 0 : authorityStart + 2);
-  if (pathStart === -1) return '/';
-  let end = url.length;
-  const query = url.indexOf('?', pathStart);
-  if (query !== -1) end = query;
-  const fragment = url.indexOf('#', pathStart);
-  if (fragment !== -1 && fragment < end) end = fragment;
-  return url.slice(pathStart, end);
 }

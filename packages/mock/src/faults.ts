@@ -1,15 +1,12 @@
 // Injected faults of one sandbox key: latency, failing the next requests, dropping responses.
+import type { SandboxComponents } from '@payment-service/openapi';
 import type { ProblemCode, ProblemInit } from './problems.js';
 
-/** The faults armed for a key, as the sandbox spec's `Faults` schema describes them. */
-export interface Faults {
-  latency_ms?: number;
-  fail_next?: { count: number; status: FailureStatus; retry_after?: number };
-  drop_after_commit?: { count: number };
-}
+/** The faults armed for a key: the sandbox spec's `Faults` schema. */
+export type Faults = SandboxComponents['schemas']['Faults'];
 
 /** The statuses `fail_next` can answer with. */
-export type FailureStatus = 429 | 500 | 502 | 503 | 504;
+export type FailureStatus = NonNullable<Faults['fail_next']>['status'];
 
 const FAILURE_CODES: Record<FailureStatus, ProblemCode> = {
   429: 'rate_limited',

@@ -1,29 +1,34 @@
-// The shared state of one mock server: options, store, token table, compiled validators, timers.
-import { openapiDocument, sandboxDocument } from '@payment-service/openapi';
+// The shared parts of one mock server: options, store, token table, validators, dispatcher, timers.
+import {
+  type components,
+  openapiDocument,
+  type SandboxComponents,
+  sandboxDocument,
+} from '@payment-service/openapi';
 import { createTokenTable, type TokenTable } from './domain/tokens.js';
 import { type MockServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import {
+  AccountService,
+  type EventDelivery,
+  type SandboxState,
+  settleDuePayments,
+} from './service/account-service.js';
 import { AccountStore } from './store/accounts.js';
-import { type BodyValidator, compileBodyValidators, type SpecDocument } from './validation.js';
+import { createSchemaValidators, type SchemaValidators } from './validation.js';
 import { createDefaultEndpoint } from './webhooks/default-endpoint.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
-/** Everything a request handler needs, built once per server. */
+/** Everything the routes and middleware need, built once per server. */
 export interface Runtime {
   options: ResolvedOptions;
-  store: AccountStore;
   tokens: TokenTable;
-  validators: Record<
-    | 'CreatePaymentRequest'
-    | 'CapturePaymentRequest'
-    | 'CancelPaymentRequest'
-    | 'CreateRefundRequest'
-    | 'CreateWebhookEndpointRequest',
-    BodyValidator
-  >;
-  /** Sends webhook events, outside the request path. */
-  webhooks: WebhookDispatcher;
-  sandboxValidators: Record<'AdvanceClockRequest' | 'Faults', BodyValidator>;
+  validators: SchemaValidators<components['schemas']>;
+  sandboxValidators: SchemaValidators<SandboxComponents['schemas']>;
   limitBounds: { minimum: number; maximum: number; default: number };
+  /** The account service of one key (expired idempotency records are swept first). */
+  serviceFor(apiKey: string): AccountService;
+  /** Hands events to the webhook dispatcher and runs whatever came due. */
+  deliver(events: readonly EventDelivery[]): void;
   /** Waits `ms` (for injected latency); `close()` ends every wait at once. */
   sleep(ms: number): Promise<void>;
   close(): void;
@@ -32,57 +37,61 @@ export interface Runtime {
 /** Accounts kept at once; the least recently used is forgotten beyond it. */
 export const MAX_ACCOUNTS = 10_000;
 
-interface LimitParameter {
-  components?: { parameters?: { Limit?: { schema?: Record<string, number> } } };
-}
-
 /**
- * Builds the runtime: resolves options and compiles every validator once.
+ * Builds the runtime: resolves options, creates the store and the dispatcher.
  *
  * @example
  * const runtime = createRuntime({ settlementDelaySeconds: 1 });
- * runtime.validators.CreatePaymentRequest({}); // field errors
+ * runtime.serviceFor('sk_test_12345678').clock().offset_seconds; // 0
  */
 export function createRuntime(options: MockServerOptions = {}): Runtime {
   const resolved = resolveOptions(options);
-  const document = openapiDocument as unknown as SpecDocument & LimitParameter;
-  const limitSchema = document.components?.parameters?.Limit?.schema ?? {};
+  const limitSchema = openapiDocument.components.parameters.Limit.schema;
   const waits = new Map<ReturnType<typeof setTimeout>, () => void>();
+  const store = new AccountStore({
+    maxPaymentsPerKey: resolved.maxPaymentsPerKey,
+    maxPaymentsTotal: resolved.maxPaymentsTotal,
+    maxIdempotencyRecordsPerKey: resolved.maxPaymentsPerKey,
+    maxIdempotencyRecordsTotal: resolved.maxPaymentsTotal,
+    maxAccounts: MAX_ACCOUNTS,
+  });
+  const tokens = createTokenTable(resolved.extraTokens);
+  const defaultEndpoint =
+    resolved.webhookUrl === undefined
+      ? undefined
+      : createDefaultEndpoint(resolved.webhookUrl, resolved.webhookSecret, resolved.clock.now());
+  const sandbox: SandboxState = {
+    store,
+    tokens,
+    clock: resolved.clock,
+    settlementDelayMs: resolved.settlementDelaySeconds * 1000,
+    idempotencyTtlMs: resolved.idempotencyTtlSeconds * 1000,
+    defaultEndpoint,
+  };
   const webhooks = new WebhookDispatcher({
     clock: resolved.clock,
     timeoutMs: resolved.webhookTimeoutMs,
-    defaultEndpoint:
-      resolved.webhookUrl === undefined
-        ? undefined
-        : createDefaultEndpoint(resolved.webhookUrl, resolved.webhookSecret, resolved.clock.now()),
+    defaultEndpoint,
     logger: resolved.logger,
+    settleDue: (account, accountNow) => settleDuePayments(sandbox, account, accountNow),
   });
   return {
     options: resolved,
-    store: new AccountStore({
-      maxPaymentsPerKey: resolved.maxPaymentsPerKey,
-      maxPaymentsTotal: resolved.maxPaymentsTotal,
-      maxIdempotencyRecordsPerKey: resolved.maxPaymentsPerKey,
-      maxIdempotencyRecordsTotal: resolved.maxPaymentsTotal,
-      maxAccounts: MAX_ACCOUNTS,
-    }),
-    tokens: createTokenTable(resolved.extraTokens),
-    validators: compileBodyValidators(document, [
-      'CreatePaymentRequest',
-      'CapturePaymentRequest',
-      'CancelPaymentRequest',
-      'CreateRefundRequest',
-      'CreateWebhookEndpointRequest',
-    ]),
-    webhooks,
-    sandboxValidators: compileBodyValidators(sandboxDocument as unknown as SpecDocument, [
-      'AdvanceClockRequest',
-      'Faults',
-    ]),
+    tokens,
+    validators: createSchemaValidators<components['schemas']>(openapiDocument),
+    sandboxValidators: createSchemaValidators<SandboxComponents['schemas']>(sandboxDocument),
     limitBounds: {
-      minimum: limitSchema.minimum ?? 1,
-      maximum: limitSchema.maximum ?? 100,
-      default: limitSchema.default ?? 10,
+      minimum: limitSchema.minimum,
+      maximum: limitSchema.maximum,
+      default: limitSchema.default,
+    },
+    serviceFor(apiKey) {
+      store.sweep(resolved.clock.now());
+      return new AccountService(sandbox, apiKey);
+    },
+    deliver(events) {
+      webhooks.deliver(events);
+      webhooks.kick();
     },
     sleep(ms) {
       if (ms <= 0) return Promise.resolve();

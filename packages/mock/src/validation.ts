@@ -12,8 +12,11 @@ export interface SpecDocument {
   components?: { schemas?: Record<string, unknown> };
 }
 
-/** Checks a parsed JSON body and lists every field problem (empty when the body is valid). */
-export type BodyValidator = (body: unknown) => FieldError[];
+/** A checked body: the value narrowed to its generated type, or every field problem. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+
+/** Checks a parsed JSON body against one schema, narrowing it to the schema's generated type. */
+export type BodyValidator<T> = (body: unknown) => Checked<T>;
 
 interface SchemaLike {
   type?: string | string[];
@@ -30,40 +33,48 @@ interface SchemaLike {
 
 let documentCounter = 0;
 
+/** Makes validators for the component schemas of one spec document. */
+export interface SchemaValidators<Schemas> {
+  /** The validator of one named schema, compiled on first use. */
+  validator<Name extends keyof Schemas & string>(name: Name): BodyValidator<Schemas[Name]>;
+}
+
 /**
- * Makes a validator for each named component schema of a spec document, compiled once on first use.
+ * Makes validators for the named component schemas of a spec document: each narrows a parsed
+ * body to the schema's generated type or lists every field problem in words.
  *
  * @example
- * const validators = compileBodyValidators(openapiDocument, ['CreatePaymentRequest']);
- * validators.CreatePaymentRequest({ amount: 0 });
- * // [{ param: 'amount', code: 'minimum', message: 'amount must be an integer ≥ 1 and ≤ 999999999999' }, …]
+ * const validators = createSchemaValidators<components['schemas']>(openapiDocument);
+ * validators.validator('CreatePaymentRequest')({ amount: 0 });
+ * // { ok: false, errors: [{ param: 'amount', code: 'minimum', message: 'amount must be an integer ≥ 1 and ≤ 999999999999' }, …] }
  */
-export function compileBodyValidators<Name extends string>(
-  document: SpecDocument,
-  schemaNames: readonly Name[],
-): Record<Name, BodyValidator> {
+export function createSchemaValidators<Schemas>(document: SpecDocument): SchemaValidators<Schemas> {
   // validateSchema: false skips checking the document against the 2020-12 meta-schema, whose
   // compilation was most of the mock's start-up; `npm run lint:spec` checks the spec instead.
   const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true, validateSchema: false });
   addFormats(ajv);
   const documentId = `urn:payment-service:spec:${documentCounter++}`;
   ajv.addSchema({ $id: documentId, components: document.components ?? {} });
-  const validators = {} as Record<Name, BodyValidator>;
-  for (const name of schemaNames) {
-    if (document.components?.schemas?.[name] === undefined) {
-      throw new Error(`The spec document has no schema named ${name}.`);
-    }
-    // Compiled on first use, so start-up pays only for the validators a run needs.
-    let validate: ValidateFunction | undefined;
-    validators[name] = (body) => {
-      validate ??= ajv.compile({ $ref: `${documentId}#/components/schemas/${name}` });
-      return validate(body) ? [] : toFieldErrors(validate);
-    };
-  }
-  return validators;
+  return {
+    validator<Name extends keyof Schemas & string>(name: Name): BodyValidator<Schemas[Name]> {
+      if (document.components?.schemas?.[name] === undefined) {
+        throw new Error(`The spec document has no schema named ${name}.`);
+      }
+      // Compiled on first use, so start-up pays only for the validators a run needs.
+      let validate: ValidateFunction<Schemas[Name]> | undefined;
+      return (body) => {
+        validate ??= ajv.compile<Schemas[Name]>({
+          $ref: `${documentId}#/components/schemas/${name}`,
+        });
+        return validate(body)
+          ? { ok: true, value: body }
+          : { ok: false, errors: toFieldErrors(validate) };
+      };
+    },
+  };
 }
 
-function toFieldErrors(validate: ValidateFunction): FieldError[] {
+function toFieldErrors(validate: ValidateFunction<unknown>): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {

@@ -15,9 +15,9 @@ import type {
   Refund,
 } from './types.js';
 
-/** A domain answer: a status and a body to serialize, or a problem. */
-export type DomainResult =
-  | { ok: true; status: number; body: Payment | Refund | PaymentList }
+/** A domain answer: a status and a body of type `Body` to serialize, or a problem. */
+export type DomainResult<Body = Payment | Refund | PaymentList> =
+  | { ok: true; status: number; body: Body }
   | { ok: false; problem: ProblemInit };
 
 /** What the payment operations need besides the account. */
@@ -27,7 +27,7 @@ export interface PaymentContext {
   settlementDelayMs: number;
 }
 
-function notFound(id: string): DomainResult {
+function notFound(id: string): { ok: false; problem: ProblemInit } {
   return {
     ok: false,
     problem: { code: 'not_found', detail: `No payment with id ${id} exists for this API key.` },
@@ -48,7 +48,7 @@ export function createPayment(
   account: Account,
   accountNow: number,
   request: CreatePaymentRequest,
-): DomainResult {
+): DomainResult<Payment> {
   const behaviour = context.tokens.behaviourOf(request.payment_method.token);
   if (behaviour === undefined) {
     // Validation checks tokens first; this guards against a token table changed meanwhile.
@@ -76,10 +76,15 @@ export function createPayment(
     failure_message: null,
   };
   if (behaviour.pending) {
-    context.store.addPayment(account, payment, behaviour, accountNow + context.settlementDelayMs);
+    context.store.addPayment(
+      account,
+      payment,
+      request.payment_method.token,
+      accountNow + context.settlementDelayMs,
+    );
   } else {
     applyOutcome(payment, behaviour);
-    context.store.addPayment(account, payment, behaviour);
+    context.store.addPayment(account, payment, request.payment_method.token);
   }
   return { ok: true, status: 201, body: payment };
 }
@@ -90,7 +95,7 @@ export function createPayment(
  * @example
  * retrievePayment(account, 'pay_123'); // { ok: false, problem: { code: 'not_found', … } }
  */
-export function retrievePayment(account: Account | undefined, id: string): DomainResult {
+export function retrievePayment(account: Account | undefined, id: string): DomainResult<Payment> {
   const stored = account?.payments.get(id);
   if (stored === undefined) return notFound(id);
   return { ok: true, status: 200, body: stored.payment };
@@ -106,7 +111,7 @@ export function listPayments(
   account: Account | undefined,
   limit: number,
   startingAfter?: string,
-): DomainResult {
+): DomainResult<PaymentList> {
   if (account === undefined) {
     if (startingAfter !== undefined) return unknownCursor(startingAfter);
     return { ok: true, status: 200, body: { object: 'list', data: [], has_more: false } };
@@ -120,7 +125,7 @@ export function listPayments(
   };
 }
 
-function unknownCursor(startingAfter: string): DomainResult {
+function unknownCursor(startingAfter: string): { ok: false; problem: ProblemInit } {
   const message = `starting_after must be the id of one of this API key's payments; ${startingAfter} is not`;
   return {
     ok: false,
@@ -143,7 +148,7 @@ export function capture(
   account: Account | undefined,
   id: string,
   request: CapturePaymentRequest,
-): DomainResult {
+): DomainResult<Payment> {
   const stored = account?.payments.get(id);
   if (stored === undefined) return notFound(id);
   const result = capturePayment(stored.payment, request.amount);
@@ -157,7 +162,7 @@ export function capture(
  * @example
  * cancel(account, 'pay_123'); // { ok: true, status: 200, body: { status: 'CANCELED', … } }
  */
-export function cancel(account: Account | undefined, id: string): DomainResult {
+export function cancel(account: Account | undefined, id: string): DomainResult<Payment> {
   const stored = account?.payments.get(id);
   if (stored === undefined) return notFound(id);
   const result = cancelPayment(stored.payment);
@@ -176,7 +181,7 @@ export function refund(
   accountNow: number,
   id: string,
   request: CreateRefundRequest,
-): DomainResult {
+): DomainResult<Refund> {
   const stored = account?.payments.get(id);
   if (stored === undefined) return notFound(id);
   const result = refundPayment(stored.payment, request.amount);

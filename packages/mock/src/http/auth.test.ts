@@ -41,3 +41,16 @@ describe('authenticate', () => {
     expect(result.problem.detail).not.toContain('SECRETSECRET');
   });
 });
+
+describe('WWW-Authenticate', () => {
+  it('names the Bearer scheme, and invalid_token when a key was sent', () => {
+    const missing = authenticate(null);
+    expect(missing.ok === false && missing.problem.headers).toEqual({
+      'www-authenticate': 'Bearer',
+    });
+    const invalid = authenticate('Bearer nope');
+    expect(invalid.ok === false && invalid.problem.headers).toEqual({
+      'www-authenticate': 'Bearer error="invalid_token"',
+    });
+  });
+});

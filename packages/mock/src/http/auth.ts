@@ -16,6 +16,17 @@ export type AuthResult = { ok: true; apiKey: string } | { ok: false; problem: Pr
  * authenticate(undefined); // { ok: false, problem: { code: 'missing_api_key', … } }
  */
 export function authenticate(authorization: string | null | undefined): AuthResult {
+  const result = check(authorization);
+  if (result.ok) return result;
+  // RFC 9110 §11.6.1 and RFC 6750 §3: a 401 names the scheme, and the error when a key was sent.
+  const sent = authorization !== null && authorization !== undefined && authorization.trim() !== '';
+  result.problem.headers = {
+    'www-authenticate': sent ? 'Bearer error="invalid_token"' : 'Bearer',
+  };
+  return result;
+}
+
+function check(authorization: string | null | undefined): AuthResult {
   if (authorization === null || authorization === undefined || authorization.trim() === '') {
     return {
       ok: false,

@@ -1,12 +1,8 @@
 // Builds responses: JSON bodies, problem+json and idempotent replays, each with Request-Id.
+import type { Context } from 'hono';
 import { type ProblemInit, renderProblem } from '../problems.js';
 import type { StoredResponse } from '../store/account.js';
-
-/** What a handler produced: the response, and whether the connection must be dropped instead. */
-export interface HandlerOutcome {
-  response: Response;
-  drop?: boolean;
-}
+import type { MockEnv } from './env.js';
 
 /**
  * Serializes a 2xx body into a stored response (status, headers, body text).
@@ -70,4 +66,14 @@ export function invalidRequest(
   const param = errors[0]?.param;
   if (param) problem.param = param;
   return problem;
+}
+
+/**
+ * Answers a request with a problem+json response carrying its `Request-Id`.
+ *
+ * @example
+ * app.notFound((c) => problem(c, { code: 'not_found', detail: 'No such path.' }));
+ */
+export function problem(c: Context<MockEnv>, init: ProblemInit): Response {
+  return problemResponse(init, c.get('requestId'));
 }

@@ -1,17 +1,18 @@
 // One sandbox account: payments in creation order, settlements, idempotency, faults, clock offset.
-import type { TokenBehaviour } from '../domain/tokens.js';
-import { settlePendingPayment } from '../domain/transitions.js';
-import type { Payment } from '../domain/types.js';
-import type { Faults } from '../faults.js';
-import type { AccountWebhooks } from '../webhooks/state.js';
+import type { components, SandboxComponents } from '@payment-service/openapi';
 import { MinHeap } from './min-heap.js';
+import type { AccountWebhooks } from './webhook-state.js';
+
+type Payment = components['schemas']['Payment'];
+type Faults = SandboxComponents['schemas']['Faults'];
 
 /** A payment as the store keeps it: the wire object plus what the sandbox needs to settle it. */
 export interface StoredPayment {
   payment: Payment;
   /** Creation order within the account; orders payments created in the same millisecond. */
   sequence: number;
-  behaviour: TokenBehaviour;
+  /** The test token the payment was made with (its behaviour decides how it settles). */
+  token: string;
   /** When a PENDING payment settles, on the account's clock (ms epoch). */
   settlesAt?: number;
 }
@@ -48,7 +49,7 @@ export interface PaymentPage {
  *
  * @example
  * const account = new Account();
- * account.addPayment(payment, TEST_TOKEN_BEHAVIOURS.tok_test_success);
+ * account.addPayment(payment, 'tok_test_success');
  * account.listPayments(10).data[0] === payment; // true
  */
 export class Account {
@@ -77,8 +78,8 @@ export class Account {
   }
 
   /** Adds a payment as the newest; a PENDING one is queued to settle at `settlesAt`. */
-  addPayment(payment: Payment, behaviour: TokenBehaviour, settlesAt?: number): StoredPayment {
-    const stored: StoredPayment = { payment, sequence: this.nextSequence++, behaviour };
+  addPayment(payment: Payment, token: string, settlesAt?: number): StoredPayment {
+    const stored: StoredPayment = { payment, sequence: this.nextSequence++, token };
     if (settlesAt !== undefined) {
       stored.settlesAt = settlesAt;
       this.settlements.push(stored);
@@ -108,23 +109,16 @@ export class Account {
   }
 
   /**
-   * Settles every PENDING payment due at or before `accountNow`, telling `onSettled` of each
-   * (to send its event); returns how many settled.
+   * Takes every PENDING payment due to settle at or before `accountNow` off the settlement queue,
+   * earliest first (payments evicted meanwhile are skipped). The caller settles them.
    */
-  settleDue(
-    accountNow: number,
-    onSettled?: (account: Account, stored: StoredPayment) => void,
-  ): number {
-    let settled = 0;
+  takeDueSettlements(accountNow: number): StoredPayment[] {
+    const due: StoredPayment[] = [];
     for (;;) {
       const next = this.settlements.peek();
-      if (next === undefined || (next.settlesAt ?? 0) > accountNow) return settled;
+      if (next === undefined || (next.settlesAt ?? 0) > accountNow) return due;
       this.settlements.pop();
-      if (this.payments.get(next.payment.id) !== next) continue; // evicted meanwhile
-      if (settlePendingPayment(next.payment, next.behaviour)) {
-        settled++;
-        onSettled?.(this, next);
-      }
+      if (this.payments.get(next.payment.id) === next) due.push(next);
     }
   }
 

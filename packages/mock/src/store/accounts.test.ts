@@ -1,6 +1,8 @@
+import type { components } from '@payment-service/openapi';
 import { describe, expect, it } from 'vitest';
-import { TEST_TOKEN_BEHAVIOURS } from '../domain/tokens.js';
-import type { Payment } from '../domain/types.js';
+
+type Payment = components['schemas']['Payment'];
+
 import type { IdempotencyRecord } from './account.js';
 import { AccountStore } from './accounts.js';
 
@@ -34,7 +36,7 @@ function record(key: string, expiresAt: number): IdempotencyRecord {
   };
 }
 
-const success = TEST_TOKEN_BEHAVIOURS.tok_test_success;
+const success = 'tok_test_success';
 
 describe('AccountStore', () => {
   const limits = {

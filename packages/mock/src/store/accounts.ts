@@ -1,8 +1,9 @@
 // Every sandbox account by sk_test_ key, with the memory bounds: payment caps and record expiry.
-import type { TokenBehaviour } from '../domain/tokens.js';
-import type { Payment } from '../domain/types.js';
+import type { components } from '@payment-service/openapi';
 import { Account, type IdempotencyRecord, type StoredPayment } from './account.js';
 import { FifoQueue } from './fifo-queue.js';
+
+type Payment = components['schemas']['Payment'];
 
 /** The memory bounds of the store. */
 export interface StoreLimits {
@@ -70,13 +71,8 @@ export class AccountStore {
    * Stores a new payment, evicting the oldest payment of the key, then the oldest overall, while
    * a cap is exceeded.
    */
-  addPayment(
-    account: Account,
-    payment: Payment,
-    behaviour: TokenBehaviour,
-    settlesAt?: number,
-  ): StoredPayment {
-    const stored = account.addPayment(payment, behaviour, settlesAt);
+  addPayment(account: Account, payment: Payment, token: string, settlesAt?: number): StoredPayment {
+    const stored = account.addPayment(payment, token, settlesAt);
     this.allPayments.set(stored, account);
     this.paymentOrder.push(stored);
     while (account.paymentCount > this.limits.maxPaymentsPerKey) {

@@ -1,7 +1,8 @@
 // The server-wide default webhook endpoint (the CLI's --webhook-url): every key's events go to it.
+
+import type { EndpointRecord } from '../store/webhook-state.js';
 import { formatTimestamp } from '../time.js';
 import { newSigningSecret, parseSigningSecret } from './signing.js';
-import type { EndpointRecord } from './state.js';
 
 /** The id of the default endpoint, as shown in the delivery log. */
 export const DEFAULT_ENDPOINT_ID = 'we_default';

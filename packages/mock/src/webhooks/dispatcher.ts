@@ -1,19 +1,26 @@
 // Delivers webhook events outside the request path: per-key queues on the sandbox clock, one timer, retries, the log.
-import type { Payment } from '../domain/types.js';
 import { maskSecrets } from '../secrets.js';
-import type { Account, StoredPayment } from '../store/account.js';
-import { type Clock, formatTimestamp } from '../time.js';
-import { paymentEvent } from './events.js';
-import { retryDelayMs } from './schedule.js';
-import { signMessage } from './signing.js';
+import type { Account } from '../store/account.js';
 import {
-  AccountWebhooks,
+  type AccountWebhooks,
   type EndpointRecord,
-  type EventType,
+  hasSubscribers,
   MAX_QUEUED_PER_KEY,
   type QueuedDelivery,
+  receiversOf,
   type StoredEvent,
-} from './state.js';
+} from '../store/webhook-state.js';
+import { type Clock, formatTimestamp } from '../time.js';
+import { retryDelayMs } from './schedule.js';
+import { signMessage } from './signing.js';
+
+/** An event to deliver, as the account service hands it over. */
+export interface Delivery {
+  account: Account;
+  event: StoredEvent;
+  /** When it is due, on the key's sandbox clock. */
+  dueAt: number;
+}
 
 /** Options of the dispatcher. */
 export interface DispatcherOptions {
@@ -25,6 +32,11 @@ export interface DispatcherOptions {
   /** Attempts in flight at once over all keys; more wait their turn. Default 32. */
   maxConcurrent?: number;
   logger?: ((line: string) => void) | undefined;
+  /**
+   * Settles a watched key's payments that are due (the account service's one settlement
+   * routine) and returns the events to deliver.
+   */
+  settleDue(account: Account, accountNow: number): { events: Delivery[] };
   random?: () => number;
   fetch?: typeof fetch;
 }
@@ -42,8 +54,8 @@ const MAX_TIMER_MS = 2_147_483_647;
  * what came due runs at once.
  *
  * @example
- * const dispatcher = new WebhookDispatcher({ clock: systemClock, timeoutMs: 10_000 });
- * dispatcher.paymentChanged(account, payment, account.now(Date.now()));
+ * const dispatcher = new WebhookDispatcher({ clock: systemClock, timeoutMs: 10_000, settleDue });
+ * dispatcher.deliver(accountService.createPayment(request).events);
  * dispatcher.close();
  */
 export class WebhookDispatcher {
@@ -63,47 +75,22 @@ export class WebhookDispatcher {
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
-  /** For `Account.settleDue`: a settled payment's event, dated when it came due. */
-  readonly paymentSettled = (account: Account, stored: StoredPayment): void => {
-    this.paymentChanged(account, stored.payment, stored.settlesAt ?? 0);
-  };
-
-  /** Whether any endpoint (the key's own, or the server's default) listens to this key. */
-  hasSubscribers(account: Account): boolean {
-    return (
-      this.defaultEndpoint?.endpoint.status === 'enabled' ||
-      (account.webhooks !== undefined && account.webhooks.endpoints.size > 0)
-    );
-  }
-
-  /** The key's webhook state, created on first use. */
-  stateOf(account: Account): AccountWebhooks {
-    account.webhooks ??= new AccountWebhooks();
-    return account.webhooks;
-  }
-
   /**
-   * Records that a payment changed to its current status: one event, queued for every matching
-   * endpoint. Does nothing (and costs nothing) when no endpoint listens to the key.
+   * Queues events for every enabled endpoint that matches each one, then wakes up to send what
+   * is due. Returns how many attempts were queued.
    */
-  paymentChanged(account: Account, payment: Payment, accountNow: number): void {
-    if (this.closed || !this.hasSubscribers(account)) return;
-    const state = this.stateOf(account);
-    const event = paymentEvent(payment, accountNow);
-    state.rememberEvent(event);
-    this.enqueueEvent(account, state, event, accountNow);
-    // A pending payment settles by itself: wake up when it is due, to send its event.
-    if (payment.status === 'PENDING') this.watch(account);
+  deliver(events: readonly Delivery[]): number {
+    let queued = 0;
+    for (const { account, event, dueAt } of events) {
+      if (this.closed || account.closed || account.webhooks === undefined) continue;
+      queued += this.enqueueEvent(account, account.webhooks, event, dueAt);
+    }
+    return queued;
   }
 
-  /**
-   * Queues a known event again, with a fresh retry schedule, for every enabled endpoint that
-   * matches it. Returns how many endpoints, or undefined when the key has no such event.
-   */
-  redeliver(account: Account, eventId: string, accountNow: number): number | undefined {
-    const event = account.webhooks?.events.get(eventId);
-    if (event === undefined || account.webhooks === undefined) return undefined;
-    return this.enqueueEvent(account, account.webhooks, event, accountNow);
+  /** Watches a key for due retries and settlements (after its clock moved), and runs them. */
+  wake(account: Account): void {
+    if (!this.closed) this.watch(account);
   }
 
   /** Runs whatever is due now (after a clock advance, or a new event). */
@@ -128,13 +115,10 @@ export class WebhookDispatcher {
     dueAt: number,
   ): number {
     let queued = 0;
-    const targets = [...state.endpoints.values()];
-    if (this.defaultEndpoint !== undefined) targets.push(this.defaultEndpoint);
-    for (const target of targets) {
-      if (!this.receives(target, event.type)) continue;
+    for (const target of receiversOf(state, this.defaultEndpoint, event.type)) {
       if (this.enqueue(state, { event, target, attempt: 1, dueAt })) queued++;
     }
-    if (queued > 0) this.watch(account);
+    this.watch(account);
     return queued;
   }
 
@@ -156,11 +140,6 @@ export class WebhookDispatcher {
       next_retry_at: null,
     });
     return false;
-  }
-
-  private receives(target: EndpointRecord, type: EventType): boolean {
-    const { status, events } = target.endpoint;
-    return status === 'enabled' && (events === null || events.includes(type));
   }
 
   private deliverable(state: AccountWebhooks, target: EndpointRecord): boolean {
@@ -195,8 +174,8 @@ export class WebhookDispatcher {
         continue;
       }
       const accountNow = account.now(serverNow);
-      const subscribed = this.hasSubscribers(account);
-      if (subscribed) account.settleDue(accountNow, this.paymentSettled);
+      const subscribed = hasSubscribers(state, this.defaultEndpoint);
+      if (subscribed) this.deliver(this.options.settleDue(account, accountNow).events);
       let saturated = false;
       for (let next = state.queue.peek(); next !== undefined && next.dueAt <= accountNow; ) {
         if (this.running >= this.maxConcurrent) {

@@ -6,7 +6,7 @@ import {
   MAX_LOG_ENTRIES_PER_KEY,
   MAX_QUEUED_PER_KEY,
   type WebhookDelivery,
-} from './state.js';
+} from './webhook-state.js';
 
 const target = { endpoint: { id: 'we_1' }, key: Buffer.alloc(32) } as unknown as EndpointRecord;
 

@@ -1,8 +1,8 @@
 // Idempotency-Key handling (IETF httpapi draft): store and replay, 422 on reuse, 409 in flight.
 import { hash } from 'node:crypto';
-import type { FieldError, ProblemInit } from './problems.js';
-import type { Account, IdempotencyRecord, StoredResponse } from './store/account.js';
-import type { AccountStore } from './store/accounts.js';
+import type { FieldError, ProblemInit } from '../problems.js';
+import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
+import type { AccountStore } from '../store/accounts.js';
 
 /** The request an Idempotency-Key is used with. */
 export interface IdempotentRequest {

@@ -1,6 +1,6 @@
 // What one sandbox key remembers about webhooks: endpoints, recent events, queued deliveries, the log.
 import type { components, SandboxComponents } from '@payment-service/openapi';
-import { MinHeap } from '../store/min-heap.js';
+import { MinHeap } from './min-heap.js';
 
 /** An event type, such as `payment.succeeded`. */
 export type EventType = components['schemas']['EventType'];
@@ -77,4 +77,40 @@ export class AccountWebhooks {
     this.log.push(entry);
     if (this.log.length > MAX_LOG_ENTRIES_PER_KEY) this.log.shift();
   }
+}
+
+/**
+ * Whether any endpoint listens to a key: one of its own, or the server's enabled default one.
+ *
+ * @example
+ * hasSubscribers(account.webhooks, undefined); // false for a key with no endpoints
+ */
+export function hasSubscribers(
+  state: AccountWebhooks | undefined,
+  defaultEndpoint: EndpointRecord | undefined,
+): boolean {
+  return (
+    defaultEndpoint?.endpoint.status === 'enabled' ||
+    (state !== undefined && state.endpoints.size > 0)
+  );
+}
+
+/**
+ * The enabled endpoints (the key's own, then the default one) that receive events of `type`.
+ *
+ * @example
+ * receiversOf(account.webhooks, undefined, 'payment.succeeded').length; // 0 with no endpoints
+ */
+export function receiversOf(
+  state: AccountWebhooks | undefined,
+  defaultEndpoint: EndpointRecord | undefined,
+  type: EventType,
+): EndpointRecord[] {
+  const targets = state === undefined ? [] : [...state.endpoints.values()];
+  if (defaultEndpoint !== undefined) targets.push(defaultEndpoint);
+  return targets.filter(({ endpoint }) => {
+    return (
+      endpoint.status === 'enabled' && (endpoint.events === null || endpoint.events.includes(type))
+    );
+  });
 }

@@ -1,39 +1,33 @@
 // The webhook_endpoints operations of one key: register (secret shown once), list, delete.
+import type { components } from '@payment-service/openapi';
+import type { DomainResult } from '../domain/payments.js';
 import { randomBase62 } from '../ids.js';
-import type { ProblemInit } from '../problems.js';
 import type { Account } from '../store/account.js';
+import {
+  AccountWebhooks,
+  MAX_ENDPOINTS_PER_KEY,
+  type WebhookEndpoint,
+} from '../store/webhook-state.js';
 import { formatTimestamp } from '../time.js';
-import type { WebhookDispatcher } from './dispatcher.js';
-import { newSigningSecret } from './signing.js';
-import { type EventType, MAX_ENDPOINTS_PER_KEY, type WebhookEndpoint } from './state.js';
+import { newSigningSecret } from '../webhooks/signing.js';
 
-/** An answer of an endpoint operation: a status and a body, or a problem. */
-export type EndpointResult =
-  | { ok: true; status: number; body: unknown }
-  | { ok: false; problem: ProblemInit };
-
-/** A validated registration request. */
-export interface CreateWebhookEndpointRequest {
-  url: string;
-  events?: EventType[];
-}
+type Schemas = components['schemas'];
 
 /**
  * Registers an endpoint for the key and answers 201 with its `whsec_` secret (shown only here).
  * A key holds at most 16 endpoints.
  *
  * @example
- * createWebhookEndpoint(dispatcher, account, Date.now(), { url: 'http://127.0.0.1:3000/webhooks' });
+ * createWebhookEndpoint(account, Date.now(), { url: 'http://127.0.0.1:3000/webhooks' });
  * // { ok: true, status: 201, body: { id: 'we_…', secret: 'whsec_…', … } }
  */
 export function createWebhookEndpoint(
-  dispatcher: WebhookDispatcher,
   account: Account,
   accountNow: number,
-  request: CreateWebhookEndpointRequest,
-): EndpointResult {
-  const state = dispatcher.stateOf(account);
-  if (state.endpoints.size >= MAX_ENDPOINTS_PER_KEY) {
+  request: Schemas['CreateWebhookEndpointRequest'],
+): DomainResult<Schemas['WebhookEndpointWithSecret']> {
+  const endpoints = account.webhooks?.endpoints;
+  if (endpoints !== undefined && endpoints.size >= MAX_ENDPOINTS_PER_KEY) {
     const message = `a key can register at most ${MAX_ENDPOINTS_PER_KEY} webhook endpoints; delete one first`;
     return {
       ok: false,
@@ -54,7 +48,8 @@ export function createWebhookEndpoint(
     status: 'enabled',
     created_at: formatTimestamp(accountNow),
   };
-  state.endpoints.set(endpoint.id, { endpoint, key });
+  account.webhooks ??= new AccountWebhooks();
+  account.webhooks.endpoints.set(endpoint.id, { endpoint, key });
   return { ok: true, status: 201, body: { ...endpoint, secret } };
 }
 
@@ -64,7 +59,9 @@ export function createWebhookEndpoint(
  * @example
  * listWebhookEndpoints(account); // { ok: true, status: 200, body: { object: 'list', data: […], has_more: false } }
  */
-export function listWebhookEndpoints(account: Account | undefined): EndpointResult {
+export function listWebhookEndpoints(
+  account: Account | undefined,
+): DomainResult<Schemas['WebhookEndpointList']> {
   const data = [...(account?.webhooks?.endpoints.values() ?? [])].map(({ endpoint }) => endpoint);
   return { ok: true, status: 200, body: { object: 'list', data, has_more: false } };
 }
@@ -75,7 +72,10 @@ export function listWebhookEndpoints(account: Account | undefined): EndpointResu
  * @example
  * deleteWebhookEndpoint(account, 'we_123'); // { ok: true, status: 200, body: { id: 'we_123', deleted: true, … } }
  */
-export function deleteWebhookEndpoint(account: Account | undefined, id: string): EndpointResult {
+export function deleteWebhookEndpoint(
+  account: Account | undefined,
+  id: string,
+): DomainResult<Schemas['DeletedWebhookEndpoint']> {
   if (account?.webhooks?.endpoints.delete(id) !== true) {
     return {
       ok: false,

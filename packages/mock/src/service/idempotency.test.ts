@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createSandboxControls } from './controls.js';
+import { createSandboxControls } from '../controls.js';
+import { createHarness, TEST_KEY, validCreateBody } from '../test-support/harness.js';
 import { hashBody } from './idempotency.js';
-import { createHarness, TEST_KEY, validCreateBody } from './test-support/harness.js';
 
 function withKey(key: string, extra: Record<string, string> = {}) {
   return { headers: { 'idempotency-key': key, ...extra } };

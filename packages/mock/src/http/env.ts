@@ -1,0 +1,33 @@
+// The Hono environment of the mock: what each middleware leaves in the context for the next.
+
+import type { AccountService } from '../service/account-service.js';
+import type { StoredResponse } from '../store/account.js';
+import type { Checked } from '../validation.js';
+import type { HandlerInput } from './operations.js';
+import type { PreparedAnswer } from './routes.js';
+
+/** A handler with its checked body bound, ready to run. */
+export type PreparedHandler = (input: Omit<HandlerInput<unknown>, 'body'>) => PreparedAnswer;
+
+/** The context variables the mock's middleware share. */
+export interface MockVariables {
+  /** `req_…`, sent back as `Request-Id`. */
+  requestId: string;
+  /** The account service of the caller's key (set by auth). */
+  service: AccountService;
+  /** The parsed JSON body, undefined when there is none. */
+  json: unknown;
+  /** The checked body bound to the operation's handler, or the field errors. */
+  prepared: Checked<PreparedHandler>;
+  /** Injected latency not yet spent, in ms. */
+  latencyMs: number;
+  /** The answer as stored for idempotent replay (set by the handler step). */
+  stored: StoredResponse | undefined;
+  /** Whether the connection must be dropped instead of answered. */
+  drop: boolean;
+}
+
+/** The mock's Hono environment. */
+export interface MockEnv {
+  Variables: MockVariables;
+}

@@ -1,0 +1,67 @@
+// The sandbox controls of spec/sandbox.yaml: one route per operationId, on the caller's own key.
+import type { SandboxComponents, SandboxOperations, SandboxPaths } from '@payment-service/openapi';
+import type { SchemaValidators } from '../validation.js';
+import type { RouteTable } from './operations.js';
+import { noBody, requiredBody } from './routes.js';
+
+/**
+ * Builds the route of every sandbox control. Faults never apply to these requests. A control in
+ * the sandbox spec without a route here is a compile error naming it.
+ *
+ * @example
+ * const routes = createSandboxRoutes(sandboxValidators);
+ */
+export function createSandboxRoutes(validators: SchemaValidators<SandboxComponents['schemas']>) {
+  return {
+    resetSandbox: {
+      body: noBody,
+      handle: ({ service }) => ({ status: 200, body: service.reset() }),
+    },
+    getSandboxClock: {
+      body: noBody,
+      handle: ({ service }) => ({ status: 200, body: service.clock() }),
+    },
+    advanceSandboxClock: {
+      body: requiredBody(validators.validator('AdvanceClockRequest')),
+      handle: ({ service, body }) => {
+        const { result, events } = service.advanceClock(body.seconds);
+        // Always handed over (even empty): retries that came due with the clock run now.
+        return { status: 200, body: result, events };
+      },
+    },
+    getSandboxFaults: {
+      body: noBody,
+      handle: ({ service }) => ({ status: 200, body: service.faults() }),
+    },
+    setSandboxFaults: {
+      body: requiredBody(validators.validator('Faults')),
+      handle: ({ service, body }) => ({ status: 200, body: service.setFaults(body) }),
+    },
+    clearSandboxFaults: {
+      body: noBody,
+      handle: ({ service }) => ({ status: 200, body: service.clearFaults() }),
+    },
+    listWebhookDeliveries: {
+      body: noBody,
+      handle: ({ service, query }) => ({
+        status: 200,
+        body: service.webhookDeliveries(query.get('event_id')),
+      }),
+    },
+    redeliverEvent: {
+      body: noBody,
+      handle: ({ service, id }) => {
+        const { result: endpoints, events } = service.redeliverEvent(id);
+        if (endpoints === undefined) {
+          const detail = `No event with id ${id} exists for this API key (the last 1000 events are kept).`;
+          return { problem: { code: 'not_found', detail } };
+        }
+        return {
+          status: 200,
+          body: { object: 'event_redelivery', event_id: id, endpoints },
+          events,
+        };
+      },
+    },
+  } satisfies RouteTable<SandboxOperations, SandboxPaths>;
+}

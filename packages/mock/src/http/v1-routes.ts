@@ -1,0 +1,171 @@
+// The /v1 operations of spec/openapi.yaml: one route per operationId, each a body check and a handler.
+import type { components, operations, paths } from '@payment-service/openapi';
+import type { DomainResult } from '../domain/payments.js';
+import { checkPaymentToken, type TokenTable } from '../domain/tokens.js';
+import type { FieldError } from '../problems.js';
+import type { EventDelivery } from '../service/account-service.js';
+import type { SchemaValidators } from '../validation.js';
+import type { BodyCheck, RouteTable } from './operations.js';
+import { invalidRequest } from './respond.js';
+import { noBody, optionalBody, requiredBody } from './routes.js';
+
+type Schemas = components['schemas'];
+
+/** The spec's bounds of the `limit` query parameter. */
+export interface LimitBounds {
+  minimum: number;
+  maximum: number;
+  default: number;
+}
+
+/**
+ * The answer of a domain result: its status and body, or its problem; with the events caused.
+ *
+ * @example
+ * answer(service.retrievePayment('pay_1')); // { status: 200, body: { id: 'pay_1', … } }
+ */
+export function answer<Body>(
+  result: DomainResult<Body>,
+  events?: readonly EventDelivery[],
+): ({ status: number; body: Body } | { problem: DomainProblem }) & {
+  events?: readonly EventDelivery[];
+} {
+  const delivered = events !== undefined && events.length > 0 ? { events } : {};
+  return result.ok
+    ? { status: result.status, body: result.body, ...delivered }
+    : { problem: result.problem, ...delivered };
+}
+
+type DomainProblem = Extract<DomainResult<unknown>, { ok: false }>['problem'];
+
+/**
+ * Builds the route of every /v1 operation. A spec operation without a route here is a compile
+ * error naming it; a handler's success body is checked against the operation's response.
+ *
+ * @example
+ * const routes = createV1Routes(validators, tokens, { minimum: 1, maximum: 100, default: 10 });
+ */
+export function createV1Routes(
+  validators: SchemaValidators<Schemas>,
+  tokens: TokenTable,
+  limitBounds: LimitBounds,
+) {
+  return {
+    createPayment: {
+      body: withTokenCheck(requiredBody(validators.validator('CreatePaymentRequest')), tokens),
+      handle: ({ service, body }) => {
+        const { result, events } = service.createPayment(body);
+        return answer(result, events);
+      },
+    },
+    listPayments: {
+      body: noBody,
+      handle: ({ service, query }) => {
+        const parsed = parseListQuery(query, limitBounds);
+        if ('errors' in parsed) return { problem: invalidRequest(parsed.errors) };
+        return answer(service.listPayments(parsed.limit, parsed.startingAfter));
+      },
+    },
+    retrievePayment: {
+      body: noBody,
+      handle: ({ service, id }) => answer(service.retrievePayment(id)),
+    },
+    capturePayment: {
+      body: optionalBody(validators.validator('CapturePaymentRequest')),
+      handle: ({ service, id, body }) => {
+        const { result, events } = service.capturePayment(id, body);
+        return answer(result, events);
+      },
+    },
+    cancelPayment: {
+      body: optionalBody(validators.validator('CancelPaymentRequest')),
+      handle: ({ service, id }) => {
+        const { result, events } = service.cancelPayment(id);
+        return answer(result, events);
+      },
+    },
+    createRefund: {
+      body: optionalBody(validators.validator('CreateRefundRequest')),
+      handle: ({ service, id, body }) => {
+        const { result, events } = service.createRefund(id, body);
+        return answer(result, events);
+      },
+    },
+    createWebhookEndpoint: {
+      body: requiredBody(validators.validator('CreateWebhookEndpointRequest')),
+      handle: ({ service, body }) => answer(service.createWebhookEndpoint(body)),
+    },
+    listWebhookEndpoints: {
+      body: noBody,
+      handle: ({ service }) => answer(service.listWebhookEndpoints()),
+    },
+    deleteWebhookEndpoint: {
+      body: noBody,
+      handle: ({ service, id }) => answer(service.deleteWebhookEndpoint(id)),
+    },
+  } satisfies RouteTable<operations, paths>;
+}
+
+/** Adds the test-token check to the payment body check, so every problem is listed at once. */
+function withTokenCheck(
+  check: BodyCheck<Schemas['CreatePaymentRequest']>,
+  tokens: TokenTable,
+): BodyCheck<Schemas['CreatePaymentRequest']> {
+  return {
+    readsBody: true,
+    check(body) {
+      const checked = check.check(body);
+      const token = checked.ok ? checked.value.payment_method.token : tokenOf(body);
+      if (typeof token !== 'string' || token.length === 0) return checked;
+      if (!checked.ok && checked.errors.some((error) => error.param === 'payment_method.token')) {
+        return checked;
+      }
+      const tokenError = checkPaymentToken(tokens, token);
+      if (tokenError === undefined) return checked;
+      return { ok: false, errors: checked.ok ? [tokenError] : [...checked.errors, tokenError] };
+    },
+  };
+}
+
+/** The token of a body that failed validation elsewhere, if it has one. */
+function tokenOf(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const paymentMethod: unknown = Reflect.get(body, 'payment_method');
+  if (typeof paymentMethod !== 'object' || paymentMethod === null) return undefined;
+  return Reflect.get(paymentMethod, 'token');
+}
+
+/**
+ * Reads `limit` and `starting_after` from a list request's query, within the spec's bounds.
+ *
+ * @example
+ * parseListQuery(new URLSearchParams('limit=5'), { minimum: 1, maximum: 100, default: 10 }); // { limit: 5 }
+ */
+export function parseListQuery(
+  query: URLSearchParams,
+  bounds: LimitBounds,
+): { limit: number; startingAfter?: string } | { errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  let limit = bounds.default;
+  const limitText = query.get('limit');
+  if (limitText !== null) {
+    limit = /^[0-9]{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN;
+    if (!(limit >= bounds.minimum && limit <= bounds.maximum)) {
+      errors.push({
+        param: 'limit',
+        code: 'invalid_value',
+        message: `limit must be an integer ≥ ${bounds.minimum} and ≤ ${bounds.maximum}`,
+      });
+    }
+  }
+  const startingAfter = query.get('starting_after');
+  if (startingAfter === '') {
+    errors.push({
+      param: 'starting_after',
+      code: 'invalid_value',
+      message: "starting_after must be the id of one of this API key's payments",
+    });
+  }
+  if (errors.length > 0) return { errors };
+  return startingAfter === null ? { limit } : { limit, startingAfter };
+}

@@ -1,0 +1,321 @@
+// The account service: the one owner of a key's state; its operations return { result, events }.
+import type { components, SandboxComponents } from '@payment-service/openapi';
+import * as payments from '../domain/payments.js';
+import type { TokenTable } from '../domain/tokens.js';
+import { settlePendingPayment } from '../domain/transitions.js';
+import { type Faults, normalizeFaults, takeDrop, takeFailure } from '../faults.js';
+import type { ProblemInit } from '../problems.js';
+import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
+import type { AccountStore } from '../store/accounts.js';
+import {
+  AccountWebhooks,
+  type EndpointRecord,
+  hasSubscribers,
+  receiversOf,
+  type StoredEvent,
+} from '../store/webhook-state.js';
+import { type Clock, formatTimestamp } from '../time.js';
+import { paymentEvent } from '../webhooks/events.js';
+import {
+  abandonIdempotentRequest,
+  beginIdempotentRequest,
+  completeIdempotentRequest,
+  type IdempotencyDecision,
+  type IdempotentRequest,
+} from './idempotency.js';
+import * as endpoints from './webhook-endpoints.js';
+
+type Schemas = components['schemas'];
+type SandboxSchemas = SandboxComponents['schemas'];
+type Payment = Schemas['Payment'];
+
+/** What every account service of one server shares: the store, tokens, clock and settings. */
+export interface SandboxState {
+  store: AccountStore;
+  tokens: TokenTable;
+  clock: Clock;
+  settlementDelayMs: number;
+  idempotencyTtlMs: number;
+  /** The server-wide endpoint (the CLI's `--webhook-url`), if any. */
+  defaultEndpoint: EndpointRecord | undefined;
+}
+
+/** An event to deliver: made by an operation, handed to the webhook dispatcher. */
+export interface EventDelivery {
+  account: Account;
+  event: StoredEvent;
+  /** When it is due, on the key's sandbox clock. */
+  dueAt: number;
+}
+
+/** What an operation did: its result, and the events it caused (in order). */
+export interface Change<Result> {
+  result: Result;
+  events: EventDelivery[];
+}
+
+/**
+ * Settles every PENDING payment of the account that is due at `accountNow`: the one place where
+ * pending payments settle. Returns how many settled and their events.
+ *
+ * @example
+ * const { result: settled, events } = settleDuePayments(sandbox, account, account.now(Date.now()));
+ */
+export function settleDuePayments(
+  sandbox: SandboxState,
+  account: Account,
+  accountNow: number,
+): Change<number> {
+  const events: EventDelivery[] = [];
+  let settled = 0;
+  for (const stored of account.takeDueSettlements(accountNow)) {
+    const behaviour = sandbox.tokens.behaviourOf(stored.token);
+    if (behaviour === undefined || !settlePendingPayment(stored.payment, behaviour)) continue;
+    settled++;
+    emit(sandbox, account, stored.payment, stored.settlesAt ?? accountNow, events);
+  }
+  return { result: settled, events };
+}
+
+/** Records the event of a payment's new status when an endpoint listens to the key. */
+function emit(
+  sandbox: SandboxState,
+  account: Account,
+  payment: Payment,
+  at: number,
+  events: EventDelivery[],
+): void {
+  if (!hasSubscribers(account.webhooks, sandbox.defaultEndpoint)) return;
+  account.webhooks ??= new AccountWebhooks();
+  const event = paymentEvent(payment, at);
+  account.webhooks.rememberEvent(event);
+  events.push({ account, event, dueAt: at });
+}
+
+const noEvents: EventDelivery[] = [];
+
+/**
+ * The operations on one key's sandbox account. Reads never create an account; the first write
+ * does. Every state change of the key goes through these methods.
+ *
+ * @example
+ * const service = new AccountService(sandbox, 'sk_test_12345678');
+ * const { result, events } = service.createPayment({ amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_success' } });
+ */
+export class AccountService {
+  constructor(
+    private readonly sandbox: SandboxState,
+    readonly apiKey: string,
+  ) {}
+
+  /** The key's account, if it holds anything. */
+  find(): Account | undefined {
+    return this.sandbox.store.find(this.apiKey);
+  }
+
+  /** The key's clock now (ms epoch): the server's time plus the key's offset. */
+  now(account: Account | undefined = this.find()): number {
+    const serverNow = this.sandbox.clock.now();
+    return account === undefined ? serverNow : account.now(serverNow);
+  }
+
+  /** Settles the key's pending payments that are due. */
+  settleDue(): Change<number> {
+    const account = this.find();
+    if (account === undefined) return { result: 0, events: noEvents };
+    return settleDuePayments(this.sandbox, account, this.now(account));
+  }
+
+  createPayment(request: Schemas['CreatePaymentRequest']): Change<payments.DomainResult<Payment>> {
+    const account = this.sandbox.store.open(this.apiKey);
+    const accountNow = this.now(account);
+    const context = {
+      store: this.sandbox.store,
+      tokens: this.sandbox.tokens,
+      settlementDelayMs: this.sandbox.settlementDelayMs,
+    };
+    const result = payments.createPayment(context, account, accountNow, request);
+    const events: EventDelivery[] = [];
+    if (result.ok) emit(this.sandbox, account, result.body, accountNow, events);
+    return { result, events };
+  }
+
+  retrievePayment(id: string): payments.DomainResult<Payment> {
+    return payments.retrievePayment(this.find(), id);
+  }
+
+  listPayments(
+    limit: number,
+    startingAfter?: string,
+  ): payments.DomainResult<Schemas['PaymentList']> {
+    return payments.listPayments(this.find(), limit, startingAfter);
+  }
+
+  capturePayment(
+    id: string,
+    request: Schemas['CapturePaymentRequest'] | undefined,
+  ): Change<payments.DomainResult<Payment>> {
+    return this.changePayment(id, (account) => payments.capture(account, id, request ?? {}));
+  }
+
+  cancelPayment(id: string): Change<payments.DomainResult<Payment>> {
+    return this.changePayment(id, (account) => payments.cancel(account, id));
+  }
+
+  createRefund(
+    id: string,
+    request: Schemas['CreateRefundRequest'] | undefined,
+  ): Change<payments.DomainResult<Schemas['Refund']>> {
+    return this.changePayment(id, (account, accountNow) =>
+      payments.refund(account, accountNow, id, request ?? {}),
+    );
+  }
+
+  createWebhookEndpoint(
+    request: Schemas['CreateWebhookEndpointRequest'],
+  ): payments.DomainResult<Schemas['WebhookEndpointWithSecret']> {
+    const account = this.sandbox.store.open(this.apiKey);
+    return endpoints.createWebhookEndpoint(account, this.now(account), request);
+  }
+
+  listWebhookEndpoints(): payments.DomainResult<Schemas['WebhookEndpointList']> {
+    return endpoints.listWebhookEndpoints(this.find());
+  }
+
+  deleteWebhookEndpoint(id: string): payments.DomainResult<Schemas['DeletedWebhookEndpoint']> {
+    return endpoints.deleteWebhookEndpoint(this.find(), id);
+  }
+
+  /** Looks an Idempotency-Key up (opening the account) and decides: proceed, replay or problem. */
+  beginIdempotentRequest(request: IdempotentRequest): IdempotencyDecision {
+    const account = this.sandbox.store.open(this.apiKey);
+    const ttlMs = this.sandbox.idempotencyTtlMs;
+    return beginIdempotentRequest(
+      this.sandbox.store,
+      account,
+      request,
+      this.now(account),
+      this.sandbox.clock.now(),
+      ttlMs,
+    );
+  }
+
+  /** Stores the answer of an idempotent request, or forgets the record when `stored` is undefined. */
+  finishIdempotentRequest(record: IdempotencyRecord, stored: StoredResponse | undefined): void {
+    const account = this.find();
+    if (stored !== undefined) completeIdempotentRequest(record, stored);
+    else if (account !== undefined) abandonIdempotentRequest(this.sandbox.store, account, record);
+  }
+
+  /** The latency armed for the key's /v1 requests, in ms. */
+  latencyMs(): number {
+    return this.find()?.faults.latency_ms ?? 0;
+  }
+
+  /** Consumes one armed `fail_next`: the problem to answer with, if any. */
+  takeFailure(): ProblemInit | undefined {
+    const account = this.find();
+    return account === undefined ? undefined : takeFailure(account.faults);
+  }
+
+  /** Consumes one armed `drop_after_commit`: whether this answer must be dropped. */
+  takeDrop(): boolean {
+    const account = this.find();
+    return account !== undefined && takeDrop(account.faults);
+  }
+
+  faults(): Faults {
+    return normalizeFaults(this.find()?.faults ?? {});
+  }
+
+  setFaults(faults: Faults): Faults {
+    const account = this.sandbox.store.open(this.apiKey);
+    account.faults = normalizeFaults(faults);
+    this.release();
+    return normalizeFaults(account.faults);
+  }
+
+  clearFaults(): Faults {
+    const account = this.find();
+    if (account !== undefined) {
+      account.faults = {};
+      this.release();
+    }
+    return {};
+  }
+
+  clock(): SandboxSchemas['Clock'] {
+    const account = this.find();
+    return clockBody(this.now(account), account?.offsetSeconds ?? 0, 0);
+  }
+
+  /** Moves the key's clock forward: due payments settle, retries come due, records expire. */
+  advanceClock(seconds: number): Change<SandboxSchemas['Clock']> {
+    const account = this.sandbox.store.open(this.apiKey);
+    account.offsetSeconds += seconds;
+    const accountNow = this.now(account);
+    const { result: settled, events } = settleDuePayments(this.sandbox, account, accountNow);
+    this.sandbox.store.expireIdempotencyRecords(account, accountNow);
+    this.release();
+    return { result: clockBody(accountNow, account.offsetSeconds, settled), events };
+  }
+
+  /** Deletes everything of the key. */
+  reset(): SandboxSchemas['SandboxReset'] {
+    return { object: 'sandbox_reset', deleted_payments: this.sandbox.store.reset(this.apiKey) };
+  }
+
+  /** The key's delivery attempts, newest first; only one event's when `eventId` is given. */
+  webhookDeliveries(eventId: string | null): SandboxSchemas['WebhookDeliveryList'] {
+    const log = this.find()?.webhooks?.log ?? [];
+    const data = log.filter((entry) => eventId === null || entry.event_id === eventId);
+    return { object: 'list', data: data.reverse() };
+  }
+
+  /** Sends one of the key's events again: how many endpoints get it, or undefined if unknown. */
+  redeliverEvent(eventId: string): Change<number | undefined> {
+    const account = this.find();
+    const event = account?.webhooks?.events.get(eventId);
+    if (account === undefined || event === undefined)
+      return { result: undefined, events: noEvents };
+    const receivers = receiversOf(account.webhooks, this.sandbox.defaultEndpoint, event.type);
+    return { result: receivers.length, events: [{ account, event, dueAt: this.now(account) }] };
+  }
+
+  /** Forgets the account when it holds nothing any more. */
+  release(): void {
+    const account = this.find();
+    if (account !== undefined) this.sandbox.store.dropIfEmpty(account);
+  }
+
+  private changePayment<Body>(
+    id: string,
+    operation: (account: Account | undefined, accountNow: number) => payments.DomainResult<Body>,
+  ): Change<payments.DomainResult<Body>> {
+    const account = this.find();
+    const accountNow = this.now(account);
+    const stored = account?.payments.get(id);
+    const statusBefore = stored?.payment.status;
+    const result = operation(account, accountNow);
+    const events: EventDelivery[] = [];
+    if (result.ok && account !== undefined && stored !== undefined) {
+      if (stored.payment.status !== statusBefore) {
+        emit(this.sandbox, account, stored.payment, accountNow, events);
+      }
+    }
+    return { result, events };
+  }
+}
+
+function clockBody(
+  accountNow: number,
+  offsetSeconds: number,
+  settled: number,
+): SandboxSchemas['Clock'] {
+  return {
+    object: 'sandbox_clock',
+    now: formatTimestamp(accountNow),
+    offset_seconds: offsetSeconds,
+    settled_payments: settled,
+  };
+}
