@@ -1,0 +1,66 @@
+// Enforces the mock's one-way layering: http → service → webhooks → domain → store → shared.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = dirname(fileURLToPath(import.meta.url));
+
+/** Lower numbers sit higher; a module may import only its own layer or a lower one. */
+const LAYERS: [prefix: string, layer: number, name: string][] = [
+  ['http/', 1, 'http'],
+  ['service/', 2, 'account service'],
+  ['webhooks/', 3, 'webhook delivery'],
+  ['domain/', 4, 'domain rules'],
+  ['store/', 5, 'store'],
+  ['problems.ts', 6, 'shared'],
+  ['time.ts', 6, 'shared'],
+  ['ids.ts', 6, 'shared'],
+  ['secrets.ts', 6, 'shared'],
+  ['faults.ts', 6, 'shared'],
+  ['validation.ts', 6, 'shared'],
+  ['line-writer.ts', 6, 'shared'],
+];
+
+function layerOf(path: string): { layer: number; name: string } {
+  for (const [prefix, layer, name] of LAYERS) {
+    if (path === prefix || path.startsWith(prefix)) return { layer, name };
+  }
+  return { layer: 0, name: 'entry' }; // app, runtime, options, node, cli, index, controls, console
+}
+
+function sources(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return entry.name === 'test-support' ? [] : sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+'(\.{1,2}\/[^']+)'/g;
+
+describe('module layering', () => {
+  it('has no import from a lower layer to a higher one', () => {
+    const violations: string[] = [];
+    for (const file of sources(root)) {
+      const from = relative(root, file);
+      const fromLayer = layerOf(from);
+      for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        const target = relative(root, resolve(dirname(file), String(match[1]))).replace(
+          /\.js$/,
+          '.ts',
+        );
+        const toLayer = layerOf(target);
+        if (toLayer.layer < fromLayer.layer) {
+          violations.push(`${from} (${fromLayer.name}) imports ${target} (${toLayer.name})`);
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('sees the imports it checks', () => {
+    const middleware = readFileSync(join(root, 'http/middleware.ts'), 'utf8');
+    expect([...middleware.matchAll(IMPORT)].length).toBeGreaterThan(3);
+  });
+});
