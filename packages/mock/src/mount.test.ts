@@ -6,7 +6,10 @@ import { validCreateBody } from './test-support/harness.js';
 let mock: MockServer | undefined;
 afterEach(() => mock?.close());
 
-const headers = { authorization: 'Bearer sk_test_mounted_0001', 'content-type': 'application/json' };
+const headers = {
+  authorization: 'Bearer sk_test_mounted_0001',
+  'content-type': 'application/json',
+};
 
 describe('the mock mounted in a user app', () => {
   it('serves the API under a prefix and leaves the app’s own routes alone', async () => {
