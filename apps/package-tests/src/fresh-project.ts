@@ -49,8 +49,11 @@ export async function freshProject(
   return directory;
 }
 
+/** A TypeScript module resolution a merchant's project may use. */
+export type Resolution = 'node16' | 'nodenext' | 'bundler';
+
 /** A strict tsconfig without any `@types` package, for one module resolution. */
-export function strictTsconfig(module: 'node16' | 'nodenext' | 'bundler'): string {
+export function strictTsconfig(module: Resolution): string {
   const compilerOptions = {
     strict: true,
     noEmit: true,

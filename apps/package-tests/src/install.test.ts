@@ -4,8 +4,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type CliSandbox, startCliSandbox } from './cli-sandbox.js';
-import { freshProject, runIn, strictTsconfig } from './fresh-project.js';
-import { merchantScript } from './merchant-script.js';
+import { freshProject, type Resolution, runIn, strictTsconfig } from './fresh-project.js';
+import { merchantScript, type ScriptFlavour } from './merchant-script.js';
 import { repoRoot } from './pack.js';
 
 const tarballs = Object.values(inject('tarballs'));
@@ -48,11 +48,33 @@ const expected = {
   forged: 'invalid_signature',
 };
 
-describe.each([
-  { name: 'CommonJS (npm init -y, require)', type: 'commonjs', flavour: 'commonjs' },
-  { name: 'ESM ("type": "module", import)', type: 'module', flavour: 'esm' },
-  { name: 'TypeScript (npm init -y, run by tsx)', type: 'commonjs', flavour: 'typescript' },
-] as const)('a fresh $name project', ({ type, flavour }) => {
+const projects: {
+  name: string;
+  type: 'commonjs' | 'module';
+  flavour: ScriptFlavour;
+  resolutions: Resolution[];
+}[] = [
+  {
+    name: 'CommonJS (npm init -y, require)',
+    type: 'commonjs',
+    flavour: 'commonjs',
+    resolutions: [],
+  },
+  {
+    name: 'ESM ("type": "module", import)',
+    type: 'module',
+    flavour: 'esm',
+    resolutions: ['nodenext'],
+  },
+  {
+    name: 'TypeScript (npm init -y, run by tsx)',
+    type: 'commonjs',
+    flavour: 'typescript',
+    resolutions: ['node16', 'nodenext', 'bundler'],
+  },
+];
+
+describe.each(projects)('a fresh $name project', ({ type, flavour, resolutions }) => {
   let project: string;
   let sandbox: CliSandbox;
   const script = flavour === 'typescript' ? 'smoke.ts' : 'smoke.js';
@@ -73,11 +95,7 @@ describe.each([
     expect(resultOf(stdout)).toMatchObject(expected);
   });
 
-  it.each(
-    flavour === 'commonjs'
-      ? []
-      : ((type === 'module' ? ['nodenext'] : ['node16', 'nodenext', 'bundler']) as const),
-  )(
+  it.each(resolutions)(
     'type-checks the script strictly under %s resolution without @types/node',
     async (resolution) => {
       await writeFile(join(project, 'smoke.ts'), merchantScript('typescript'));
