@@ -1,15 +1,28 @@
 // Serves a mock over HTTP with @hono/node-server: `startMockServer` for tests, scripts and the CLI.
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { createMockServer } from './app.js';
+import {
+  answerClientError,
+  createRequestGate,
+  DEFAULT_HTTP_LIMITS,
+  type HttpLimits,
+  httpServerOptions,
+  problemAnswer,
+} from './http-server-limits.js';
 import type { MockServerOptions } from './options.js';
 
-/** Options of `startMockServer`: the mock's options plus where to listen. */
+export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server-limits.js';
+
+/** Options of `startMockServer`: the mock's options plus where to listen and the HTTP limits. */
 export interface StartMockServerOptions extends MockServerOptions {
   /** TCP port; 0 (the default here) picks a free one. */
   port?: number;
   /** Interface to listen on; default 127.0.0.1. */
   hostname?: string;
+  /** HTTP server limits; each defaults to `DEFAULT_HTTP_LIMITS`. */
+  http?: Partial<HttpLimits>;
 }
 
 /** A mock listening over HTTP. */
@@ -17,8 +30,11 @@ export interface RunningMockServer {
   /** Base URL, such as `http://127.0.0.1:4010`. */
   url: string;
   port: number;
-  /** Stops listening, ends open connections and stops the mock's timers. */
-  close(): Promise<void>;
+  /**
+   * Stops listening, lets requests in flight finish for up to `graceMs` (default 0), then ends
+   * every connection and stops the mock's timers.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /**
@@ -33,9 +49,31 @@ export interface RunningMockServer {
 export async function startMockServer(
   options: StartMockServerOptions = {},
 ): Promise<RunningMockServer> {
-  const { port = 0, hostname = '127.0.0.1', ...mockOptions } = options;
+  const { port = 0, hostname = '127.0.0.1', http, ...mockOptions } = options;
+  const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...http };
   const mock = createMockServer(mockOptions);
-  const server = createAdaptorServer({ fetch: mock.app.fetch });
+  const listener = getRequestListener(mock.app.fetch, {
+    // HTTP/1.0 allows a request without Host: it is served as if sent to localhost.
+    hostname: 'localhost',
+    errorHandler: (error) =>
+      problemAnswer(
+        error instanceof Error && /host/i.test(error.message)
+          ? { code: 'invalid_request', detail: 'The Host header is malformed.', param: 'Host' }
+          : { code: 'invalid_request', detail: 'The request target is not a valid URL path.' },
+      ),
+  });
+  const gate = createRequestGate(limits.maxPipelined);
+  const server = createServer(httpServerOptions(limits), (request, response) => {
+    gate.admit(request, response, () => {
+      if (request.httpVersion !== '1.0' && request.headers.host === undefined) {
+        void listenerAnswer(response, problemAnswer(missingHost));
+        return;
+      }
+      void listener(request, response);
+    });
+  });
+  server.maxConnections = limits.maxConnections;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, hostname, () => {
@@ -48,11 +86,36 @@ export async function startMockServer(
   return {
     url: `http://${host}:${address.port}`,
     port: address.port,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        mock.close();
-        server.close((error) => (error ? reject(error) : resolve()));
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      }),
+    close: async ({ graceMs = 0 } = {}) => {
+      const closed = new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+      server.closeIdleConnections();
+      if (graceMs > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          gate.drained(),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, graceMs);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
+      server.closeAllConnections();
+      mock.close();
+      await closed;
+    },
   };
+}
+
+const missingHost = {
+  code: 'invalid_request',
+  detail: 'HTTP/1.1 requests need a Host header.',
+  param: 'Host',
+} as const;
+
+/** Writes a Fetch `Response` made outside the app to a Node response. */
+async function listenerAnswer(response: ServerResponse, answer: Response): Promise<void> {
+  response.writeHead(answer.status, Object.fromEntries(answer.headers));
+  response.end(await answer.text());
 }

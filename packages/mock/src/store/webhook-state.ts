@@ -12,7 +12,7 @@ export type WebhookDelivery = SandboxComponents['schemas']['WebhookDelivery'];
 /** An endpoint and its signing key. */
 export interface EndpointRecord {
   endpoint: WebhookEndpoint;
-  key: Buffer;
+  key: Uint8Array;
 }
 
 /** An event as sent: its id and type, and the exact body that is signed. */

@@ -20,7 +20,7 @@ describe('webhook signing', () => {
     const { secret, key } = newSigningSecret();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+={0,2}$/);
     expect(key).toHaveLength(32);
-    expect(parseSigningSecret(secret)?.key.equals(key)).toBe(true);
+    expect(parseSigningSecret(secret)?.key).toEqual(key);
   });
 
   it('refuses secrets that are not whsec_<base64>', () => {

@@ -7,7 +7,7 @@ const SECRET_PREFIX = 'whsec_';
 export interface SigningSecret {
   /** `whsec_` followed by the base64 of `key`. */
   secret: string;
-  key: Buffer;
+  key: Uint8Array;
 }
 
 /**
@@ -43,7 +43,7 @@ export function parseSigningSecret(secret: string): SigningSecret | undefined {
  * @example
  * signMessage(key, 'evt_1', 1614265330, '{}'); // 'v1,…'
  */
-export function signMessage(key: Buffer, id: string, timestamp: number, body: string): string {
+export function signMessage(key: Uint8Array, id: string, timestamp: number, body: string): string {
   const mac = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
   return `v1,${mac}`;
 }

@@ -1,0 +1,66 @@
+// Fresh throwaway projects outside the monorepo: made by `npm init -y`, with the tarballs installed by npm.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { toolPath } from './pack.js';
+
+const run = promisify(execFile);
+
+/** Runs a command in `cwd` and returns its stdout; a failure carries the command's output. */
+export async function runIn(
+  cwd: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  try {
+    const { stdout } = await run(command, args, {
+      cwd,
+      env: { ...process.env, PATH: toolPath(), NO_COLOR: '1', ...env },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return stdout;
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${stdout}${stderr}`);
+  }
+}
+
+/**
+ * A new project made by `npm init -y` (CommonJS), or switched to `"type": "module"`, with the
+ * tarballs installed by npm.
+ *
+ * @example
+ * const dir = await freshProject('commonjs', [sdkTarball, openapiTarball, mockTarball]);
+ */
+export async function freshProject(
+  type: 'commonjs' | 'module',
+  tarballs: string[],
+): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), `payment-service-${type}-`));
+  await runIn(directory, 'npm', ['init', '-y']);
+  if (type === 'module') {
+    const manifest = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8'));
+    await writeFile(join(directory, 'package.json'), JSON.stringify({ ...manifest, type }));
+  }
+  await runIn(directory, 'npm', ['install', '--no-audit', '--no-fund', ...tarballs]);
+  return directory;
+}
+
+/** A TypeScript module resolution a merchant's project may use. */
+export type Resolution = 'node16' | 'nodenext' | 'bundler';
+
+/** A strict tsconfig without any `@types` package, for one module resolution. */
+export function strictTsconfig(module: Resolution): string {
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    types: [],
+    target: 'ES2022',
+    module: module === 'bundler' ? 'preserve' : module,
+    moduleResolution: module,
+  };
+  return JSON.stringify({ compilerOptions, files: ['smoke.ts'] }, null, 2);
+}

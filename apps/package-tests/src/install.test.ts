@@ -1,0 +1,106 @@
+// Installs the packed tarballs with npm into fresh CommonJS, ESM and TypeScript projects and uses them as a merchant would.
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type CliSandbox, startCliSandbox } from './cli-sandbox.js';
+import { freshProject, type Resolution, runIn, strictTsconfig } from './fresh-project.js';
+import { merchantScript, type ScriptFlavour } from './merchant-script.js';
+import { repoRoot } from './pack.js';
+
+const tarballs = Object.values(inject('tarballs'));
+const tsc = join(repoRoot, 'apps/package-tests/node_modules/.bin/tsc');
+const tsx = join(repoRoot, 'apps/package-tests/node_modules/.bin/tsx');
+
+/** Triggers one event on the CLI sandbox and returns what the merchant script needs to check it. */
+async function scriptEnv(sandbox: CliSandbox): Promise<Record<string, string>> {
+  const response = await fetch(`${sandbox.url}/v1/payments`, {
+    method: 'POST',
+    headers: {
+      authorization: 'Bearer sk_test_packagetests',
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    },
+    body: JSON.stringify({
+      amount: 1000,
+      currency: 'KZT',
+      payment_method: { type: 'token', token: 'tok_test_success' },
+    }),
+  });
+  expect(response.status).toBe(201);
+  const delivery = await sandbox.firstDelivery;
+  return {
+    MOCK_URL: sandbox.url,
+    DELIVERY: JSON.stringify(delivery),
+    WEBHOOK_SECRET: sandbox.secret,
+  };
+}
+
+function resultOf(stdout: string): unknown {
+  const line = stdout.split('\n').find((text) => text.startsWith('RESULT '));
+  return line === undefined ? stdout : JSON.parse(line.slice('RESULT '.length));
+}
+
+const expected = {
+  inProcess: 'SUCCEEDED',
+  overHttp: 'SUCCEEDED',
+  event: 'payment.succeeded',
+  forged: 'invalid_signature',
+};
+
+const projects: {
+  name: string;
+  type: 'commonjs' | 'module';
+  flavour: ScriptFlavour;
+  resolutions: Resolution[];
+}[] = [
+  {
+    name: 'CommonJS (npm init -y, require)',
+    type: 'commonjs',
+    flavour: 'commonjs',
+    resolutions: [],
+  },
+  {
+    name: 'ESM ("type": "module", import)',
+    type: 'module',
+    flavour: 'esm',
+    resolutions: ['nodenext'],
+  },
+  {
+    name: 'TypeScript (npm init -y, run by tsx)',
+    type: 'commonjs',
+    flavour: 'typescript',
+    resolutions: ['node16', 'nodenext', 'bundler'],
+  },
+];
+
+describe.each(projects)('a fresh $name project', ({ type, flavour, resolutions }) => {
+  let project: string;
+  let sandbox: CliSandbox;
+  const script = flavour === 'typescript' ? 'smoke.ts' : 'smoke.js';
+
+  beforeAll(async () => {
+    project = await freshProject(type, tarballs);
+    await writeFile(join(project, script), merchantScript(flavour));
+    sandbox = await startCliSandbox(project);
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+  });
+
+  it('creates payments in process and against `npx payment-service-mock`, and verifies a delivery', async () => {
+    const env = await scriptEnv(sandbox);
+    const [command, args] = flavour === 'typescript' ? [tsx, [script]] : ['node', [script]];
+    const stdout = await runIn(project, command, args, env);
+    expect(resultOf(stdout)).toMatchObject(expected);
+  });
+
+  it.each(resolutions)(
+    'type-checks the script strictly under %s resolution without @types/node',
+    async (resolution) => {
+      await writeFile(join(project, 'smoke.ts'), merchantScript('typescript'));
+      await writeFile(join(project, 'tsconfig.json'), strictTsconfig(resolution));
+      await runIn(project, tsc, ['-p', 'tsconfig.json']);
+    },
+  );
+});

@@ -1,0 +1,103 @@
+// Checks what each packed tarball holds: resolved versions, licence, only shipped files, resolvable source maps, attw and publint.
+import { execFile, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+import { PUBLISHED, repoRoot, toolPath } from './pack.js';
+
+const run = promisify(execFile);
+const tarballs = inject('tarballs');
+
+function listFiles(tarball: string): string[] {
+  return execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.length > 0 && !line.endsWith('/'))
+    .map((line) => line.replace(/^package\//, ''));
+}
+
+function readFile(tarball: string, path: string): string {
+  return execFileSync('tar', ['-xzOf', tarball, `package/${path}`], { encoding: 'utf8' });
+}
+
+/** Where a source-map entry points, relative to the package root. */
+function resolveSource(mapPath: string, source: string): string {
+  const parts = mapPath.split('/').slice(0, -1);
+  for (const segment of source.split('/')) {
+    if (segment === '..') parts.pop();
+    else if (segment !== '.') parts.push(segment);
+  }
+  return parts.join('/');
+}
+
+describe.each(PUBLISHED)('the %s tarball', (name) => {
+  const tarball = tarballs[name];
+  const files = listFiles(tarball);
+
+  it('has no workspace: range and the release metadata', () => {
+    const manifestText = readFile(tarball, 'package.json');
+    expect(manifestText).not.toContain('workspace:');
+    const manifest = JSON.parse(manifestText);
+    expect(manifest.license).toBe('MIT');
+    expect(manifest.repository).toMatchObject({ type: 'git', directory: `packages/${name}` });
+    expect(manifest.homepage).toMatch(/^https:\/\//);
+    expect(manifest.bugs.url).toMatch(/^https:\/\//);
+    expect(manifest.keywords.length).toBeGreaterThan(0);
+    expect(manifest.publishConfig).toEqual({ access: 'public', provenance: true });
+  });
+
+  it('ships the MIT licence, a README and nothing but dist, src and bin', () => {
+    expect(readFile(tarball, 'LICENSE')).toMatch(/^MIT License/);
+    expect(files).toContain('README.md');
+    const unexpected = files.filter(
+      (file) =>
+        !['package.json', 'README.md', 'LICENSE'].includes(file) && !/^(dist|src|bin)\//.test(file),
+    );
+    expect(unexpected).toEqual([]);
+    expect(files.filter((file) => /\.test\.|test-support/.test(file))).toEqual([]);
+  });
+
+  it('has source maps whose sources are in the tarball', () => {
+    const maps = files.filter((file) => file.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    const missing = maps.flatMap((map) =>
+      (JSON.parse(readFile(tarball, map)).sources as string[])
+        .map((source) => resolveSource(map, source))
+        .filter((source) => !files.includes(source))
+        .map((source) => `${map} → ${source}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('resolves for every module system (attw, node16 profile: CommonJS and ESM)', async () => {
+    const attw = join(repoRoot, 'apps/package-tests/node_modules/.bin/attw');
+    // attw exits non-zero on any problem under node16 (CommonJS and ESM) and bundler resolution.
+    await run(attw, [tarball, '--profile', 'node16', '--format', 'table-flipped'], {
+      env: { ...process.env, PATH: toolPath(), NO_COLOR: '1' },
+    }).catch((error: { stdout: string; stderr: string }) => {
+      throw new Error(`attw found problems:\n${error.stdout}${error.stderr}`);
+    });
+  });
+
+  it('passes publint --strict', async () => {
+    const publint = join(repoRoot, 'apps/package-tests/node_modules/.bin/publint');
+    await run(publint, ['run', tarball, '--strict'], {
+      env: { ...process.env, PATH: toolPath() },
+    }).catch((error: { stdout: string; stderr: string }) => {
+      throw new Error(`publint found problems:\n${error.stdout}${error.stderr}`);
+    });
+  });
+});
+
+describe('the workspace: guard', () => {
+  it('refuses `npm pack`, which would ship workspace: ranges unresolved', async () => {
+    const failure = await run('npm', ['pack', '--dry-run'], {
+      cwd: join(repoRoot, 'packages/sdk'),
+      env: { ...process.env, PATH: toolPath() },
+    }).then(
+      () => undefined,
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(failure).toContain('dependencies.@payment-service/openapi: workspace:*');
+    expect(failure).toContain('pnpm pack');
+  });
+});
