@@ -49,7 +49,7 @@ export function procStatusMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 /**
  * Spawns `node packages/mock/dist/cli.js --port 0 <flags>` and resolves once it printed the URL
- * it listens on. Rejects with its output when it exits first or says nothing within 20 s.
+ * it listens on (`listening on <url>` or `Base URL: <url>` in its banner). Rejects with its output when it exits first or says nothing within 20 s.
  *
  * @example
  * const sandbox = await startSandbox(['--quiet', '--memory-budget', '32']);
@@ -79,11 +79,11 @@ export function startSandbox(flags: string[] = [], env: NodeJS.ProcessEnv = {}):
       reject(new Error(`the CLI exited (${code ?? signal}) before listening:\n${output}`));
     });
     const onData = () => {
-      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
+      const match = /(?:listening on|Base URL:)\s+(http:\/\/[^\s/]+)/.exec(output);
       if (match === null) return;
       clearTimeout(timer);
       child.stdout?.off('data', onData);
-      const url = (match[1] as string).replace(/\/$/, '');
+      const url = match[1] as string;
       resolve({
         url,
         port: Number(new URL(url).port),
