@@ -2,7 +2,7 @@
 import {
   advanceClockToLimit,
   call,
-  dribbleHeaders,
+  dribble,
   floodKeys,
   floodLongPaths,
   floodWebhooks,
@@ -282,7 +282,8 @@ function replays(sizes: AttackSizes): Replay[] {
       async run(sandbox) {
         let slow: HeldSockets | undefined;
         try {
-          slow = await dribbleHeaders(sandbox.port, {
+          slow = await dribble(sandbox.port, {
+            part: 'headers',
             sockets: sizes.slowSockets,
             intervalMs: 500,
           });

@@ -1,4 +1,4 @@
-// Socket-level attacks: pipelined requests whose answers are never read, and headers dribbled a byte at a time.
+// Socket-level attacks: pipelined requests whose answers are never read, headers or bodies dribbled a byte at a time.
 import { connect, type Socket } from 'node:net';
 
 /** Sockets an attack holds open; `close` destroys them. */
@@ -57,31 +57,38 @@ export async function pipelineUnread(
 }
 
 /**
- * Opens `sockets` connections that send a request line and then one header byte every
- * `intervalMs`, never finishing the headers.
+ * Opens `sockets` connections that dribble one byte every `intervalMs` and never finish:
+ * `headers` sends a request line and then one header byte at a time; `body` sends a create's
+ * whole head (with `key`, `Content-Length: 1000`) and then its body one space at a time.
  *
  * @example
- * const slow = await dribbleHeaders(port, { sockets: 300, intervalMs: 500 });
+ * const slow = await dribble(port, { sockets: 300, intervalMs: 500, part: 'headers' });
  * slow.closedByServer(); // how many the server has cut
  */
-export async function dribbleHeaders(
+export async function dribble(
   port: number,
-  size: { sockets: number; intervalMs: number },
+  size: { sockets: number; intervalMs: number; part: 'headers' | 'body'; key?: string },
 ): Promise<HeldSockets> {
   let closed = 0;
   let closing = false;
   const sockets: Socket[] = [];
+  const head =
+    size.part === 'headers'
+      ? 'GET /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '
+      : `POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${size.key ?? 'sk_test_slow_body'}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
   for (let index = 0; index < size.sockets; index++) {
     const socket = await open(port, () => {
       if (!closing) closed++;
     });
     socket.on('error', () => {});
     socket.resume();
-    socket.write(`GET /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: `);
+    socket.write(head);
     sockets.push(socket);
   }
   const timer = setInterval(() => {
-    for (const socket of sockets) if (!socket.destroyed) socket.write('a');
+    for (const socket of sockets)
+      if (!socket.destroyed) socket.write(size.part === 'headers' ? 'a' : ' ');
   }, size.intervalMs);
   return {
     sockets,
