@@ -7,6 +7,7 @@ import {
   floodLongPaths,
   floodWebhooks,
   type HeldSockets,
+  PROCESS_RSS_LIMIT_MIB,
   pause,
   paymentBody,
   pipelineUnread,
@@ -19,7 +20,7 @@ import {
 } from '@payment-service/reliability';
 
 /** The documented promise: whatever clients do, the CLI stays under this RSS (MiB). */
-export const ATTACK_RSS_LIMIT_MIB = 512;
+export const ATTACK_RSS_LIMIT_MIB = PROCESS_RSS_LIMIT_MIB;
 /** The CLI's default store budget for the whole sandbox (MiB), `--memory-budget`. */
 export const DEFAULT_STORE_BUDGET_MIB = 256;
 

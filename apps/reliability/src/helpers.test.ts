@@ -1,5 +1,8 @@
 // The suite's own helpers, on fixed inputs: raw answers, timestamps, tallies, the RSS bound.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { MAX_ADVANCE_SECONDS } from './attacks/floods.js';
 import { parseRawAnswer } from './attacks/sockets.js';
 import { badTimestamps, listedIds, problemDefects } from './expect-helpers.js';
 import { count, newTally, unexpectedServerErrors } from './http.js';
@@ -68,5 +71,16 @@ describe('reliability helpers', () => {
 
   it('bounds RSS by the start, twice the budget and 64 MiB', () => {
     expect(rssBoundMiB(70, 32)).toBe(198);
+  });
+});
+
+describe('the copies of spec facts', () => {
+  it('advances the clock by the largest step spec/sandbox.yaml allows', () => {
+    const spec = parse(
+      readFileSync(new URL('../../../spec/sandbox.yaml', import.meta.url), 'utf8'),
+    );
+    expect(spec.components.schemas.AdvanceClockRequest.properties.seconds.maximum).toBe(
+      MAX_ADVANCE_SECONDS,
+    );
   });
 });

@@ -73,7 +73,12 @@ export function call(baseUrl: string, init: Call): Promise<Answer> {
   });
 }
 
-/** A valid create-payment body; `capture: false` leaves it AUTHORIZED. */
+/**
+ * A valid create-payment body; `capture: false` leaves it AUTHORIZED.
+ *
+ * @example
+ * await call(url, { path: '/v1/payments', key, body: paymentBody(500, false) });
+ */
 export function paymentBody(amount = 1000, capture = true): Record<string, unknown> {
   return {
     amount,
@@ -92,7 +97,12 @@ export interface Tally {
   fullWithoutRetryAfter: number;
 }
 
-/** An empty tally. */
+/**
+ * An empty tally.
+ *
+ * @example
+ * const tally = newTally(); // { byStatus: {}, serverErrors: {}, fullWithoutRetryAfter: 0 }
+ */
 export function newTally(): Tally {
   return { byStatus: {}, serverErrors: {}, fullWithoutRetryAfter: 0 };
 }
@@ -159,5 +169,10 @@ export function floodAgent(sockets = 16): Agent {
   return new Agent({ keepAlive: true, maxSockets: sockets });
 }
 
-/** Resolves after `ms` of real time (only for pacing clients, never for waiting on the mock). */
+/**
+ * Resolves after `ms` of real time (for pacing clients and polling, never as a timed assertion).
+ *
+ * @example
+ * await pause(100);
+ */
 export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -3,5 +3,6 @@ export * from './attacks/floods.js';
 export * from './attacks/sockets.js';
 export * from './expect-helpers.js';
 export * from './http.js';
+export * from './memory.js';
 export * from './receiver.js';
 export * from './sandbox.js';

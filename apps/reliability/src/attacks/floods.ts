@@ -12,7 +12,7 @@ import {
 
 /** The spec's timestamp format (`YYYY-MM-DDThh:mm:ssZ`). */
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-/** The sandbox clock's documented limit: 100 years of offset, in seconds. */
+/** The sandbox clock's documented limit (the team's shared decision): 100 years of offset, in seconds. */
 export const CLOCK_LIMIT_SECONDS = 3_155_760_000;
 /** The most one `clock/advance` call may move (the spec's maximum: a year). */
 export const MAX_ADVANCE_SECONDS = 31_536_000;
