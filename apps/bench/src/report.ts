@@ -1,4 +1,6 @@
 // The report: ratios and targets computed from the measurements, as JSON and as BENCHMARKS.md.
+import type { AttackMemoryResult } from './attack-memory.js';
+import { attackMemoryTarget, renderAttackMemory } from './attack-memory-report.js';
 import type { ColdStartResult } from './cold-start.js';
 import type { HotPathFix } from './fixes.js';
 import type { MachineInfo, Versions } from './machine.js';
@@ -19,6 +21,8 @@ export interface Measurements {
   coldStart: ColdStartResult[];
   sdkOverhead: SdkOverheadResult[];
   memory: MemoryResult;
+  /** The worst case of each issue-10 attack, replayed on a fresh CLI. */
+  attackMemory: AttackMemoryResult[];
   profile?: ProfileResult;
   fixes: HotPathFix[];
   skipped: string[];
@@ -123,6 +127,7 @@ export function buildReport(measurements: Measurements): BenchReport {
       value: measurements.memory.growth.toFixed(3),
       met: measurements.memory.plateaus,
     },
+    attackMemoryTarget(measurements.attackMemory),
   ];
   return {
     schemaVersion: 1,
@@ -228,6 +233,7 @@ export function renderMarkdown(report: BenchReport): string {
     '| RSS at start | after 1st phase | after 2nd phase | 2nd / 1st |',
     '|---:|---:|---:|---:|',
     `| ${memory.rssStartMiB.toFixed(1)} MiB | ${memory.rssAfterFirstMiB.toFixed(1)} MiB | ${memory.rssAfterSecondMiB.toFixed(1)} MiB | ${memory.growth.toFixed(3)} (${memory.plateaus ? 'plateau' : '**grows**'}) |`,
+    ...renderAttackMemory(report.attackMemory),
     '',
     '## Targets',
     '',

@@ -1,7 +1,8 @@
-// Runs every measurement in order (throughput, SDK, cold start, memory, profile) and writes the report.
+// Runs every measurement in order (throughput, SDK, cold start, memory, attacks, profile) and writes the report.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { measureAttackMemory } from './attack-memory.js';
 import { measureColdStart } from './cold-start.js';
 import { HOT_PATH_FIXES } from './fixes.js';
 import { chooseLoadTool } from './load/index.js';
@@ -66,6 +67,7 @@ export async function runBench(mode: 'full' | 'smoke', paths: ReportPaths): Prom
     running.push(memoryServer);
     const memory = await measureMemory(memoryServer, settings, log);
     await Promise.all(running.splice(0).map((server) => server.stop()));
+    const attackMemory = await measureAttackMemory(mode, log);
 
     const profile = await profileMock('mock', loadTool, settings, logDir);
     log(`profile: top ${profile.topFunctions[0]?.name ?? 'none'}`);
@@ -78,6 +80,7 @@ export async function runBench(mode: 'full' | 'smoke', paths: ReportPaths): Prom
       coldStart,
       sdkOverhead,
       memory,
+      attackMemory,
       profile,
       fixes: HOT_PATH_FIXES,
       skipped,

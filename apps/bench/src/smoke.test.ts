@@ -72,6 +72,15 @@ describe('bench smoke run', () => {
     expect(report.profile?.topFunctions.length).toBeGreaterThan(0);
   });
 
+  it('replayed every attack on its own CLI and read its peak RSS', () => {
+    expect(report.attackMemory.map((row) => row.attack)).toHaveLength(8);
+    for (const row of report.attackMemory) {
+      expect(row.rssStartMiB, row.attack).toBeGreaterThan(0);
+      if (row.alive) expect(row.peakRssMiB, row.attack).toBeGreaterThanOrEqual(row.rssStartMiB);
+      expect(row.outcome, row.attack).not.toBe('');
+    }
+  });
+
   it('computes the ratios and every target', () => {
     expect(report.ratios['create.mock/floor']).toBeGreaterThan(0);
     expect(report.ratios['retrieve.mock/floor']).toBeGreaterThan(0);
@@ -82,6 +91,7 @@ describe('bench smoke run', () => {
       '< 300 ms',
       '< 10 %',
       '≤ 1.15',
+      '< 512 MiB',
     ]);
     for (const target of report.targets) expect([true, false, null]).toContain(target.met);
   });
@@ -94,6 +104,7 @@ describe('bench smoke run', () => {
       '## Cold start',
       '## SDK overhead',
       '## Memory',
+      '## Memory under attack',
       '## Targets',
     ]) {
       expect(markdown).toContain(heading);
