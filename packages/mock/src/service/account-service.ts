@@ -94,6 +94,9 @@ function emit(
 
 const noEvents: EventDelivery[] = [];
 
+/** The most a key's sandbox clock may be ahead of real time: 100 years, in seconds. */
+export const MAX_CLOCK_OFFSET_SECONDS = 3_155_760_000;
+
 /**
  * The operations on one key's sandbox account. Reads never create an account; the first write
  * does. Every state change of the key goes through these methods.
@@ -249,15 +252,30 @@ export class AccountService {
     return clockBody(this.now(account), account?.offsetSeconds ?? 0, 0);
   }
 
-  /** Moves the key's clock forward: due payments settle, retries come due, records expire. */
-  advanceClock(seconds: number): Change<SandboxSchemas['Clock']> {
+  /**
+   * Moves the key's clock forward: due payments settle, retries come due, records expire. The
+   * total offset is at most `MAX_CLOCK_OFFSET_SECONDS` (100 years); beyond it nothing moves.
+   */
+  advanceClock(seconds: number): Change<payments.DomainResult<SandboxSchemas['Clock']>> {
+    const offset = (this.find()?.offsetSeconds ?? 0) + seconds;
+    if (offset > MAX_CLOCK_OFFSET_SECONDS) {
+      const message = `seconds would take the sandbox clock's total offset to ${offset} s, beyond the limit of ${MAX_CLOCK_OFFSET_SECONDS} s (100 years); reset the sandbox to start again`;
+      const problem: ProblemInit = {
+        code: 'invalid_request',
+        detail: `${message}.`,
+        param: 'seconds',
+        errors: [{ param: 'seconds', code: 'maximum', message }],
+      };
+      return { result: { ok: false, problem }, events: noEvents };
+    }
     const account = this.sandbox.store.open(this.apiKey);
-    account.offsetSeconds += seconds;
+    account.offsetSeconds = offset;
     const accountNow = this.now(account);
     const { result: settled, events } = settleDuePayments(this.sandbox, account, accountNow);
     this.sandbox.store.expireIdempotencyRecords(account, accountNow);
     this.release();
-    return { result: clockBody(accountNow, account.offsetSeconds, settled), events };
+    const body = clockBody(accountNow, account.offsetSeconds, settled);
+    return { result: { ok: true, status: 200, body }, events };
   }
 
   /** Deletes everything of the key. */

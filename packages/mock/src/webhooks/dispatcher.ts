@@ -1,5 +1,5 @@
 // Delivers webhook events outside the request path: per-key queues on the sandbox clock, one timer, retries, the log.
-import { maskSecrets } from '../secrets.js';
+import { maskSecrets, maskUrl } from '../secrets.js';
 import type { Account } from '../store/account.js';
 import {
   type AccountWebhooks,
@@ -157,8 +157,26 @@ export class WebhookDispatcher {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = serverAt;
     const delay = Math.min(Math.max(0, serverAt - this.options.clock.now()), MAX_TIMER_MS);
-    this.timer = setTimeout(() => this.tick(), delay);
+    this.timer = setTimeout(() => this.runSafely('tick', () => this.tick()), delay);
     this.timer.unref?.();
+  }
+
+  /** Runs a background step; an unexpected error is logged, never left to crash the process. */
+  private runSafely(step: string, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.report(step, error);
+    }
+  }
+
+  private report(step: string, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.options.logger?.(
+      `${new Date().toISOString()} webhook dispatcher: unexpected error in ${step}: ${maskSecrets(message)}`,
+    );
+    // The next wake-up retries what is still due.
+    if (!this.closed && this.timer === undefined) this.setTimer(this.options.clock.now() + 1000);
   }
 
   private tick(): void {
@@ -183,7 +201,11 @@ export class WebhookDispatcher {
           break;
         }
         state.queue.pop();
-        if (this.deliverable(state, next.target)) void this.attempt(account, state, next);
+        if (this.deliverable(state, next.target)) {
+          this.attempt(account, state, next).catch((error: unknown) =>
+            this.report('attempt', error),
+          );
+        }
         next = state.queue.peek();
       }
       let due = state.queue.peek()?.dueAt;
@@ -275,7 +297,7 @@ export class WebhookDispatcher {
       next_retry_at: nextRetryAt === undefined ? null : formatTimestamp(nextRetryAt),
     });
     this.options.logger?.(
-      `${new Date().toISOString()} webhook ${event.type} ${event.id} → ${maskSecrets(target.endpoint.url)} ${status ?? error} ${latencyMs}ms (attempt ${attempt}${nextRetryAt === undefined ? '' : `, retry at ${formatTimestamp(nextRetryAt)}`}${status === 410 ? ', endpoint disabled' : ''})`,
+      `${new Date().toISOString()} webhook ${event.type} ${event.id} → ${maskUrl(target.endpoint.url)} ${status ?? error} ${latencyMs}ms (attempt ${attempt}${nextRetryAt === undefined ? '' : `, retry at ${formatTimestamp(nextRetryAt)}`}${status === 410 ? ', endpoint disabled' : ''})`,
     );
     this.watch(account);
   }
