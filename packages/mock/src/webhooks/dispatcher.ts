@@ -31,6 +31,11 @@ export interface DispatcherOptions {
   defaultEndpoint?: EndpointRecord | undefined;
   /** Attempts in flight at once over all keys; more wait their turn. Default 32. */
   maxConcurrent?: number;
+  /**
+   * Attempts in flight at once for one key; its further attempts wait, so a key whose receiver
+   * hangs cannot take the slots of the others. Default 4.
+   */
+  maxConcurrentPerKey?: number;
   logger?: ((line: string) => void) | undefined;
   /**
    * Settles a watched key's payments that are due (the account service's one settlement
@@ -67,11 +72,13 @@ export class WebhookDispatcher {
   private running = 0;
   private closed = false;
   private readonly maxConcurrent: number;
+  private readonly maxConcurrentPerKey: number;
   private readonly fetch: typeof fetch;
 
   constructor(private readonly options: DispatcherOptions) {
     this.defaultEndpoint = options.defaultEndpoint;
     this.maxConcurrent = options.maxConcurrent ?? 32;
+    this.maxConcurrentPerKey = options.maxConcurrentPerKey ?? 4;
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
@@ -196,7 +203,7 @@ export class WebhookDispatcher {
       if (subscribed) this.deliver(this.options.settleDue(account, accountNow).events);
       let saturated = false;
       for (let next = state.queue.peek(); next !== undefined && next.dueAt <= accountNow; ) {
-        if (this.running >= this.maxConcurrent) {
+        if (this.running >= this.maxConcurrent || state.inFlight >= this.maxConcurrentPerKey) {
           saturated = true; // a finishing attempt kicks again
           break;
         }
@@ -236,6 +243,7 @@ export class WebhookDispatcher {
     }, this.options.timeoutMs);
     timeout.unref?.();
     this.running++;
+    state.inFlight++;
     this.inFlight.add(controller);
     const serverNow = clock.now();
     const attemptedAt = account.now(serverNow);
@@ -265,6 +273,7 @@ export class WebhookDispatcher {
     } finally {
       clearTimeout(timeout);
       this.running--;
+      state.inFlight--;
       this.inFlight.delete(controller);
     }
     if (this.closed || account.closed) return;
