@@ -7,6 +7,7 @@ import {
 } from '@payment-service/openapi';
 import { createTokenTable, type TokenTable } from './domain/tokens.js';
 import { type MockServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import { maskSecrets } from './secrets.js';
 import {
   AccountService,
   type EventDelivery,
@@ -90,8 +91,14 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
       return new AccountService(sandbox, apiKey);
     },
     deliver(events) {
-      webhooks.deliver(events);
-      webhooks.kick();
+      // Delivery runs after a change was committed: its failure is logged, never answered.
+      try {
+        webhooks.deliver(events);
+        webhooks.kick();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        resolved.logger?.(`webhook dispatcher: could not queue events: ${maskSecrets(message)}`);
+      }
     },
     sleep(ms) {
       if (ms <= 0) return Promise.resolve();

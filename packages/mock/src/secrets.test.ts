@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecrets } from './secrets.js';
+import { maskSecrets, maskUrl } from './secrets.js';
 
 describe('maskSecrets', () => {
   it('masks test and live keys', () => {
@@ -11,5 +11,15 @@ describe('maskSecrets', () => {
   it('leaves ordinary text alone', () => {
     expect(maskSecrets('use an sk_test_ key')).toBe('use an sk_test_ key');
     expect(maskSecrets('POST /v1/payments 201')).toBe('POST /v1/payments 201');
+  });
+});
+
+describe('maskUrl', () => {
+  it('masks credentials and query values, keeps the rest', () => {
+    expect(maskUrl('https://user:pw@example.com/hook?token=abc&x=1')).toBe(
+      'https://***:***@example.com/hook?token=***&x=***',
+    );
+    expect(maskUrl('http://127.0.0.1:3000/webhooks')).toBe('http://127.0.0.1:3000/webhooks');
+    expect(maskUrl('not a url sk_test_abcdefgh')).toBe('not a url sk_test_***');
   });
 });

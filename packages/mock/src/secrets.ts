@@ -15,3 +15,27 @@ export function maskSecrets(text: string): string {
     (match) => `${match.slice(0, match.indexOf('_', 3))}_***`,
   );
 }
+
+/**
+ * A URL fit for a log line: credentials and query values replaced with `***`, and any secret
+ * key masked. Text that is not a URL is only key-masked.
+ *
+ * @example
+ * maskUrl('https://user:pw@example.com/hook?token=abc'); // 'https://***:***@example.com/hook?token=***'
+ */
+export function maskUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return maskSecrets(text);
+  }
+  if (url.username !== '') url.username = '***';
+  if (url.password !== '') url.password = '***';
+  if (url.search !== '') {
+    const masked = [...url.searchParams.keys()].map((name) => `${encodeURIComponent(name)}=***`);
+    url.search = masked.join('&');
+  }
+  if (url.hash !== '') url.hash = '';
+  return maskSecrets(url.href.replaceAll('%2A%2A%2A', '***'));
+}

@@ -1,33 +1,24 @@
-// Payment operations of one sandbox account: create, retrieve, list, capture, cancel, refund.
+// Payment rules of one sandbox account: build a payment or a refund, retrieve, list (pure reads).
 import { newPaymentId, newRefundId } from '../ids.js';
 import type { ProblemInit } from '../problems.js';
 import type { Account } from '../store/account.js';
-import type { AccountStore } from '../store/accounts.js';
 import { formatTimestamp } from '../time.js';
 import type { TokenTable } from './tokens.js';
-import { applyOutcome, cancelPayment, capturePayment, refundPayment } from './transitions.js';
-import type {
-  CapturePaymentRequest,
-  CreatePaymentRequest,
-  CreateRefundRequest,
-  Payment,
-  PaymentList,
-  Refund,
-} from './types.js';
+import { applyOutcome } from './transitions.js';
+import type { CreatePaymentRequest, Payment, PaymentList, Refund } from './types.js';
 
 /** A domain answer: a status and a body of type `Body` to serialize, or a problem. */
 export type DomainResult<Body = Payment | Refund | PaymentList> =
   | { ok: true; status: number; body: Body }
   | { ok: false; problem: ProblemInit };
 
-/** What the payment operations need besides the account. */
-export interface PaymentContext {
-  store: AccountStore;
-  tokens: TokenTable;
-  settlementDelayMs: number;
-}
-
-function notFound(id: string): { ok: false; problem: ProblemInit } {
+/**
+ * The 404 of a payment id the key does not have.
+ *
+ * @example
+ * paymentNotFound('pay_1').problem.code; // 'not_found'
+ */
+export function paymentNotFound(id: string): { ok: false; problem: ProblemInit } {
   return {
     ok: false,
     problem: { code: 'not_found', detail: `No payment with id ${id} exists for this API key.` },
@@ -35,21 +26,22 @@ function notFound(id: string): { ok: false; problem: ProblemInit } {
 }
 
 /**
- * Creates a payment with a validated request. Success and failure tokens are processed at once;
- * pending tokens start PENDING and settle after the settlement delay on the account's clock.
+ * Builds a new payment from a validated request, changing nothing: success and failure tokens
+ * are processed at once; pending tokens start PENDING and settle `settlementDelayMs` later on the
+ * account's clock (`settlesAt`).
  *
  * @example
- * createPayment(context, account, Date.now(), {
+ * buildPayment(tokens, 5_000, Date.now(), {
  *   amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_success' },
- * }); // { ok: true, status: 201, body: { status: 'SUCCEEDED', … } }
+ * }); // { ok: true, status: 201, body: { payment: { status: 'SUCCEEDED', … }, settlesAt: undefined } }
  */
-export function createPayment(
-  context: PaymentContext,
-  account: Account,
+export function buildPayment(
+  tokens: TokenTable,
+  settlementDelayMs: number,
   accountNow: number,
   request: CreatePaymentRequest,
-): DomainResult<Payment> {
-  const behaviour = context.tokens.behaviourOf(request.payment_method.token);
+): DomainResult<{ payment: Payment; settlesAt: number | undefined }> {
+  const behaviour = tokens.behaviourOf(request.payment_method.token);
   if (behaviour === undefined) {
     // Validation checks tokens first; this guards against a token table changed meanwhile.
     return {
@@ -76,17 +68,10 @@ export function createPayment(
     failure_message: null,
   };
   if (behaviour.pending) {
-    context.store.addPayment(
-      account,
-      payment,
-      request.payment_method.token,
-      accountNow + context.settlementDelayMs,
-    );
-  } else {
-    applyOutcome(payment, behaviour);
-    context.store.addPayment(account, payment, request.payment_method.token);
+    return { ok: true, status: 201, body: { payment, settlesAt: accountNow + settlementDelayMs } };
   }
-  return { ok: true, status: 201, body: payment };
+  applyOutcome(payment, behaviour);
+  return { ok: true, status: 201, body: { payment, settlesAt: undefined } };
 }
 
 /**
@@ -97,7 +82,7 @@ export function createPayment(
  */
 export function retrievePayment(account: Account | undefined, id: string): DomainResult<Payment> {
   const stored = account?.payments.get(id);
-  if (stored === undefined) return notFound(id);
+  if (stored === undefined) return paymentNotFound(id);
   return { ok: true, status: 200, body: stored.payment };
 }
 
@@ -139,61 +124,19 @@ function unknownCursor(startingAfter: string): { ok: false; problem: ProblemInit
 }
 
 /**
- * Captures an AUTHORIZED payment, in full or partially.
+ * Builds the refund object of a refund of `amount` just applied to `payment`.
  *
  * @example
- * capture(account, 'pay_123', { amount: 500 }); // { ok: true, status: 200, body: { status: 'SUCCEEDED', amount_captured: 500, … } }
+ * refundObject(payment, 400, Date.now()); // { object: 'refund', amount: 400, status: 'SUCCEEDED', … }
  */
-export function capture(
-  account: Account | undefined,
-  id: string,
-  request: CapturePaymentRequest,
-): DomainResult<Payment> {
-  const stored = account?.payments.get(id);
-  if (stored === undefined) return notFound(id);
-  const result = capturePayment(stored.payment, request.amount);
-  if (!result.ok) return result;
-  return { ok: true, status: 200, body: stored.payment };
-}
-
-/**
- * Cancels an AUTHORIZED payment.
- *
- * @example
- * cancel(account, 'pay_123'); // { ok: true, status: 200, body: { status: 'CANCELED', … } }
- */
-export function cancel(account: Account | undefined, id: string): DomainResult<Payment> {
-  const stored = account?.payments.get(id);
-  if (stored === undefined) return notFound(id);
-  const result = cancelPayment(stored.payment);
-  if (!result.ok) return result;
-  return { ok: true, status: 200, body: stored.payment };
-}
-
-/**
- * Refunds a SUCCEEDED payment and returns the refund object (201).
- *
- * @example
- * refund(account, Date.now(), 'pay_123', {}); // { ok: true, status: 201, body: { object: 'refund', … } }
- */
-export function refund(
-  account: Account | undefined,
-  accountNow: number,
-  id: string,
-  request: CreateRefundRequest,
-): DomainResult<Refund> {
-  const stored = account?.payments.get(id);
-  if (stored === undefined) return notFound(id);
-  const result = refundPayment(stored.payment, request.amount);
-  if (!result.ok) return result;
-  const refundObject: Refund = {
+export function refundObject(payment: Payment, amount: number, accountNow: number): Refund {
+  return {
     id: newRefundId(),
     object: 'refund',
-    payment_id: stored.payment.id,
-    amount: result.value,
-    currency: stored.payment.currency,
+    payment_id: payment.id,
+    amount,
+    currency: payment.currency,
     status: 'SUCCEEDED',
     created_at: formatTimestamp(accountNow),
   };
-  return { ok: true, status: 201, body: refundObject };
 }

@@ -1,7 +1,8 @@
 // The Hono environment of the mock: what each middleware leaves in the context for the next.
 
 import type { AccountService } from '../service/account-service.js';
-import type { StoredResponse } from '../store/account.js';
+import type { IdempotentRequest } from '../service/idempotency.js';
+import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
 import type { Checked } from '../validation.js';
 import type { HandlerInput } from './operations.js';
 import type { PreparedAnswer } from './routes.js';
@@ -23,6 +24,10 @@ export interface MockVariables {
   latencyMs: number;
   /** The answer as stored for idempotent replay (set by the handler step). */
   stored: StoredResponse | undefined;
+  /** The in-flight Idempotency-Key record of this request, and the account that holds it. */
+  idempotency:
+    | { request: IdempotentRequest; record: IdempotencyRecord; account: Account }
+    | undefined;
   /** Whether the connection must be dropped instead of answered. */
   drop: boolean;
 }

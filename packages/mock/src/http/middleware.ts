@@ -138,21 +138,26 @@ export function idempotency(): MiddlewareHandler<MockEnv> {
     if (key === undefined) {
       await next();
     } else {
-      const decision = service.beginIdempotentRequest({
+      const request = {
         key,
         method: c.req.method,
         path: pathOf(c.req.url),
         bodyHash: hashBody(c.get('json')),
-      });
+      };
+      const decision = service.beginIdempotentRequest(request);
       if (decision.kind === 'problem') return problem(c, decision.problem);
       if (decision.kind === 'replay') {
         c.set('drop', service.takeDrop());
         return toResponse(decision.response, c.get('requestId'), true);
       }
+      const account = service.find();
+      if (account !== undefined)
+        c.set('idempotency', { request, record: decision.record, account });
       await next();
       const stored = c.get('stored');
       const keep = c.error === undefined && stored !== undefined && stored.status !== 400;
-      service.finishIdempotentRequest(decision.record, keep ? stored : undefined);
+      const record = c.get('idempotency')?.record ?? decision.record;
+      service.finishIdempotentRequest(record, keep ? stored : undefined);
     }
     if (c.error === undefined) c.set('drop', service.takeDrop());
     service.release();
@@ -185,6 +190,18 @@ export function handlerStep(options: HandlerStepOptions): MiddlewareHandler<Mock
       await options.sleep(latency);
     }
     const service = c.get('service');
+    const pending = c.get('idempotency');
+    if (pending?.account.closed === true) {
+      // The key was reset while this request waited: its record went with the old account, so
+      // take the key again on the new one (no payment may be left without its record).
+      const decision = service.beginIdempotentRequest(pending.request);
+      if (decision.kind === 'problem') return problem(c, decision.problem);
+      if (decision.kind === 'replay')
+        return toResponse(decision.response, c.get('requestId'), true);
+      const account = service.find();
+      if (account !== undefined)
+        c.set('idempotency', { ...pending, record: decision.record, account });
+    }
     if (options.settleFirst) {
       const { events } = service.settleDue();
       if (events.length > 0) options.deliver(events);

@@ -25,8 +25,9 @@ export function createSandboxRoutes(validators: SchemaValidators<SandboxComponen
       body: requiredBody(validators.validator('AdvanceClockRequest')),
       handle: ({ service, body }) => {
         const { result, events } = service.advanceClock(body.seconds);
+        if (!result.ok) return { problem: result.problem };
         // Always handed over (even empty): retries that came due with the clock run now.
-        return { status: 200, body: result, events };
+        return { status: 200, body: result.body, events };
       },
     },
     getSandboxFaults: {

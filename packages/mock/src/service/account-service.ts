@@ -2,7 +2,12 @@
 import type { components, SandboxComponents } from '@payment-service/openapi';
 import * as payments from '../domain/payments.js';
 import type { TokenTable } from '../domain/tokens.js';
-import { settlePendingPayment } from '../domain/transitions.js';
+import {
+  cancelPayment,
+  capturePayment,
+  refundPayment,
+  settlePendingPayment,
+} from '../domain/transitions.js';
 import { type Faults, normalizeFaults, takeDrop, takeFailure } from '../faults.js';
 import type { ProblemInit } from '../problems.js';
 import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
@@ -85,14 +90,32 @@ function emit(
   at: number,
   events: EventDelivery[],
 ): void {
-  if (!hasSubscribers(account.webhooks, sandbox.defaultEndpoint)) return;
+  const event = prepareEvent(sandbox, account, payment, at);
+  if (event !== undefined) commitEvent(account, event, events);
+}
+
+/** The event of a payment's new status, built but not recorded (undefined with no listener). */
+function prepareEvent(
+  sandbox: SandboxState,
+  account: Account,
+  payment: Payment,
+  at: number,
+): EventDelivery | undefined {
+  if (!hasSubscribers(account.webhooks, sandbox.defaultEndpoint)) return undefined;
+  return { account, event: paymentEvent(payment, at), dueAt: at };
+}
+
+/** Records a prepared event for redelivery and lists it for delivery; cannot fail. */
+function commitEvent(account: Account, delivery: EventDelivery, events: EventDelivery[]): void {
   account.webhooks ??= new AccountWebhooks();
-  const event = paymentEvent(payment, at);
-  account.webhooks.rememberEvent(event);
-  events.push({ account, event, dueAt: at });
+  account.webhooks.rememberEvent(delivery.event);
+  events.push(delivery);
 }
 
 const noEvents: EventDelivery[] = [];
+
+/** The most a key's sandbox clock may be ahead of real time: 100 years, in seconds. */
+export const MAX_CLOCK_OFFSET_SECONDS = 3_155_760_000;
 
 /**
  * The operations on one key's sandbox account. Reads never create an account; the first write
@@ -126,18 +149,28 @@ export class AccountService {
     return settleDuePayments(this.sandbox, account, this.now(account));
   }
 
+  /**
+   * Creates a payment. Everything that can fail (the payment, its timestamp, its event) is built
+   * before the first change; the changes after it cannot fail.
+   */
   createPayment(request: Schemas['CreatePaymentRequest']): Change<payments.DomainResult<Payment>> {
-    const account = this.sandbox.store.open(this.apiKey);
-    const accountNow = this.now(account);
-    const context = {
-      store: this.sandbox.store,
-      tokens: this.sandbox.tokens,
-      settlementDelayMs: this.sandbox.settlementDelayMs,
-    };
-    const result = payments.createPayment(context, account, accountNow, request);
+    const existing = this.find();
+    const accountNow = this.now(existing);
+    const built = payments.buildPayment(
+      this.sandbox.tokens,
+      this.sandbox.settlementDelayMs,
+      accountNow,
+      request,
+    );
+    if (!built.ok) return { result: built, events: noEvents };
+    const { payment, settlesAt } = built.body;
+    const account = existing ?? this.sandbox.store.open(this.apiKey);
+    const event = prepareEvent(this.sandbox, account, payment, accountNow);
+    // Commit: nothing below throws.
+    this.sandbox.store.addPayment(account, payment, request.payment_method.token, settlesAt);
     const events: EventDelivery[] = [];
-    if (result.ok) emit(this.sandbox, account, result.body, accountNow, events);
-    return { result, events };
+    if (event !== undefined) commitEvent(account, event, events);
+    return { result: { ok: true, status: 201, body: payment }, events };
   }
 
   retrievePayment(id: string): payments.DomainResult<Payment> {
@@ -155,20 +188,32 @@ export class AccountService {
     id: string,
     request: Schemas['CapturePaymentRequest'] | undefined,
   ): Change<payments.DomainResult<Payment>> {
-    return this.changePayment(id, (account) => payments.capture(account, id, request ?? {}));
+    return this.changePayment(id, (draft) => {
+      const result = capturePayment(draft, request?.amount);
+      return result.ok ? { ok: true, status: 200, body: draft } : result;
+    });
   }
 
   cancelPayment(id: string): Change<payments.DomainResult<Payment>> {
-    return this.changePayment(id, (account) => payments.cancel(account, id));
+    return this.changePayment(id, (draft) => {
+      const result = cancelPayment(draft);
+      return result.ok ? { ok: true, status: 200, body: draft } : result;
+    });
   }
 
   createRefund(
     id: string,
     request: Schemas['CreateRefundRequest'] | undefined,
   ): Change<payments.DomainResult<Schemas['Refund']>> {
-    return this.changePayment(id, (account, accountNow) =>
-      payments.refund(account, accountNow, id, request ?? {}),
-    );
+    return this.changePayment(id, (draft, accountNow) => {
+      const result = refundPayment(draft, request?.amount);
+      if (!result.ok) return result;
+      return {
+        ok: true,
+        status: 201,
+        body: payments.refundObject(draft, result.value, accountNow),
+      };
+    });
   }
 
   createWebhookEndpoint(
@@ -249,15 +294,30 @@ export class AccountService {
     return clockBody(this.now(account), account?.offsetSeconds ?? 0, 0);
   }
 
-  /** Moves the key's clock forward: due payments settle, retries come due, records expire. */
-  advanceClock(seconds: number): Change<SandboxSchemas['Clock']> {
+  /**
+   * Moves the key's clock forward: due payments settle, retries come due, records expire. The
+   * total offset is at most `MAX_CLOCK_OFFSET_SECONDS` (100 years); beyond it nothing moves.
+   */
+  advanceClock(seconds: number): Change<payments.DomainResult<SandboxSchemas['Clock']>> {
+    const offset = (this.find()?.offsetSeconds ?? 0) + seconds;
+    if (offset > MAX_CLOCK_OFFSET_SECONDS) {
+      const message = `seconds would take the sandbox clock's total offset to ${offset} s, beyond the limit of ${MAX_CLOCK_OFFSET_SECONDS} s (100 years); reset the sandbox to start again`;
+      const problem: ProblemInit = {
+        code: 'invalid_request',
+        detail: `${message}.`,
+        param: 'seconds',
+        errors: [{ param: 'seconds', code: 'maximum', message }],
+      };
+      return { result: { ok: false, problem }, events: noEvents };
+    }
     const account = this.sandbox.store.open(this.apiKey);
-    account.offsetSeconds += seconds;
+    account.offsetSeconds = offset;
     const accountNow = this.now(account);
     const { result: settled, events } = settleDuePayments(this.sandbox, account, accountNow);
     this.sandbox.store.expireIdempotencyRecords(account, accountNow);
     this.release();
-    return { result: clockBody(accountNow, account.offsetSeconds, settled), events };
+    const body = clockBody(accountNow, account.offsetSeconds, settled);
+    return { result: { ok: true, status: 200, body }, events };
   }
 
   /** Deletes everything of the key. */
@@ -288,21 +348,31 @@ export class AccountService {
     if (account !== undefined) this.sandbox.store.dropIfEmpty(account);
   }
 
+  /**
+   * Changes one payment all or nothing: the change is made on a draft, its answer and event are
+   * built from the draft, and only then is the draft copied onto the stored payment.
+   */
   private changePayment<Body>(
     id: string,
-    operation: (account: Account | undefined, accountNow: number) => payments.DomainResult<Body>,
+    change: (draft: Payment, accountNow: number) => payments.DomainResult<Body>,
   ): Change<payments.DomainResult<Body>> {
     const account = this.find();
-    const accountNow = this.now(account);
     const stored = account?.payments.get(id);
-    const statusBefore = stored?.payment.status;
-    const result = operation(account, accountNow);
-    const events: EventDelivery[] = [];
-    if (result.ok && account !== undefined && stored !== undefined) {
-      if (stored.payment.status !== statusBefore) {
-        emit(this.sandbox, account, stored.payment, accountNow, events);
-      }
+    if (account === undefined || stored === undefined) {
+      return { result: payments.paymentNotFound(id), events: noEvents };
     }
+    const accountNow = this.now(account);
+    const draft: Payment = { ...stored.payment };
+    const result = change(draft, accountNow);
+    if (!result.ok) return { result, events: noEvents };
+    const event =
+      draft.status === stored.payment.status
+        ? undefined
+        : prepareEvent(this.sandbox, account, draft, accountNow);
+    // Commit: nothing below throws.
+    Object.assign(stored.payment, draft);
+    const events: EventDelivery[] = [];
+    if (event !== undefined) commitEvent(account, event, events);
     return { result, events };
   }
 }

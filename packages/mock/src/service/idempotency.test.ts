@@ -49,9 +49,11 @@ describe('Idempotency-Key', () => {
     });
     expect(otherBody.status).toBe(422);
     expect(otherBody.body.code).toBe('idempotency_key_reused');
+    expect(otherBody.body.detail).toContain('differs in its body.');
     const authorized = await createPayment({ capture: false });
     const otherPath = await json('POST', `/v1/payments/${authorized.id}/cancel`, withKey('k1'));
     expect(otherPath.status).toBe(422);
+    expect(otherPath.body.detail).toContain('differs in its path (/v1/payments), body.');
     // The 422 stored nothing: the payment is still AUTHORIZED.
     const after = await json('GET', `/v1/payments/${authorized.id}`);
     expect(after.body.status).toBe('AUTHORIZED');

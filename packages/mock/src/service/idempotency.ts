@@ -91,16 +91,16 @@ export function beginIdempotentRequest(
   store.expireIdempotencyRecords(account, accountNow);
   const existing = account.idempotencyRecords.get(request.key);
   if (existing !== undefined) {
-    if (
-      existing.method !== request.method ||
-      existing.path !== request.path ||
-      existing.bodyHash !== request.bodyHash
-    ) {
+    const differences: string[] = [];
+    if (existing.method !== request.method) differences.push(`method (${existing.method})`);
+    if (existing.path !== request.path) differences.push(`path (${existing.path})`);
+    if (existing.bodyHash !== request.bodyHash) differences.push('body');
+    if (differences.length > 0) {
       return {
         kind: 'problem',
         problem: {
           code: 'idempotency_key_reused',
-          detail: `This Idempotency-Key was first used with ${existing.method} ${existing.path} and another body. Use a new key for a different request.`,
+          detail: `This Idempotency-Key was first used with ${existing.method} ${existing.path}; this request differs in its ${differences.join(', ')}. Use a new key for a different request.`,
         },
       };
     }

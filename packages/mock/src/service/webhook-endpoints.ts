@@ -1,6 +1,7 @@
 // The webhook_endpoints operations of one key: register (secret shown once), list, delete.
 import type { components } from '@payment-service/openapi';
 import type { DomainResult } from '../domain/payments.js';
+import { checkWebhookUrl } from '../domain/webhook-url.js';
 import { randomBase62 } from '../ids.js';
 import type { Account } from '../store/account.js';
 import {
@@ -26,6 +27,18 @@ export function createWebhookEndpoint(
   accountNow: number,
   request: Schemas['CreateWebhookEndpointRequest'],
 ): DomainResult<Schemas['WebhookEndpointWithSecret']> {
+  const urlError = checkWebhookUrl(request.url);
+  if (urlError !== undefined) {
+    return {
+      ok: false,
+      problem: {
+        code: 'invalid_request',
+        detail: `${urlError.message}.`,
+        param: 'url',
+        errors: [urlError],
+      },
+    };
+  }
   const endpoints = account.webhooks?.endpoints;
   if (endpoints !== undefined && endpoints.size >= MAX_ENDPOINTS_PER_KEY) {
     const message = `a key can register at most ${MAX_ENDPOINTS_PER_KEY} webhook endpoints; delete one first`;

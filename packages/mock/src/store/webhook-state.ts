@@ -57,6 +57,8 @@ export class AccountWebhooks {
   readonly queue = new MinHeap<QueuedDelivery>(
     (a, b) => a.dueAt - b.dueAt || a.sequence - b.sequence,
   );
+  /** Delivery attempts of this key in flight now. */
+  inFlight = 0;
   private nextSequence = 0;
 
   rememberEvent(event: StoredEvent): void {

@@ -1,5 +1,6 @@
 // The server-wide default webhook endpoint (the CLI's --webhook-url): every key's events go to it.
 
+import { checkWebhookUrl } from '../domain/webhook-url.js';
 import type { EndpointRecord } from '../store/webhook-state.js';
 import { formatTimestamp } from '../time.js';
 import { newSigningSecret, parseSigningSecret } from './signing.js';
@@ -30,9 +31,8 @@ export function createDefaultEndpoint(
   secret: string | undefined,
   now: number,
 ): EndpointRecord {
-  if (!/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url)) {
-    throw new TypeError('webhookUrl must be an absolute http:// or https:// URL');
-  }
+  const urlError = checkWebhookUrl(url, 'webhookUrl');
+  if (urlError !== undefined) throw new TypeError(urlError.message);
   if (secret === undefined) {
     throw new TypeError('webhookSecret is required with webhookUrl (see generateWebhookSecret())');
   }

@@ -196,8 +196,9 @@ describe('webhook delivery', () => {
     const started = performance.now();
     for (let index = 0; index < 20; index++) await harness.createPayment();
     expect(performance.now() - started).toBeLessThan(1000);
-    await receiver.waitFor(20);
-    harness.mock.close(); // aborts the 20 attempts in flight
+    // At most 4 attempts of one key are in flight at once (fair delivery); the rest wait.
+    await receiver.waitFor(4);
+    harness.mock.close(); // aborts the attempts in flight
   });
 
   it('creates no webhook state for keys without endpoints; reset forgets endpoints', async () => {

@@ -1,5 +1,5 @@
 // Delivers webhook events outside the request path: per-key queues on the sandbox clock, one timer, retries, the log.
-import { maskSecrets } from '../secrets.js';
+import { maskSecrets, maskUrl } from '../secrets.js';
 import type { Account } from '../store/account.js';
 import {
   type AccountWebhooks,
@@ -31,6 +31,11 @@ export interface DispatcherOptions {
   defaultEndpoint?: EndpointRecord | undefined;
   /** Attempts in flight at once over all keys; more wait their turn. Default 32. */
   maxConcurrent?: number;
+  /**
+   * Attempts in flight at once for one key; its further attempts wait, so a key whose receiver
+   * hangs cannot take the slots of the others. Default 4.
+   */
+  maxConcurrentPerKey?: number;
   logger?: ((line: string) => void) | undefined;
   /**
    * Settles a watched key's payments that are due (the account service's one settlement
@@ -67,11 +72,13 @@ export class WebhookDispatcher {
   private running = 0;
   private closed = false;
   private readonly maxConcurrent: number;
+  private readonly maxConcurrentPerKey: number;
   private readonly fetch: typeof fetch;
 
   constructor(private readonly options: DispatcherOptions) {
     this.defaultEndpoint = options.defaultEndpoint;
     this.maxConcurrent = options.maxConcurrent ?? 32;
+    this.maxConcurrentPerKey = options.maxConcurrentPerKey ?? 4;
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
@@ -157,8 +164,26 @@ export class WebhookDispatcher {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = serverAt;
     const delay = Math.min(Math.max(0, serverAt - this.options.clock.now()), MAX_TIMER_MS);
-    this.timer = setTimeout(() => this.tick(), delay);
+    this.timer = setTimeout(() => this.runSafely('tick', () => this.tick()), delay);
     this.timer.unref?.();
+  }
+
+  /** Runs a background step; an unexpected error is logged, never left to crash the process. */
+  private runSafely(step: string, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.report(step, error);
+    }
+  }
+
+  private report(step: string, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.options.logger?.(
+      `${new Date().toISOString()} webhook dispatcher: unexpected error in ${step}: ${maskSecrets(message)}`,
+    );
+    // The next wake-up retries what is still due.
+    if (!this.closed && this.timer === undefined) this.setTimer(this.options.clock.now() + 1000);
   }
 
   private tick(): void {
@@ -178,12 +203,16 @@ export class WebhookDispatcher {
       if (subscribed) this.deliver(this.options.settleDue(account, accountNow).events);
       let saturated = false;
       for (let next = state.queue.peek(); next !== undefined && next.dueAt <= accountNow; ) {
-        if (this.running >= this.maxConcurrent) {
+        if (this.running >= this.maxConcurrent || state.inFlight >= this.maxConcurrentPerKey) {
           saturated = true; // a finishing attempt kicks again
           break;
         }
         state.queue.pop();
-        if (this.deliverable(state, next.target)) void this.attempt(account, state, next);
+        if (this.deliverable(state, next.target)) {
+          this.attempt(account, state, next).catch((error: unknown) =>
+            this.report('attempt', error),
+          );
+        }
         next = state.queue.peek();
       }
       let due = state.queue.peek()?.dueAt;
@@ -214,6 +243,7 @@ export class WebhookDispatcher {
     }, this.options.timeoutMs);
     timeout.unref?.();
     this.running++;
+    state.inFlight++;
     this.inFlight.add(controller);
     const serverNow = clock.now();
     const attemptedAt = account.now(serverNow);
@@ -243,6 +273,7 @@ export class WebhookDispatcher {
     } finally {
       clearTimeout(timeout);
       this.running--;
+      state.inFlight--;
       this.inFlight.delete(controller);
     }
     if (this.closed || account.closed) return;
@@ -275,7 +306,7 @@ export class WebhookDispatcher {
       next_retry_at: nextRetryAt === undefined ? null : formatTimestamp(nextRetryAt),
     });
     this.options.logger?.(
-      `${new Date().toISOString()} webhook ${event.type} ${event.id} → ${maskSecrets(target.endpoint.url)} ${status ?? error} ${latencyMs}ms (attempt ${attempt}${nextRetryAt === undefined ? '' : `, retry at ${formatTimestamp(nextRetryAt)}`}${status === 410 ? ', endpoint disabled' : ''})`,
+      `${new Date().toISOString()} webhook ${event.type} ${event.id} → ${maskUrl(target.endpoint.url)} ${status ?? error} ${latencyMs}ms (attempt ${attempt}${nextRetryAt === undefined ? '' : `, retry at ${formatTimestamp(nextRetryAt)}`}${status === 410 ? ', endpoint disabled' : ''})`,
     );
     this.watch(account);
   }
