@@ -92,7 +92,7 @@ export async function startCliSandbox(cwd: string): Promise<CliSandbox> {
     firstDelivery,
     output,
     stop: async () => {
-      child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const code = await exited;
       receiver.close();
       return code;
