@@ -17,6 +17,7 @@ import {
   problemResponse,
   type StubAnswer,
 } from './test-support/fetch-stub.js';
+import { sdkVersion } from './version.js';
 
 const secretPart = 'R3tryS3cretPart';
 const apiKey = `sk_test_${secretPart}`;
@@ -296,7 +297,7 @@ describe('observability', () => {
     const { client, requests } = clientWith(() => jsonResponse(paymentFixture()));
     await client.payments.retrieve('pay_1');
     expect(requests[0]?.headers.get('User-Agent')).toBe(
-      `payment-service-sdk/0.1.0 node/${process.versions.node}`,
+      `payment-service-sdk/${sdkVersion} node/${process.versions.node}`,
     );
   });
 });
