@@ -3,6 +3,7 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 
 const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: read by the pack lifecycle, never inside a turbo task.
 const packer = process.env.npm_config_user_agent ?? '';
 const workspaceRanges = ['dependencies', 'peerDependencies', 'optionalDependencies'].flatMap(
   (field) =>

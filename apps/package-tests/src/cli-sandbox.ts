@@ -1,8 +1,9 @@
-// Runs the installed `payment-service-mock` command (through npx) with a webhook receiver, for a fresh project.
+// Runs the installed `payment-service-mock` command with a webhook receiver, for a fresh project.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { toolPath } from './pack.js';
 
 /** One webhook delivery as received: the raw body and its headers. */
@@ -37,7 +38,7 @@ function waitForUrl(child: ChildProcess, output: () => string): Promise<string> 
 }
 
 /**
- * Starts `npx payment-service-mock --port 0` in `cwd` with `--webhook-url` set to a receiver here.
+ * Starts the installed `payment-service-mock --port 0` in `cwd` with `--webhook-url` set to a receiver here.
  *
  * @example
  * const sandbox = await startCliSandbox(projectDir);
@@ -92,7 +93,7 @@ export async function startCliSandbox(cwd: string): Promise<CliSandbox> {
     firstDelivery,
     output,
     stop: async () => {
-      child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const code = await exited;
       receiver.close();
       return code;

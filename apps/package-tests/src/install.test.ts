@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type CliSandbox, startCliSandbox } from './cli-sandbox.js';
 import { freshProject, type Resolution, runIn, strictTsconfig } from './fresh-project.js';
 import { merchantScript, type ScriptFlavour } from './merchant-script.js';
-import { repoRoot } from './pack.js';
+import { packageVersion, repoRoot } from './pack.js';
 
 const tarballs = Object.values(inject('tarballs'));
 const tsc = join(repoRoot, 'apps/package-tests/node_modules/.bin/tsc');
@@ -46,6 +46,8 @@ const expected = {
   overHttp: 'SUCCEEDED',
   event: 'payment.succeeded',
   forged: 'invalid_signature',
+  // The spec's info.version is the version of @payment-service/openapi (scripts/sync-versions.mjs).
+  specVersion: packageVersion('openapi'),
 };
 
 const projects: {
@@ -88,11 +90,27 @@ describe.each(projects)('a fresh $name project', ({ type, flavour, resolutions }
     await sandbox?.stop();
   });
 
-  it('creates payments in process and against `npx payment-service-mock`, and verifies a delivery', async () => {
+  it('stops the installed payment-service-mock on SIGTERM with exit code 0', async () => {
+    expect(await sandbox.stop()).toBe(0);
+    expect(sandbox.output()).toContain('Received SIGTERM');
+    await expect(fetch(`${sandbox.url}/v1/payments`)).rejects.toThrow();
+  });
+
+  it('creates payments in process and against the installed payment-service-mock, and verifies a delivery', async () => {
     const env = await scriptEnv(sandbox);
     const [command, args] = flavour === 'typescript' ? [tsx, [script]] : ['node', [script]];
     const stdout = await runIn(project, command, args, env);
     expect(resultOf(stdout)).toMatchObject(expected);
+  });
+
+  it('prints the version with `npx payment-service-mock --version`', async () => {
+    const stdout = await runIn(project, 'npx', [
+      '--no-install',
+      'payment-service-mock',
+      '--version',
+    ]);
+    expect(stdout.trim()).toBe(packageVersion('mock'));
+    expect(sandbox.output()).toContain(`sandbox ${packageVersion('mock')} listening on`);
   });
 
   it.each(resolutions)(

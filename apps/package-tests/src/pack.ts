@@ -1,6 +1,6 @@
 // Packs the publishable packages the way a release does (`pnpm pack`, which rewrites `workspace:` ranges).
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,4 +41,14 @@ export function packPackage(name: PublishedPackage, destination: string): string
   if (created.length !== 1)
     throw new Error(`pnpm pack of ${name} made ${created.join(', ') || 'nothing'}`);
   return join(destination, created[0] as string);
+}
+
+/**
+ * The version in `packages/<name>/package.json`: tests read it instead of repeating it.
+ *
+ * @example
+ * packageVersion('sdk'); // '0.1.0'
+ */
+export function packageVersion(name: PublishedPackage): string {
+  return JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8')).version;
 }

@@ -1,107 +1,101 @@
-#!/usr/bin/env node
-import { parseArgs } from 'node:util';
+// The `payment-service-mock` command: serves the sandbox over HTTP, logs one line per request, stops cleanly on signals.
+import { createRequire } from 'node:module';
+import { networkInterfaces } from 'node:os';
+import { type CliSettings, HELP, isLoopback, readCli } from './cli-options.js';
 import { formatTokenTable } from './domain/tokens.js';
 import { newTestApiKey } from './ids.js';
-// The `payment-service-mock` command: serves the sandbox over HTTP and logs one line per request.
 import { createLineWriter } from './line-writer.js';
 import { startMockServer } from './node.js';
 import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from './webhooks/default-endpoint.js';
-import { parseSigningSecret } from './webhooks/signing.js';
 
-const HELP = `payment-service-mock — a local sandbox of the payment service's API
+/** How long requests in flight may take to finish after SIGTERM or SIGINT. */
+const SHUTDOWN_GRACE_MS = 5000;
 
-Usage: payment-service-mock [options]
-
-Options:
-  --port <port>                 Port to listen on (default: $PORT or 4010; 0 picks a free port)
-  --host <host>                 Interface to listen on (default: 127.0.0.1)
-  --settlement-delay <seconds>  Seconds before pending test payments settle (default: 5)
-  --webhook-url <url>           Send every key's webhook events to this URL (local development)
-  --webhook-secret <whsec_…>    Its signing secret (default: a new one, printed at start-up)
-  --quiet                       Do not log requests
-  --help                        Show this help
-`;
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 function fail(message: string): never {
-  process.stderr.write(`payment-service-mock: ${message}\n\n${HELP}`);
+  process.stderr.write(
+    `payment-service-mock: ${message}\n(run payment-service-mock --help for every option)\n`,
+  );
   process.exit(2);
 }
 
-function parseNumber(name: string, text: string | undefined, fallback: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(text) || !Number.isFinite(value)) {
-    fail(`--${name} must be a non-negative number; got "${text}"`);
-  }
-  return value;
+/** Addresses other machines may use when the sandbox listens on every interface. */
+function networkAddresses(port: number): string[] {
+  return Object.values(networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .filter((entry) => !entry.internal && entry.family === 'IPv4')
+    .map((entry) => `http://${entry.address}:${port}`);
 }
 
-async function main(): Promise<void> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string', default: '127.0.0.1' },
-        'settlement-delay': { type: 'string' },
-        'webhook-url': { type: 'string' },
-        'webhook-secret': { type: 'string' },
-        quiet: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    fail((error as Error).message);
+function startError(error: unknown, settings: CliSettings): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const port = `port ${settings.port} (from ${settings.portSource})`;
+  if (code === 'EADDRINUSE')
+    return `${port} is already in use on ${settings.host}; choose another with --port or $PORT`;
+  if (code === 'EACCES')
+    return `${port} needs privileges to listen on; choose one above 1023 with --port or $PORT`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `--host ${settings.host} is not an address of this machine`;
   }
-  if (values.help) {
-    process.stdout.write(HELP);
-    return;
-  }
-  const port = parseNumber('port', (values.port as string | undefined) ?? process.env.PORT, 4010);
-  if (!Number.isInteger(port) || port > 65_535) fail(`--port must be an integer 0..65535`);
-  const settlementDelaySeconds = parseNumber(
-    'settlement-delay',
-    values['settlement-delay'] as string | undefined,
-    5,
-  );
-  const quiet = values.quiet === true;
-  const webhookUrl = values['webhook-url'] as string | undefined;
-  let webhookSecret = values['webhook-secret'] as string | undefined;
-  if (webhookUrl !== undefined) {
-    if (!/^https?:\/\/\S+$/.test(webhookUrl) || !URL.canParse(webhookUrl)) {
-      fail(`--webhook-url must be an absolute http:// or https:// URL`);
-    }
-    if (webhookSecret !== undefined && parseSigningSecret(webhookSecret) === undefined) {
-      fail('--webhook-secret must be whsec_ followed by base64');
-    }
-    webhookSecret ??= generateWebhookSecret();
-  } else if (webhookSecret !== undefined) {
-    fail('--webhook-secret needs --webhook-url');
-  }
+  return (error as Error).message;
+}
 
-  const requestLog = quiet ? undefined : createLineWriter(process.stdout);
+async function serve(settings: CliSettings): Promise<void> {
+  const webhookSecret =
+    settings.webhookUrl === undefined
+      ? undefined
+      : (settings.webhookSecret ?? generateWebhookSecret());
+  const requestLog = settings.quiet ? undefined : createLineWriter(process.stdout);
+  const limits = {
+    ...(settings.memoryBudgetBytes === undefined
+      ? {}
+      : { memoryBudgetBytes: settings.memoryBudgetBytes }),
+    ...(settings.keyMemoryBudgetBytes === undefined
+      ? {}
+      : { keyMemoryBudgetBytes: settings.keyMemoryBudgetBytes }),
+  };
   const server = await startMockServer({
-    port,
-    hostname: values.host as string,
-    settlementDelaySeconds,
-    ...(webhookUrl === undefined ? {} : { webhookUrl, webhookSecret }),
+    port: settings.port,
+    hostname: settings.host,
+    settlementDelaySeconds: settings.settlementDelaySeconds,
+    http: settings.http,
+    ...(Object.keys(limits).length === 0 ? {} : { limits }),
+    ...(settings.webhookUrl === undefined
+      ? {}
+      : { webhookUrl: settings.webhookUrl, webhookSecret }),
     logger: requestLog,
-  });
+  }).catch((error: unknown) => fail(`could not start: ${startError(error, settings)}`));
+
+  const exposed = !isLoopback(settings.host);
+  const everyInterface = settings.host === '0.0.0.0' || settings.host === '::';
+  const baseUrl = everyInterface ? `http://127.0.0.1:${server.port}` : server.url;
+  if (exposed) {
+    process.stderr.write(
+      `payment-service-mock: warning: --host ${settings.host} exposes the sandbox to the network. ` +
+        'Anyone who can reach this port can use it with any sk_test_ key; bind 127.0.0.1 unless you need this.\n',
+    );
+  }
   const apiKey = newTestApiKey();
   process.stdout.write(
     [
-      `Payment service mock sandbox listening on ${server.url}`,
+      `Payment service mock sandbox ${version} listening on ${baseUrl}`,
+      ...(everyInterface
+        ? [
+            '',
+            `From other machines: ${networkAddresses(server.port).join(', ') || '(no network address found)'}`,
+          ]
+        : []),
       '',
-      `Base URL:  ${server.url}`,
+      `Base URL:  ${baseUrl}`,
       `Test key:  ${apiKey}   (any sk_test_ key works; each key has its own isolated data)`,
-      `Settlement delay for pending tokens: ${settlementDelaySeconds}s (sandbox clock)`,
+      `Settlement delay for pending tokens: ${settings.settlementDelaySeconds}s (sandbox clock)`,
       '',
       'Test tokens (payment_method.token):',
       formatTokenTable(),
       '',
       'Try it:',
-      `  curl -s ${server.url}/v1/payments \\`,
+      `  curl -s ${baseUrl}/v1/payments \\`,
       `    -H "Authorization: Bearer ${apiKey}" \\`,
       `    -H "Content-Type: application/json" \\`,
       `    -H "Idempotency-Key: $(uuidgen 2>/dev/null || date +%s)" \\`,
@@ -110,10 +104,10 @@ async function main(): Promise<void> {
       'Sandbox controls: /_sandbox/reset, /_sandbox/clock, /_sandbox/clock/advance, /_sandbox/faults,',
       '  /_sandbox/webhook_deliveries, /_sandbox/events/{id}/redeliver',
       '',
-      ...(webhookUrl === undefined
+      ...(settings.webhookUrl === undefined
         ? []
         : [
-            `Webhooks:  every key's events are POSTed to ${webhookUrl} (endpoint ${DEFAULT_ENDPOINT_ID})`,
+            `Webhooks:  every key's events are POSTed to ${settings.webhookUrl} (endpoint ${DEFAULT_ENDPOINT_ID})`,
             `Webhook signing secret:  ${webhookSecret}`,
             '  (verify with webhooks.verify(rawBody, headers, secret) from @payment-service/sdk;',
             '   pass --webhook-secret to keep it across restarts)',
@@ -128,21 +122,34 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     requestLog?.flush();
-    if (!quiet) process.stdout.write(`\nReceived ${signal}, shutting down.\n`);
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+    if (!settings.quiet)
+      process.stdout.write(`\nReceived ${signal}: finishing requests in flight, then stopping.\n`);
+    server.close({ graceMs: SHUTDOWN_GRACE_MS }).then(
+      () => {
+        requestLog?.flush();
+        process.exit(0);
+      },
+      (error: unknown) => {
+        process.stderr.write(
+          `payment-service-mock: error while stopping: ${(error as Error).message}\n`,
+        );
+        process.exit(1);
+      },
     );
-    setTimeout(() => process.exit(0), 3000).unref();
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
-  const code = (error as NodeJS.ErrnoException).code;
+// A failure in a background task (a webhook delivery, a timer) is logged; the sandbox keeps serving.
+process.on('unhandledRejection', (reason) => {
   process.stderr.write(
-    `payment-service-mock: could not start: ${code === 'EADDRINUSE' ? 'the port is already in use' : (error as Error).message}\n`,
+    `payment-service-mock: unexpected error in a background task: ${String(reason)}\n`,
   );
-  process.exit(1);
 });
+
+const request = readCli(process.argv.slice(2), process.env);
+if (request.kind === 'help') process.stdout.write(HELP);
+else if (request.kind === 'version') process.stdout.write(`${version}\n`);
+else if (request.kind === 'error') fail(request.message);
+else await serve(request.settings);

@@ -35,8 +35,9 @@ describe('the HTTP server limits', () => {
   });
 
   it('answers a normal request while 300 clients dribble their headers', async () => {
-    server = await startMockServer({ port: 0 });
-    const dribblers = await Promise.all(Array.from({ length: 300 }, () => open(server!)));
+    const running = await startMockServer({ port: 0 });
+    server = running;
+    const dribblers = await Promise.all(Array.from({ length: 300 }, () => open(running)));
     let closedEarly = 0;
     for (const socket of dribblers) {
       socket.on('close', () => closedEarly++);

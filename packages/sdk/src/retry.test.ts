@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isRetryableStatus, maxRetryDelayMs, retryDelayMs, sleep } from './retry.js';
 
 describe('isRetryableStatus', () => {
@@ -42,9 +42,17 @@ describe('retryDelayMs', () => {
 
 describe('sleep', () => {
   it('waits, and rejects at once when the signal aborts', async () => {
-    const started = performance.now();
-    await sleep(30, undefined, () => new Error('never'));
-    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    vi.useFakeTimers();
+    let slept = false;
+    const sleeping = sleep(30, undefined, () => new Error('never')).then(() => {
+      slept = true;
+    });
+    await vi.advanceTimersByTimeAsync(29);
+    expect(slept).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await sleeping;
+    expect(slept).toBe(true);
+    vi.useRealTimers();
     const controller = new AbortController();
     const pending = sleep(10_000, controller.signal, () => new Error('cancelled'));
     controller.abort();

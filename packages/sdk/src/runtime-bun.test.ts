@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { type RunningMockServer, startMockServer } from '@payment-service/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inCi, requireBuiltSdk } from './test-support/built.js';
+import { sdkVersion } from './version.js';
 
 /** The Bun binary shipped by the npm package's platform dependency (its postinstall never runs under pnpm). */
 function findBun(): string | undefined {
@@ -94,6 +95,6 @@ describe.skipIf(!bun && !inCi)('the built SDK in Bun', () => {
       notFound: true,
       subtle: 'function',
     });
-    expect(outcome.userAgent).toBe(`payment-service-sdk/0.1.0 bun/${outcome.bun}`);
+    expect(outcome.userAgent).toBe(`payment-service-sdk/${sdkVersion} bun/${outcome.bun}`);
   }, 60_000);
 });

@@ -1,18 +1,20 @@
-// Masks secret keys (`sk_…`) in any text the SDK shows: error messages, problem bodies, log lines.
-
-/** `sk_` and what follows it up to a delimiter; the documented prefix is kept apart. */
-const secretKeyPattern = /\bsk_(test_)?[^\s"'`\\,;:<>()[\]{}]+/g;
+// Masks secret keys (`sk_test_…`, `sk_live_…`) in any text the SDK shows: error messages, problem bodies, log lines.
 
 /**
- * Replaces every `sk_…` secret key in `text` by its documented prefix (`sk_test_…` or `sk_…`).
+ * A real key: `sk_test_` or `sk_live_` followed by key characters. The bare prefix, or advice such
+ * as "an sk_… key", is not a key and stays as written.
+ */
+const secretKeyPattern = /\bsk_(test|live)_[A-Za-z0-9_-]+/g;
+
+/**
+ * Replaces every secret key in `text` by its prefix (`sk_test_…` or `sk_live_…`).
  *
  * @example
  * maskSecrets('the key sk_test_abc123 is not valid'); // 'the key sk_test_… is not valid'
+ * maskSecrets('Use an sk_… key here'); // unchanged
  */
 export function maskSecrets(text: string): string {
-  return text.replace(secretKeyPattern, (_match, test: string | undefined) =>
-    test === undefined ? 'sk_…' : 'sk_test_…',
-  );
+  return text.replace(secretKeyPattern, (_match, mode: string) => `sk_${mode}_…`);
 }
 
 /**

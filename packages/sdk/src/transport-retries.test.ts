@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from './client.js';
 import {
   AbortedError,
@@ -17,6 +17,7 @@ import {
   problemResponse,
   type StubAnswer,
 } from './test-support/fetch-stub.js';
+import { sdkVersion } from './version.js';
 
 const secretPart = 'R3tryS3cretPart';
 const apiKey = `sk_test_${secretPart}`;
@@ -46,6 +47,10 @@ function failThenSucceed(failures: number, failure: () => Response) {
 }
 
 const noWait = { 'Retry-After': '0' };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('retries', () => {
   it.each([
@@ -125,29 +130,38 @@ describe('retries', () => {
   });
 
   it('waits with exponential backoff when no Retry-After is sent', async () => {
-    const { client } = clientWith(
+    vi.useFakeTimers();
+    const { client, requests } = clientWith(
       failThenSucceed(1, () => problemResponse(502, 'bad_gateway', 'x')),
     );
-    const started = performance.now();
-    await client.payments.create(createParams);
-    const waited = performance.now() - started;
-    expect(waited).toBeGreaterThanOrEqual(240);
-    expect(waited).toBeLessThan(1_500);
+    const created = client.payments.create(createParams);
+    // The first retry waits between half and all of 500 ms (jitter).
+    await vi.advanceTimersByTimeAsync(249);
+    expect(requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(251);
+    await created;
+    expect(requests).toHaveLength(2);
   });
 
   it('honours Retry-After in seconds', async () => {
-    const { client } = clientWith(
+    vi.useFakeTimers();
+    const { client, requests } = clientWith(
       failThenSucceed(1, () =>
         problemResponse(429, 'rate_limited', 'slow', {}, { 'Retry-After': '1' }),
       ),
     );
-    const started = performance.now();
-    await client.payments.create(createParams);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+    const created = client.payments.create(createParams);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await created;
+    expect(requests).toHaveLength(2);
   });
 
   it('honours Retry-After as an HTTP-date', async () => {
-    const { client } = clientWith(
+    vi.useFakeTimers();
+    vi.setSystemTime(Date.UTC(2026, 0, 15, 12, 0, 0));
+    const { client, requests } = clientWith(
       failThenSucceed(1, () =>
         problemResponse(
           503,
@@ -160,9 +174,12 @@ describe('retries', () => {
         ),
       ),
     );
-    const started = performance.now();
-    await client.payments.create(createParams);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+    const created = client.payments.create(createParams);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await created;
+    expect(requests).toHaveLength(2);
   });
 
   it('does not wait for a Retry-After beyond the 60 s cap: it throws at once', async () => {
@@ -189,20 +206,24 @@ describe('timeouts and cancellation', () => {
       calls += 1;
       return hangingFetch(request);
     }) as typeof globalThis.fetch;
+    vi.useFakeTimers();
     const client = createClient({ apiKey, baseUrl: 'http://sandbox.test', fetch });
-    const started = performance.now();
-    const error = await client.payments
+    const pending = client.payments
       .list(undefined, { timeout: 50, maxRetries: 1 })
       .catch((caught) => caught);
+    await vi.advanceTimersByTimeAsync(49);
+    expect(calls).toBe(1);
+    await vi.runAllTimersAsync();
+    const error = await pending;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.code).toBe('timeout');
     expect(error.attempts).toBe(2);
     expect(calls).toBe(2);
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('uses the client’s timeout', async () => {
+    vi.useFakeTimers();
     const client = createClient({
       apiKey,
       baseUrl: 'http://sandbox.test',
@@ -210,14 +231,17 @@ describe('timeouts and cancellation', () => {
       timeout: 30,
       maxRetries: 0,
     });
-    await expect(client.payments.list()).rejects.toBeInstanceOf(TimeoutError);
+    const pending = client.payments.list().catch((caught) => caught);
+    await vi.advanceTimersByTimeAsync(30);
+    expect(await pending).toBeInstanceOf(TimeoutError);
   });
 
   it('aborts an attempt in flight', async () => {
     const client = createClient({ apiKey, baseUrl: 'http://sandbox.test', fetch: hangingFetch });
     const controller = new AbortController();
     const pending = client.payments.list(undefined, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('user left')), 20);
+    await Promise.resolve();
+    controller.abort(new Error('user left'));
     const error = await pending.catch((caught) => caught);
     expect(error).toBeInstanceOf(AbortedError);
     expect(error.cause).toEqual(new Error('user left'));
@@ -227,14 +251,18 @@ describe('timeouts and cancellation', () => {
     const { client, requests } = clientWith(() =>
       problemResponse(503, 'service_unavailable', 'later', {}, { 'Retry-After': '30' }),
     );
+    vi.useFakeTimers();
     const controller = new AbortController();
-    const started = performance.now();
-    const pending = client.payments.create(createParams, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
-    const error = await pending.catch((caught) => caught);
+    const pending = client.payments
+      .create(createParams, { signal: controller.signal })
+      .catch((caught) => caught);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(requests).toHaveLength(1);
+    controller.abort();
+    // No timer needs to run: the 30 s backoff ends with the abort.
+    const error = await pending;
     expect(error).toBeInstanceOf(AbortedError);
     expect(error.attempts).toBe(1);
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(requests).toHaveLength(1);
   });
 
@@ -272,7 +300,7 @@ describe('observability', () => {
       attempt: 1,
       willRetry: true,
       code: 'internal_error',
-      message: 'upstream rejected sk_test_… and sk_…',
+      message: 'upstream rejected sk_test_… and sk_live_…',
     });
     expect(entries[1]).toMatchObject({ status: 201, attempt: 2, willRetry: false });
     for (const entry of entries) expect(entry.elapsedMs).toBeGreaterThanOrEqual(0);
@@ -296,7 +324,7 @@ describe('observability', () => {
     const { client, requests } = clientWith(() => jsonResponse(paymentFixture()));
     await client.payments.retrieve('pay_1');
     expect(requests[0]?.headers.get('User-Agent')).toBe(
-      `payment-service-sdk/0.1.0 node/${process.versions.node}`,
+      `payment-service-sdk/${sdkVersion} node/${process.versions.node}`,
     );
   });
 });

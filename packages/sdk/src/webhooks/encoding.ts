@@ -27,19 +27,21 @@ export function encodeBase64(bytes: Uint8Array): string {
 }
 
 /**
- * Decodes standard base64 (padding optional), or returns `undefined` when the text is not base64.
+ * Decodes canonical standard base64 (padded, unused bits zero, as the Standard Webhooks libraries
+ * require), or returns `undefined` for anything else.
  *
  * @example
  * decodeBase64('AQID'); // Uint8Array [1, 2, 3]
- * decodeBase64('not base64!'); // undefined
+ * decodeBase64('AQI'); // undefined: not padded
+ * decodeBase64('AQJ='); // undefined: not canonical (AQI= is)
  */
 export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
   try {
     const binary = atob(text);
     const bytes = new Uint8Array(binary.length);
     for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
-    return bytes;
+    return encodeBase64(bytes) === text ? bytes : undefined;
   } catch {
     return undefined;
   }

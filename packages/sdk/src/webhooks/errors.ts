@@ -5,6 +5,7 @@ export type WebhookVerificationErrorCode =
   | 'missing_header'
   | 'invalid_signature'
   | 'timestamp_out_of_tolerance'
+  | 'invalid_timestamp'
   | 'invalid_secret'
   | 'invalid_payload';
 
@@ -62,8 +63,8 @@ export class WebhookSignatureError extends WebhookVerificationError {
 }
 
 /**
- * `webhook-timestamp` is not a number, or is further from now than the tolerance (a replay, or a
- * clock that is off).
+ * `webhook-timestamp` is further from now than the tolerance (code `timestamp_out_of_tolerance`:
+ * a replay, or a clock that is off), or is not a whole number of seconds (code `invalid_timestamp`).
  *
  * @example
  * error instanceof WebhookTimestampError && error.timestamp; // 1614265330
@@ -74,7 +75,7 @@ export class WebhookTimestampError extends WebhookVerificationError {
   readonly timestamp: number | undefined;
 
   constructor(message: string, timestamp?: number) {
-    super('timestamp_out_of_tolerance', message);
+    super(timestamp === undefined ? 'invalid_timestamp' : 'timestamp_out_of_tolerance', message);
     this.timestamp = timestamp;
   }
 }

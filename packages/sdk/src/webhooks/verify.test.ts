@@ -126,12 +126,39 @@ describe('verifyWebhook', () => {
     expect((await verifyWebhook(body, old, secret, { ...at, toleranceSeconds: 600 })).id).toBe(
       'evt_123',
     );
-    await expect(
-      verifyWebhook(body, { ...old, 'webhook-timestamp': 'soon' }, secret, at),
-    ).rejects.toThrow(WebhookTimestampError);
+    for (const malformed of ['soon', '1.5', '-1', '1e9']) {
+      const bad = await verifyWebhook(
+        body,
+        { ...old, 'webhook-timestamp': malformed },
+        secret,
+        at,
+      ).catch((caught) => caught);
+      expect(bad).toBeInstanceOf(WebhookTimestampError);
+      expect(bad.code).toBe('invalid_timestamp');
+      expect(bad.timestamp).toBeUndefined();
+    }
     expect((await verifyWebhook(body, old, secret, { now: () => new Date(now - 1000) })).id).toBe(
       'evt_123',
     );
+  });
+
+  it('decodes signatures strictly: unpadded or non-canonical base64 does not match', async () => {
+    const headers = await signed();
+    const signature = (headers['webhook-signature'] as string).slice('v1,'.length);
+    expect(signature.endsWith('=')).toBe(true);
+    const variants = {
+      unpadded: signature.replace(/=+$/, ''),
+      // The last character before the padding carries unused bits; setting one is not canonical.
+      nonCanonical: `${signature.slice(0, -2)}${String.fromCharCode(signature.charCodeAt(signature.length - 2) + 1)}=`,
+      urlSafe: signature.replaceAll('+', '-').replaceAll('/', '_'),
+    };
+    for (const variant of Object.values(variants)) {
+      if (variant === signature) continue;
+      await expect(
+        verifyWebhook(body, { ...headers, 'webhook-signature': `v1,${variant}` }, secret, at),
+      ).rejects.toThrow(WebhookSignatureError);
+    }
+    expect((await verifyWebhook(body, headers, secret, at)).id).toBe('evt_123');
   });
 
   it('accepts any matching signature among several and ignores unknown versions', async () => {

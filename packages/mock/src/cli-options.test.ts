@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { HELP, isLoopback, readCli } from './cli-options.js';
+import { DEFAULT_HTTP_LIMITS } from './http-server-limits.js';
+
+function settingsOf(args: string[], env: Record<string, string> = {}) {
+  const request = readCli(args, env);
+  if (request.kind !== 'serve')
+    throw new Error(`expected settings, got ${JSON.stringify(request)}`);
+  return request.settings;
+}
+
+function errorOf(args: string[], env: Record<string, string> = {}): string {
+  const request = readCli(args, env);
+  if (request.kind !== 'error') throw new Error(`expected an error, got ${request.kind}`);
+  return request.message;
+}
+
+describe('readCli', () => {
+  it('defaults to 127.0.0.1:4010 and the documented HTTP limits', () => {
+    expect(settingsOf([])).toMatchObject({
+      port: 4010,
+      portSource: 'the default',
+      host: '127.0.0.1',
+      settlementDelaySeconds: 5,
+      http: DEFAULT_HTTP_LIMITS,
+      quiet: false,
+    });
+  });
+
+  it('takes the port from --port before $PORT', () => {
+    expect(settingsOf([], { PORT: '5000' })).toMatchObject({ port: 5000, portSource: '$PORT' });
+    expect(settingsOf(['--port', '0'], { PORT: '5000' })).toMatchObject({
+      port: 0,
+      portSource: '--port',
+    });
+  });
+
+  it('blames the variable or the flag that holds a bad port', () => {
+    expect(errorOf([], { PORT: 'abc' })).toBe(
+      '$PORT must be an integer from 0 to 65535; got "abc"',
+    );
+    expect(errorOf(['--port', '70000'])).toBe(
+      '--port must be an integer from 0 to 65535; got "70000"',
+    );
+  });
+
+  it('reads every HTTP limit and the memory budgets in MiB', () => {
+    const settings = settingsOf([
+      '--headers-timeout=1000',
+      '--request-timeout=2000',
+      '--keep-alive-timeout=3000',
+      '--max-connections=50',
+      '--max-pipelined=4',
+      '--memory-budget=64',
+      '--key-memory-budget=8',
+    ]);
+    expect(settings.http).toEqual({
+      headersTimeoutMs: 1000,
+      requestTimeoutMs: 2000,
+      keepAliveTimeoutMs: 3000,
+      maxConnections: 50,
+      maxPipelined: 4,
+    });
+    expect(settings.memoryBudgetBytes).toBe(64 * 1024 * 1024);
+    expect(settings.keyMemoryBudgetBytes).toBe(8 * 1024 * 1024);
+  });
+
+  it.each([
+    [['--max-connections', '0'], '--max-connections must be an integer from 1'],
+    [['--max-pipelined', '1.5'], '--max-pipelined must be an integer'],
+    [['--memory-budget=-1'], '--memory-budget must be an integer'],
+    [
+      ['--headers-timeout', '20000'],
+      '--headers-timeout (20000 ms) must not exceed --request-timeout (10000 ms)',
+    ],
+    [['--settlement-delay', 'soon'], '--settlement-delay must be a number'],
+    [['--webhook-url', 'ftp://x'], '--webhook-url must be an absolute http:// or https:// URL'],
+    [['--webhook-secret', 'whsec_abc'], '--webhook-secret needs --webhook-url'],
+    [
+      ['--webhook-url', 'http://127.0.0.1:3000/', '--webhook-secret', 'nope'],
+      '--webhook-secret must be whsec_',
+    ],
+    [['--nope'], "Unknown option '--nope'"],
+  ])('rejects %j naming the flag', (args, message) => {
+    expect(errorOf(args)).toContain(message);
+  });
+
+  it('answers -h, --help, -v and --version', () => {
+    expect(readCli(['-h'], {})).toEqual({ kind: 'help' });
+    expect(readCli(['--help'], {})).toEqual({ kind: 'help' });
+    expect(readCli(['-v'], {})).toEqual({ kind: 'version' });
+    expect(readCli(['--version'], {})).toEqual({ kind: 'version' });
+    for (const flag of ['-h, --help', '-v, --version', '--memory-budget', '--max-pipelined']) {
+      expect(HELP).toContain(flag);
+    }
+  });
+});
+
+describe('isLoopback', () => {
+  it('tells local-only hosts from exposing ones', () => {
+    expect(['127.0.0.1', 'localhost', '::1', '127.1.2.3'].map(isLoopback)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['0.0.0.0', '::', '192.168.1.5'].map(isLoopback)).toEqual([false, false, false]);
+  });
+});

@@ -1,0 +1,180 @@
+// Reads the `payment-service-mock` command line and environment into server options, naming the flag at fault.
+import { parseArgs } from 'node:util';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server-limits.js';
+import { parseSigningSecret } from './webhooks/signing.js';
+
+/** The help text; every flag the CLI accepts. */
+export const HELP = `payment-service-mock — a local sandbox of the payment service's API
+
+Usage: payment-service-mock [options]
+
+Options:
+  --port <port>                 Port to listen on (default: $PORT or 4010; 0 picks a free port)
+  --host <host>                 Interface to listen on (default: 127.0.0.1; other values expose the
+                                sandbox to the network, with a warning)
+  --settlement-delay <seconds>  Seconds before pending test payments settle (default: 5)
+  --webhook-url <url>           Send every key's webhook events to this URL (local development)
+  --webhook-secret <whsec_…>    Its signing secret (default: a new one, printed at start-up)
+  --memory-budget <MiB>         Memory for the whole sandbox's data (default: 256)
+  --key-memory-budget <MiB>     Memory for one key's data (default: 16)
+  --headers-timeout <ms>        Time a client has to send its headers (default: ${DEFAULT_HTTP_LIMITS.headersTimeoutMs})
+  --request-timeout <ms>        Time a client has to send its whole request (default: ${DEFAULT_HTTP_LIMITS.requestTimeoutMs})
+  --keep-alive-timeout <ms>     Idle time before a keep-alive connection is closed (default: ${DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs})
+  --max-connections <n>         Connections open at once (default: ${DEFAULT_HTTP_LIMITS.maxConnections})
+  --max-pipelined <n>           Requests queued per connection before it is no longer read (default: ${DEFAULT_HTTP_LIMITS.maxPipelined})
+  --quiet                       Do not log requests
+  -v, --version                 Print the version
+  -h, --help                    Show this help
+`;
+
+/** What the command line asks for. */
+export type CliRequest =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'serve'; settings: CliSettings }
+  | { kind: 'error'; message: string };
+
+/** The settings of a serving CLI. */
+export interface CliSettings {
+  port: number;
+  /** Where the port came from, for error messages: `--port`, `$PORT` or the default. */
+  portSource: string;
+  host: string;
+  settlementDelaySeconds: number;
+  webhookUrl?: string;
+  webhookSecret?: string;
+  memoryBudgetBytes?: number;
+  keyMemoryBudgetBytes?: number;
+  http: HttpLimits;
+  quiet: boolean;
+}
+
+class CliError extends Error {}
+
+const MIB = 1024 * 1024;
+
+function numberFrom(
+  source: string,
+  text: string,
+  { integer = true, min = 0, max = Number.MAX_SAFE_INTEGER } = {},
+): number {
+  const pattern = integer ? /^[0-9]+$/ : /^[0-9]+(\.[0-9]+)?$/;
+  const value = Number(text);
+  if (!pattern.test(text) || value < min || value > max) {
+    const kind = integer ? 'an integer' : 'a number';
+    throw new CliError(`${source} must be ${kind} from ${min} to ${max}; got "${text}"`);
+  }
+  return value;
+}
+
+const INTEGER_FLAGS = {
+  'headers-timeout': ['headersTimeoutMs', 1],
+  'request-timeout': ['requestTimeoutMs', 1],
+  'keep-alive-timeout': ['keepAliveTimeoutMs', 1],
+  'max-connections': ['maxConnections', 1],
+  'max-pipelined': ['maxPipelined', 1],
+} as const satisfies Record<string, [keyof HttpLimits, number]>;
+
+/**
+ * Reads the command line (without `node` and the script) and the environment.
+ *
+ * @example
+ * readCli(['--port', '0'], {}); // { kind: 'serve', settings: { port: 0, … } }
+ */
+export function readCli(args: string[], env: Record<string, string | undefined>): CliRequest {
+  try {
+    const { values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'settlement-delay': { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'webhook-secret': { type: 'string' },
+        'memory-budget': { type: 'string' },
+        'key-memory-budget': { type: 'string' },
+        ...Object.fromEntries(
+          Object.keys(INTEGER_FLAGS).map((flag) => [flag, { type: 'string' as const }]),
+        ),
+        quiet: { type: 'boolean', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    });
+    if (values.help) return { kind: 'help' };
+    if (values.version) return { kind: 'version' };
+    const flag = (name: string) => (values as Record<string, unknown>)[name] as string | undefined;
+
+    const portFlag = flag('port');
+    const portSource =
+      portFlag !== undefined
+        ? '--port'
+        : env.PORT !== undefined && env.PORT !== ''
+          ? '$PORT'
+          : 'the default';
+    const portText = portFlag ?? (portSource === '$PORT' ? (env.PORT as string) : '4010');
+    const port = numberFrom(portSource, portText, { max: 65_535 });
+
+    const http = { ...DEFAULT_HTTP_LIMITS };
+    for (const [name, [key, min]] of Object.entries(INTEGER_FLAGS)) {
+      const text = flag(name);
+      if (text !== undefined) http[key] = numberFrom(`--${name}`, text, { min });
+    }
+    if (http.headersTimeoutMs > http.requestTimeoutMs) {
+      throw new CliError(
+        `--headers-timeout (${http.headersTimeoutMs} ms) must not exceed --request-timeout (${http.requestTimeoutMs} ms)`,
+      );
+    }
+
+    const settings: CliSettings = {
+      port,
+      portSource,
+      host: flag('host') as string,
+      settlementDelaySeconds: numberFrom('--settlement-delay', flag('settlement-delay') ?? '5', {
+        integer: false,
+      }),
+      http,
+      quiet: values.quiet === true,
+    };
+    const budget = flag('memory-budget');
+    if (budget !== undefined)
+      settings.memoryBudgetBytes = numberFrom('--memory-budget', budget, { min: 1 }) * MIB;
+    const keyBudget = flag('key-memory-budget');
+    if (keyBudget !== undefined) {
+      settings.keyMemoryBudgetBytes =
+        numberFrom('--key-memory-budget', keyBudget, { min: 1 }) * MIB;
+    }
+
+    const webhookUrl = flag('webhook-url');
+    const webhookSecret = flag('webhook-secret');
+    if (webhookUrl !== undefined) {
+      if (!/^https?:\/\/\S+$/i.test(webhookUrl) || !URL.canParse(webhookUrl)) {
+        throw new CliError(
+          `--webhook-url must be an absolute http:// or https:// URL; got "${webhookUrl}"`,
+        );
+      }
+      if (webhookSecret !== undefined && parseSigningSecret(webhookSecret) === undefined) {
+        throw new CliError('--webhook-secret must be whsec_ followed by base64');
+      }
+      settings.webhookUrl = webhookUrl;
+      if (webhookSecret !== undefined) settings.webhookSecret = webhookSecret;
+    } else if (webhookSecret !== undefined) {
+      throw new CliError('--webhook-secret needs --webhook-url');
+    }
+    return { kind: 'serve', settings };
+  } catch (error) {
+    if (
+      error instanceof CliError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
+      return { kind: 'error', message: (error as Error).message };
+    }
+    throw error;
+  }
+}
+
+/** Whether listening on `host` is reachable only from this machine. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
