@@ -1,6 +1,7 @@
 // Reads the `payment-service-mock` command line and environment into server options, naming the flag at fault.
 import { parseArgs } from 'node:util';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server-limits.js';
+import { maskUrl } from './secrets.js';
 import { parseSigningSecret } from './webhooks/signing.js';
 
 /** The help text; every flag the CLI accepts. */
@@ -151,7 +152,7 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
     if (webhookUrl !== undefined) {
       if (!/^https?:\/\/\S+$/i.test(webhookUrl) || !URL.canParse(webhookUrl)) {
         throw new CliError(
-          `--webhook-url must be an absolute http:// or https:// URL; got "${webhookUrl}"`,
+          `--webhook-url must be an absolute http:// or https:// URL; got "${maskUrl(webhookUrl)}"`,
         );
       }
       if (webhookSecret !== undefined && parseSigningSecret(webhookSecret) === undefined) {

@@ -6,6 +6,7 @@ import { formatTokenTable } from './domain/tokens.js';
 import { newTestApiKey } from './ids.js';
 import { createLineWriter } from './line-writer.js';
 import { startMockServer } from './node.js';
+import { maskUrl } from './secrets.js';
 import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from './webhooks/default-endpoint.js';
 
 /** How long requests in flight may take to finish after SIGTERM or SIGINT. */
@@ -107,7 +108,7 @@ async function serve(settings: CliSettings): Promise<void> {
       ...(settings.webhookUrl === undefined
         ? []
         : [
-            `Webhooks:  every key's events are POSTed to ${settings.webhookUrl} (endpoint ${DEFAULT_ENDPOINT_ID})`,
+            `Webhooks:  every key's events are POSTed to ${maskUrl(settings.webhookUrl)} (endpoint ${DEFAULT_ENDPOINT_ID})`,
             `Webhook signing secret:  ${webhookSecret}`,
             '  (verify with webhooks.verify(rawBody, headers, secret) from @payment-service/sdk;',
             '   pass --webhook-secret to keep it across restarts)',

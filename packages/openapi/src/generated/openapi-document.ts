@@ -1825,9 +1825,9 @@ export const openapiDocument = {
           "url": {
             "type": "string",
             "format": "uri",
-            "pattern": "^https?://",
+            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
             "maxLength": 2048,
-            "description": "The http(s) URL that receives the events with a POST.",
+            "description": "The http(s) URL that receives the events with a POST. It is parsed as a WHATWG URL: the scheme is case-insensitive, the port must be valid, and credentials (`user:password@`) are refused.",
             "x-provenance": "inferred",
             "x-provenance-note": "Any http or https URL; the sandbox also allows http for local development."
           },

@@ -484,7 +484,7 @@ export interface components {
         CreateWebhookEndpointRequest: {
             /**
              * Format: uri
-             * @description The http(s) URL that receives the events with a POST.
+             * @description The http(s) URL that receives the events with a POST. It is parsed as a WHATWG URL: the scheme is case-insensitive, the port must be valid, and credentials (`user:password@`) are refused.
              */
             url: string;
             /** @description The event types to send; omit it to receive every event type. */
