@@ -20,12 +20,7 @@ export interface Recording {
   /** Results of every exchange so far, oldest first. */
   results: Array<ExchangeResult & { exchange: Exchange }>;
   /** Violations since the last call, then forgets them. */
-  takeViolations(): Array<{
-    exchange: Exchange;
-    message: string;
-    provenance: string;
-    source: string;
-  }>;
+  takeViolations(): Array<ExchangeResult['violations'][number] & { exchange: Exchange }>;
 }
 
 /**

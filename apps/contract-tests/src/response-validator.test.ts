@@ -34,9 +34,25 @@ describe('createResponseValidator', () => {
     const result = validator.check(created(payment));
     expect(result).toMatchObject({
       operation: 'openapi:createPayment',
-      statusKey: '2XX',
+      statusKey: '201',
       violations: [],
     });
+  });
+
+  it('reports another 2xx than the inferred success code as inferred success-code drift, and still checks the body', () => {
+    const result = validator.check({ ...created(payment), status: 200 });
+    expect(result.statusKey).toBe('201');
+    expect(result.violations).toEqual([
+      expect.objectContaining({
+        provenance: 'inferred',
+        successCodeDrift: true,
+        message: 'status 200, the spec declares 201 for createPayment',
+      }),
+    ]);
+    const broken = validator.check({ ...created({ ...payment, id: 7 }), status: 202 });
+    expect(broken.violations).toHaveLength(2);
+    expect(broken.violations[1]).toMatchObject({ provenance: 'documented' });
+    expect(broken.violations[1]?.successCodeDrift).toBeUndefined();
   });
 
   it('tags a broken documented field as documented, with its section', () => {

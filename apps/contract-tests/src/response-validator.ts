@@ -32,6 +32,12 @@ export interface Violation {
   source: string;
   /** What was expected and what came. */
   message: string;
+  /**
+   * Set when a 2xx other than the declared success code came back. The provider does not show
+   * its success codes (they are inferred), so a live run reports this as inferred drift and does
+   * not fail on it; a run against the mock still fails.
+   */
+  successCodeDrift?: true;
 }
 
 /** The outcome of checking one exchange. */
@@ -237,6 +243,26 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
       }
       const name = `${operation.spec}:${operation.operationId}`;
       const statusKey = declaredStatusKey(operation.statusKeys, exchange.status);
+      const successKey = operation.statusKeys.find((key) => /^2\d\d$/.test(key));
+      if (!statusKey && successKey && exchange.status >= 200 && exchange.status < 300) {
+        const node = resolve(operation.spec, {
+          $ref: `#/paths/${pointerEscape(operation.pathTemplate)}/${operation.method.toLowerCase()}/responses/${successKey}`,
+        });
+        return {
+          operation: name,
+          spec: operation.spec,
+          statusKey: successKey,
+          violations: [
+            {
+              provenance: 'inferred',
+              source: `the provider does not show success codes; the spec infers ${successKey} (${String(node?.['x-provenance-note'] ?? node?.description ?? '')})`,
+              message: `status ${exchange.status}, the spec declares ${successKey} for ${operation.operationId}`,
+              successCodeDrift: true,
+            },
+            ...checkDeclared(exchange, operation, successKey),
+          ],
+        };
+      }
       if (!statusKey) {
         const node = operationNode(operation);
         return {

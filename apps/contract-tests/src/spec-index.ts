@@ -48,7 +48,7 @@ function literalSegmentCount(template: string): number {
  *
  * @example
  * const operations = indexOperations(specDocuments);
- * operations.find((operation) => operation.operationId === 'createPayment')?.statusKeys; // ['2XX', '400', …]
+ * operations.find((operation) => operation.operationId === 'createPayment')?.statusKeys; // ['201', '400', …]
  */
 export function indexOperations(documents: Record<SpecName, SpecDocument>): OperationEntry[] {
   const entries: OperationEntry[] = [];
@@ -95,7 +95,7 @@ export function findOperation(
  * Picks the declared response key that a status falls under: the exact code, then its `NXX` range, then `default`.
  *
  * @example
- * declaredStatusKey(['2XX', '400', 'default'], 201); // '2XX'
+ * declaredStatusKey(['201', '400', '5XX'], 503); // '5XX'
  */
 export function declaredStatusKey(statusKeys: string[], status: number): string | undefined {
   const exact = String(status);

@@ -111,19 +111,26 @@ describe.each(targetNames())('every operation (%s)', (name) => {
       },
     );
 
-    it.each(operations)('$operationId answers 503 and changes nothing', async (operation) => {
-      const apiKey = ctx.newApiKey();
-      const path = await preparedPath(apiKey, operation.path);
-      const before = await ctx.client(apiKey).payments.list();
-      await ctx.controls(apiKey).setFaults({ fail_next: { count: 1, status: 503 } });
-      const response = await ctx.send(path, {
-        apiKey,
-        method: operation.method,
-        ...('body' in operation ? { body: operation.body } : {}),
-      });
-      expect(response.status).toBe(503);
-      expect((await ctx.client(apiKey).payments.list()).data).toEqual(before.data);
-    });
+    // Every 5xx that an operation declares, one test per (operation, status).
+    const serverErrors = operations.flatMap((operation) =>
+      ([500, 502, 503, 504] as const).map((status) => ({ ...operation, status })),
+    );
+    it.each(serverErrors)(
+      '$operationId answers $status and changes nothing',
+      async ({ status, ...operation }) => {
+        const apiKey = ctx.newApiKey();
+        const path = await preparedPath(apiKey, operation.path);
+        const before = await ctx.client(apiKey).payments.list();
+        await ctx.controls(apiKey).setFaults({ fail_next: { count: 1, status } });
+        const response = await ctx.send(path, {
+          apiKey,
+          method: operation.method,
+          ...('body' in operation ? { body: operation.body } : {}),
+        });
+        expect(response.status).toBe(status);
+        expect((await ctx.client(apiKey).payments.list()).data).toEqual(before.data);
+      },
+    );
 
     it('maps injected faults to the SDK’s RateLimitError and ServerError, then recovers', async () => {
       const apiKey = ctx.newApiKey();

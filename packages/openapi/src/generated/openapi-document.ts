@@ -63,6 +63,9 @@ export const openapiDocument = {
           }
         },
         "responses": {
+          "201": {
+            "$ref": "#/components/responses/Payment"
+          },
           "400": {
             "$ref": "#/components/responses/BadRequest"
           },
@@ -84,10 +87,16 @@ export const openapiDocument = {
           "429": {
             "$ref": "#/components/responses/RateLimited"
           },
-          "2XX": {
-            "$ref": "#/components/responses/Payment"
+          "500": {
+            "$ref": "#/components/responses/ServerError"
           },
-          "5XX": {
+          "502": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "504": {
             "$ref": "#/components/responses/ServerError"
           }
         }
@@ -110,16 +119,7 @@ export const openapiDocument = {
           }
         ],
         "responses": {
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "429": {
-            "$ref": "#/components/responses/RateLimited"
-          },
-          "2XX": {
+          "200": {
             "description": "A page of payments.",
             "x-provenance": "inferred",
             "x-provenance-note": "The document does not show listing; the mock answers 200.",
@@ -136,7 +136,25 @@ export const openapiDocument = {
               }
             }
           },
-          "5XX": {
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "500": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "502": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "504": {
             "$ref": "#/components/responses/ServerError"
           }
         }
@@ -157,6 +175,9 @@ export const openapiDocument = {
         "x-provenance": "inferred",
         "x-provenance-note": "The document names retrieval as existing but not shown; modelled as GET on the payment's path.",
         "responses": {
+          "200": {
+            "$ref": "#/components/responses/InferredPayment"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -166,10 +187,16 @@ export const openapiDocument = {
           "429": {
             "$ref": "#/components/responses/RateLimited"
           },
-          "2XX": {
-            "$ref": "#/components/responses/InferredPayment"
+          "500": {
+            "$ref": "#/components/responses/ServerError"
           },
-          "5XX": {
+          "502": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "504": {
             "$ref": "#/components/responses/ServerError"
           }
         }
@@ -208,6 +235,9 @@ export const openapiDocument = {
           }
         },
         "responses": {
+          "200": {
+            "$ref": "#/components/responses/InferredPayment"
+          },
           "400": {
             "$ref": "#/components/responses/BadRequest"
           },
@@ -232,10 +262,16 @@ export const openapiDocument = {
           "429": {
             "$ref": "#/components/responses/RateLimited"
           },
-          "2XX": {
-            "$ref": "#/components/responses/InferredPayment"
+          "500": {
+            "$ref": "#/components/responses/ServerError"
           },
-          "5XX": {
+          "502": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "504": {
             "$ref": "#/components/responses/ServerError"
           }
         }
@@ -274,6 +310,9 @@ export const openapiDocument = {
           }
         },
         "responses": {
+          "200": {
+            "$ref": "#/components/responses/InferredPayment"
+          },
           "400": {
             "$ref": "#/components/responses/BadRequest"
           },
@@ -298,10 +337,16 @@ export const openapiDocument = {
           "429": {
             "$ref": "#/components/responses/RateLimited"
           },
-          "2XX": {
-            "$ref": "#/components/responses/InferredPayment"
+          "500": {
+            "$ref": "#/components/responses/ServerError"
           },
-          "5XX": {
+          "502": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "504": {
             "$ref": "#/components/responses/ServerError"
           }
         }
@@ -340,6 +385,26 @@ export const openapiDocument = {
           }
         },
         "responses": {
+          "201": {
+            "description": "The refund.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The document does not show refunds; the mock answers 201.",
+            "headers": {
+              "Request-Id": {
+                "$ref": "#/components/headers/Request-Id"
+              },
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Refund"
+                }
+              }
+            }
+          },
           "400": {
             "$ref": "#/components/responses/BadRequest"
           },
@@ -364,27 +429,16 @@ export const openapiDocument = {
           "429": {
             "$ref": "#/components/responses/RateLimited"
           },
-          "2XX": {
-            "description": "The refund.",
-            "x-provenance": "inferred",
-            "x-provenance-note": "The document does not show refunds; the mock answers 201.",
-            "headers": {
-              "Request-Id": {
-                "$ref": "#/components/headers/Request-Id"
-              },
-              "Idempotent-Replayed": {
-                "$ref": "#/components/headers/Idempotent-Replayed"
-              }
-            },
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Refund"
-                }
-              }
-            }
+          "500": {
+            "$ref": "#/components/responses/ServerError"
           },
-          "5XX": {
+          "502": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "504": {
             "$ref": "#/components/responses/ServerError"
           }
         }
@@ -418,6 +472,26 @@ export const openapiDocument = {
           }
         },
         "responses": {
+          "201": {
+            "description": "The endpoint, with its signing secret (shown only in this answer).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Registration is not shown; the mock answers 201.",
+            "headers": {
+              "Request-Id": {
+                "$ref": "#/components/headers/Request-Id"
+              },
+              "Idempotent-Replayed": {
+                "$ref": "#/components/headers/Idempotent-Replayed"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookEndpointWithSecret"
+                }
+              }
+            }
+          },
           "400": {
             "$ref": "#/components/responses/BadRequest"
           },
@@ -439,27 +513,16 @@ export const openapiDocument = {
           "429": {
             "$ref": "#/components/responses/RateLimited"
           },
-          "2XX": {
-            "description": "The endpoint, with its signing secret (shown only in this answer).",
-            "x-provenance": "inferred",
-            "x-provenance-note": "Registration is not shown; the mock answers 201.",
-            "headers": {
-              "Request-Id": {
-                "$ref": "#/components/headers/Request-Id"
-              },
-              "Idempotent-Replayed": {
-                "$ref": "#/components/headers/Idempotent-Replayed"
-              }
-            },
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/WebhookEndpointWithSecret"
-                }
-              }
-            }
+          "500": {
+            "$ref": "#/components/responses/ServerError"
           },
-          "5XX": {
+          "502": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "504": {
             "$ref": "#/components/responses/ServerError"
           }
         }
@@ -474,13 +537,7 @@ export const openapiDocument = {
         "x-provenance": "inferred",
         "x-provenance-note": "The document names webhook management as existing but not shown; modelled as a list without secrets.",
         "responses": {
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "429": {
-            "$ref": "#/components/responses/RateLimited"
-          },
-          "2XX": {
+          "200": {
             "description": "Every webhook endpoint of the key.",
             "x-provenance": "inferred",
             "x-provenance-note": "Listing is not shown; the mock answers 200.",
@@ -497,7 +554,22 @@ export const openapiDocument = {
               }
             }
           },
-          "5XX": {
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "500": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "502": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "504": {
             "$ref": "#/components/responses/ServerError"
           }
         }
@@ -519,16 +591,7 @@ export const openapiDocument = {
         "x-provenance": "inferred",
         "x-provenance-note": "The document names webhook management as existing but not shown; modelled as DELETE on the endpoint's path.",
         "responses": {
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "429": {
-            "$ref": "#/components/responses/RateLimited"
-          },
-          "2XX": {
+          "200": {
             "description": "The endpoint was deleted.",
             "x-provenance": "inferred",
             "x-provenance-note": "Deletion is not shown; the mock answers 200 with a deletion marker.",
@@ -545,7 +608,25 @@ export const openapiDocument = {
               }
             }
           },
-          "5XX": {
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "500": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "502": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerError"
+          },
+          "504": {
             "$ref": "#/components/responses/ServerError"
           }
         }
@@ -974,9 +1055,11 @@ export const openapiDocument = {
         "x-provenance-note": "Retries are not shown; the Standard Webhooks convention of acknowledging with a 2xx."
       },
       "Payment": {
-        "description": "The payment.",
+        "description": "The payment. Its body is documented; the status code is not: the spec declares `201 Created` (our inference, the HTTP convention for a creation), and clients accept any 2xx.",
         "x-provenance": "documented",
         "x-provenance-ref": "4.1",
+        "x-status-provenance": "inferred",
+        "x-status-provenance-note": "The document shows the created payment but not the HTTP status code.",
         "headers": {
           "Request-Id": {
             "$ref": "#/components/headers/Request-Id"

@@ -564,7 +564,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description The payment. */
+        /** @description The payment. Its body is documented; the status code is not: the spec declares `201 Created` (our inference, the HTTP convention for a creation), and clients accept any 2xx. */
         Payment: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -724,11 +724,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
             /** @description A page of payments. */
-            "2XX": {
+            200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -737,7 +734,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentList"];
                 };
             };
-            "5XX": components["responses"]["ServerError"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+            504: components["responses"]["ServerError"];
         };
     };
     createPayment: {
@@ -756,6 +759,7 @@ export interface operations {
             };
         };
         responses: {
+            201: components["responses"]["Payment"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
@@ -763,8 +767,10 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            "2XX": components["responses"]["Payment"];
-            "5XX": components["responses"]["ServerError"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+            504: components["responses"]["ServerError"];
         };
     };
     retrievePayment: {
@@ -779,11 +785,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            200: components["responses"]["InferredPayment"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
-            "2XX": components["responses"]["InferredPayment"];
-            "5XX": components["responses"]["ServerError"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+            504: components["responses"]["ServerError"];
         };
     };
     capturePayment: {
@@ -805,6 +814,7 @@ export interface operations {
             };
         };
         responses: {
+            200: components["responses"]["InferredPayment"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -813,8 +823,10 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            "2XX": components["responses"]["InferredPayment"];
-            "5XX": components["responses"]["ServerError"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+            504: components["responses"]["ServerError"];
         };
     };
     cancelPayment: {
@@ -836,6 +848,7 @@ export interface operations {
             };
         };
         responses: {
+            200: components["responses"]["InferredPayment"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -844,8 +857,10 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            "2XX": components["responses"]["InferredPayment"];
-            "5XX": components["responses"]["ServerError"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+            504: components["responses"]["ServerError"];
         };
     };
     createRefund: {
@@ -867,16 +882,8 @@ export interface operations {
             };
         };
         responses: {
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["RateLimited"];
             /** @description The refund. */
-            "2XX": {
+            201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -886,7 +893,18 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            "5XX": components["responses"]["ServerError"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+            504: components["responses"]["ServerError"];
         };
     };
     listWebhookEndpoints: {
@@ -898,10 +916,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
             /** @description Every webhook endpoint of the key. */
-            "2XX": {
+            200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -910,7 +926,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
-            "5XX": components["responses"]["ServerError"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+            504: components["responses"]["ServerError"];
         };
     };
     createWebhookEndpoint: {
@@ -929,15 +950,8 @@ export interface operations {
             };
         };
         responses: {
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["RateLimited"];
             /** @description The endpoint, with its signing secret (shown only in this answer). */
-            "2XX": {
+            201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -947,7 +961,17 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            "5XX": components["responses"]["ServerError"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+            504: components["responses"]["ServerError"];
         };
     };
     deleteWebhookEndpoint: {
@@ -962,11 +986,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
             /** @description The endpoint was deleted. */
-            "2XX": {
+            200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -975,7 +996,13 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpoint"];
                 };
             };
-            "5XX": components["responses"]["ServerError"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+            504: components["responses"]["ServerError"];
         };
     };
     paymentPending: {
