@@ -1,26 +1,12 @@
 // RFC 9457 problem details: the error codes, their statuses and titles, and the problem+json body.
+import { errorCodes } from '@payment-service/openapi';
 import { maskSecrets } from './secrets.js';
 
-/** Every stable error code the mock answers with, and its HTTP status and title. */
-export const PROBLEM_TYPES = {
-  invalid_request: { status: 400, title: 'Invalid request' },
-  invalid_json: { status: 400, title: 'Invalid JSON' },
-  missing_api_key: { status: 401, title: 'Missing API key' },
-  invalid_api_key: { status: 401, title: 'Invalid API key' },
-  live_key_in_sandbox: { status: 401, title: 'Live key used in the sandbox' },
-  not_found: { status: 404, title: 'Not found' },
-  method_not_allowed: { status: 405, title: 'Method not allowed' },
-  invalid_state: { status: 409, title: 'Invalid state' },
-  idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
-  body_too_large: { status: 413, title: 'Body too large' },
-  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
-  idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
-  rate_limited: { status: 429, title: 'Too many requests' },
-  internal_error: { status: 500, title: 'Internal error' },
-  bad_gateway: { status: 502, title: 'Bad gateway' },
-  service_unavailable: { status: 503, title: 'Service unavailable' },
-  gateway_timeout: { status: 504, title: 'Gateway timeout' },
-} as const satisfies Record<string, { status: number; title: string }>;
+/**
+ * Every stable error code the mock answers with, and its HTTP status and title: the spec's
+ * `ErrorCode` vocabulary (`x-error-codes`), generated into `@payment-service/openapi`.
+ */
+export const PROBLEM_TYPES = errorCodes;
 
 export type ProblemCode = keyof typeof PROBLEM_TYPES;
 

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadSpecDocument } from './load-spec.mjs';
 import { renderDocumentModule, renderTypesModule } from './render.mjs';
+import { renderVocabularyModule } from './vocabulary.mjs';
 
 /** The `packages/openapi` directory. */
 export const packageDirectory = fileURLToPath(new URL('..', import.meta.url));
@@ -45,8 +46,8 @@ export function displayPath(path) {
  * the sandbox-controls spec.
  *
  * @param {Partial<typeof defaultPaths>} [paths] Overrides of the default spec and output paths.
- * @returns {Promise<GeneratedFile[]>} Four files: `openapi.ts`, `openapi-document.ts`,
- *   `sandbox.ts`, `sandbox-document.ts`.
+ * @returns {Promise<GeneratedFile[]>} Five files: `openapi.ts`, `openapi-document.ts`,
+ *   `vocabulary.ts` (error codes and test tokens), `sandbox.ts`, `sandbox-document.ts`.
  * @example
  * const files = await renderGeneratedFiles({ openapiSpec: '/tmp/openapi.yaml' });
  */
@@ -70,6 +71,12 @@ export async function renderGeneratedFiles(paths = {}) {
       path: resolve(outDirectory, `${name}-document.ts`),
       content: renderDocumentModule(document, exportName, label),
     });
+    if (name === 'openapi') {
+      files.push({
+        path: resolve(outDirectory, 'vocabulary.ts'),
+        content: renderVocabularyModule(document, label),
+      });
+    }
   }
   return files;
 }

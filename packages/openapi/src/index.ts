@@ -1,6 +1,7 @@
 // Public entry: the types generated from spec/openapi.yaml and spec/sandbox.yaml, and both spec documents.
 export type { components, operations, paths, webhooks } from './generated/openapi.js';
 export { openapiDocument } from './generated/openapi-document.js';
+export { type ErrorCode, errorCodes, testTokens } from './generated/vocabulary.js';
 export type {
   components as SandboxComponents,
   operations as SandboxOperations,

@@ -1,4 +1,5 @@
 // Sandbox test tokens: the documented table and how each token's payment is processed.
+import { testTokens } from '@payment-service/openapi';
 
 /** How a declined payment fails: the payment's `failure_code` and `failure_message`. */
 export interface PaymentFailure {
@@ -21,54 +22,29 @@ export interface TokenBehaviour {
 /** Every sandbox test token can start with this prefix; nothing else is accepted. */
 export const TEST_TOKEN_PREFIX = 'tok_test_';
 
-const declined: PaymentFailure = {
-  failure_code: 'card_declined',
-  failure_message: 'The card was declined by the issuer.',
-};
+type SpecTestToken = (typeof testTokens)[number];
 
-/** The built-in test tokens and their behaviour. */
-export const TEST_TOKEN_BEHAVIOURS = {
-  tok_test_success: {
-    description: 'SUCCEEDED, or AUTHORIZED when capture is false',
-    outcome: 'success',
-  },
-  tok_test_declined: {
-    description: 'FAILED, failure_code card_declined',
-    outcome: declined,
-  },
-  tok_test_insufficient_funds: {
-    description: 'FAILED, failure_code insufficient_funds',
-    outcome: {
-      failure_code: 'insufficient_funds',
-      failure_message: 'The card has insufficient funds for this amount.',
-    },
-  },
-  tok_test_expired_card: {
-    description: 'FAILED, failure_code expired_card',
-    outcome: { failure_code: 'expired_card', failure_message: 'The card has expired.' },
-  },
-  tok_test_processing_error: {
-    description: 'FAILED, failure_code processing_error',
-    outcome: {
-      failure_code: 'processing_error',
-      failure_message: 'An error occurred while processing the card. Try again later.',
-    },
-  },
-  tok_test_pending: {
-    description:
-      'PENDING, then after the settlement delay SUCCEEDED (or AUTHORIZED when capture is false)',
-    outcome: 'success',
-    pending: true,
-  },
-  tok_test_pending_declined: {
-    description: 'PENDING, then after the settlement delay FAILED (card_declined)',
-    outcome: declined,
-    pending: true,
-  },
-} as const satisfies Record<string, TokenBehaviour>;
+/** The behaviour of one row of the spec's test-token table (`x-test-tokens`). */
+function behaviourOf(entry: SpecTestToken): TokenBehaviour {
+  const outcome: TokenBehaviour['outcome'] =
+    'failure_code' in entry
+      ? { failure_code: entry.failure_code, failure_message: entry.failure_message }
+      : 'success';
+  return {
+    // The spec's Markdown, as plain text for banners and error details.
+    description: entry.description.replaceAll('`', ''),
+    outcome,
+    ...('pending' in entry && entry.pending ? { pending: true } : {}),
+  };
+}
+
+/** The built-in test tokens and their behaviour, from the spec's `x-test-tokens` table. */
+export const TEST_TOKEN_BEHAVIOURS = Object.fromEntries(
+  testTokens.map((entry) => [entry.token, behaviourOf(entry)]),
+) as Record<SpecTestToken['token'], TokenBehaviour>;
 
 /** The name of a built-in test token. */
-export type TestToken = keyof typeof TEST_TOKEN_BEHAVIOURS;
+export type TestToken = SpecTestToken['token'];
 
 /**
  * The documented test-token table: token → outcome description. The CLI banner, the

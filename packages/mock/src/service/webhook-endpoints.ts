@@ -44,12 +44,7 @@ export function createWebhookEndpoint(
     const message = `a key can register at most ${MAX_ENDPOINTS_PER_KEY} webhook endpoints; delete one first`;
     return {
       ok: false,
-      problem: {
-        code: 'invalid_request',
-        detail: message,
-        param: 'url',
-        errors: [{ param: 'url', code: 'limit', message }],
-      },
+      problem: { code: 'webhook_endpoint_limit_reached', detail: message },
     };
   }
   const { secret, key } = newSigningSecret();

@@ -130,7 +130,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Registers a URL that receives the key's events (all of them, or only those listed in `events`). The answer holds the endpoint's signing `secret` (`whsec_…`): it is shown only here, so store it at once; listing never shows it again.
+         * @description Registers a URL that receives the key's events (all of them, or only those listed in `events`). The answer holds the endpoint's signing `secret` (`whsec_…`): it is shown only here, so store it at once; listing never shows it again. A key holds at most 16 endpoints: registering a 17th answers `409 webhook_endpoint_limit_reached` (delete one first).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -307,7 +307,7 @@ export interface components {
              * @enum {string}
              */
             type: "token";
-            /** @description A payment token. Sandbox test tokens begin with `tok_test_`. */
+            /** @description A payment token. Sandbox test tokens begin with `tok_test_`; the sandbox accepts the tokens listed in `x-test-tokens` (the one source of the test-token table: the mock's token behaviour, the CLI banner and every README table are generated from it or checked against it). */
             token: string;
         };
         /** @description The fields of a payment-creation request. */
@@ -403,6 +403,11 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @description A stable, machine-readable snake_case error code. `x-error-codes` gives each code's HTTP status, title and meaning: the one source of the mock's code → status table, the SDK's code → error-class mapping (checked) and the README's error table (checked).
+         * @enum {string}
+         */
+        ErrorCode: "invalid_request" | "invalid_json" | "missing_api_key" | "invalid_api_key" | "live_key_in_sandbox" | "not_found" | "method_not_allowed" | "invalid_state" | "idempotency_key_in_use" | "webhook_endpoint_limit_reached" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "bad_gateway" | "service_unavailable" | "sandbox_full" | "gateway_timeout";
         /** @description An RFC 9457 problem details document. */
         Problem: {
             /**
@@ -416,8 +421,7 @@ export interface components {
             status: number;
             /** @description What went wrong in this request, and how to fix it. */
             detail: string;
-            /** @description A stable, machine-readable snake_case code. */
-            code: string;
+            code: components["schemas"]["ErrorCode"];
             /** @description The request field at fault, as a dotted path, when there is one. */
             param?: string;
             /** @description Every field problem in the request, not only the first. */
@@ -616,7 +620,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The payment's status does not allow the action (`invalid_state`), or a request with the same Idempotency-Key is still in flight (`idempotency_key_in_use`). */
+        /** @description The payment's status does not allow the action (`invalid_state`), a request with the same Idempotency-Key is still in flight (`idempotency_key_in_use`), or the key already has 16 webhook endpoints (`webhook_endpoint_limit_reached`, on creating an endpoint). */
         Conflict: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
