@@ -61,18 +61,10 @@ export async function startCliSandbox(cwd: string): Promise<CliSandbox> {
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
 
+  // The installed bin link itself: npx would put npm and sh between the signal and node.
   const child = spawn(
-    'npx',
-    [
-      '--no-install',
-      'payment-service-mock',
-      '--port',
-      '0',
-      '--webhook-url',
-      receiverUrl,
-      '--webhook-secret',
-      secret,
-    ],
+    join(cwd, 'node_modules/.bin/payment-service-mock'),
+    ['--port', '0', '--webhook-url', receiverUrl, '--webhook-secret', secret],
     { cwd, env: { ...process.env, PATH: toolPath() }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let text = '';

@@ -90,12 +90,6 @@ describe.each(projects)('a fresh $name project', ({ type, flavour, resolutions }
     await sandbox?.stop();
   });
 
-  it('stops the installed payment-service-mock on SIGTERM with exit code 0', async () => {
-    expect(await sandbox.stop()).toBe(0);
-    expect(sandbox.output()).toContain('Received SIGTERM');
-    await expect(fetch(`${sandbox.url}/v1/payments`)).rejects.toThrow();
-  });
-
   it('creates payments in process and against the installed payment-service-mock, and verifies a delivery', async () => {
     const env = await scriptEnv(sandbox);
     const [command, args] = flavour === 'typescript' ? [tsx, [script]] : ['node', [script]];
@@ -121,4 +115,10 @@ describe.each(projects)('a fresh $name project', ({ type, flavour, resolutions }
       await runIn(project, tsc, ['-p', 'tsconfig.json']);
     },
   );
+
+  it('stops the installed payment-service-mock on SIGTERM with exit code 0', async () => {
+    expect(await sandbox.stop()).toBe(0);
+    expect(sandbox.output()).toContain('Received SIGTERM');
+    await expect(fetch(`${sandbox.url}/v1/payments`)).rejects.toThrow();
+  });
 });

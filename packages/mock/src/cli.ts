@@ -5,7 +5,7 @@ import { type CliSettings, HELP, isLoopback, readCli } from './cli-options.js';
 import { formatTokenTable } from './domain/tokens.js';
 import { newTestApiKey } from './ids.js';
 import { createLineWriter } from './line-writer.js';
-import { startMockServer } from './node.js';
+import { type RunningMockServer, startMockServer } from './node.js';
 import { maskUrl } from './secrets.js';
 import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from './webhooks/default-endpoint.js';
 
@@ -43,11 +43,38 @@ function startError(error: unknown, settings: CliSettings): string {
 }
 
 async function serve(settings: CliSettings): Promise<void> {
+  const requestLog = settings.quiet ? undefined : createLineWriter(process.stdout);
+  // Signals are handled from the start: one that arrives before the server listens still exits 0.
+  let server: RunningMockServer | undefined;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    requestLog?.flush();
+    if (server === undefined) process.exit(0);
+    if (!settings.quiet) {
+      process.stdout.write(`\nReceived ${signal}: finishing requests in flight, then stopping.\n`);
+    }
+    server.close({ graceMs: SHUTDOWN_GRACE_MS }).then(
+      () => {
+        requestLog?.flush();
+        process.exit(0);
+      },
+      (error: unknown) => {
+        process.stderr.write(
+          `payment-service-mock: error while stopping: ${(error as Error).message}\n`,
+        );
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
   const webhookSecret =
     settings.webhookUrl === undefined
       ? undefined
       : (settings.webhookSecret ?? generateWebhookSecret());
-  const requestLog = settings.quiet ? undefined : createLineWriter(process.stdout);
   const limits = {
     ...(settings.memoryBudgetBytes === undefined
       ? {}
@@ -56,7 +83,7 @@ async function serve(settings: CliSettings): Promise<void> {
       ? {}
       : { keyMemoryBudgetBytes: settings.keyMemoryBudgetBytes }),
   };
-  const server = await startMockServer({
+  server = await startMockServer({
     port: settings.port,
     hostname: settings.host,
     settlementDelaySeconds: settings.settlementDelaySeconds,
@@ -117,29 +144,6 @@ async function serve(settings: CliSettings): Promise<void> {
       '',
     ].join('\n'),
   );
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    requestLog?.flush();
-    if (!settings.quiet)
-      process.stdout.write(`\nReceived ${signal}: finishing requests in flight, then stopping.\n`);
-    server.close({ graceMs: SHUTDOWN_GRACE_MS }).then(
-      () => {
-        requestLog?.flush();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        process.stderr.write(
-          `payment-service-mock: error while stopping: ${(error as Error).message}\n`,
-        );
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 // A failure in a background task (a webhook delivery, a timer) is logged; the sandbox keeps serving.
