@@ -12,7 +12,8 @@ import { generatedHeader } from './render.mjs';
 export function readErrorCodes(document) {
   const schema = document?.components?.schemas?.ErrorCode;
   const table = schema?.['x-error-codes'];
-  if (!schema || !table) throw new Error('spec: components.schemas.ErrorCode with x-error-codes is missing');
+  if (!schema || !table)
+    throw new Error('spec: components.schemas.ErrorCode with x-error-codes is missing');
   const listed = Object.keys(table);
   /** @type {string[]} */
   const enumerated = schema.enum ?? [];
@@ -41,15 +42,18 @@ export function readErrorCodes(document) {
  * readTestTokens(document)[0].token; // => 'tok_test_success'
  */
 export function readTestTokens(document) {
-  const tokens =
-    document?.components?.schemas?.PaymentMethod?.properties?.token?.['x-test-tokens'];
+  const tokens = document?.components?.schemas?.PaymentMethod?.properties?.token?.['x-test-tokens'];
   if (!Array.isArray(tokens) || tokens.length === 0)
     throw new Error('spec: PaymentMethod.token has no x-test-tokens table');
   for (const entry of /** @type {any[]} */ (tokens)) {
     if (!/^tok_test_[a-z0-9_]+$/.test(entry.token ?? ''))
-      throw new Error(`spec: x-test-tokens: ${JSON.stringify(entry.token)} is not a tok_test_ token`);
+      throw new Error(
+        `spec: x-test-tokens: ${JSON.stringify(entry.token)} is not a tok_test_ token`,
+      );
     if ((entry.failure_code === undefined) !== (entry.failure_message === undefined))
-      throw new Error(`spec: x-test-tokens: ${entry.token} needs both failure_code and failure_message, or neither`);
+      throw new Error(
+        `spec: x-test-tokens: ${entry.token} needs both failure_code and failure_message, or neither`,
+      );
   }
   return tokens;
 }
