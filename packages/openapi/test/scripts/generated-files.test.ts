@@ -30,6 +30,18 @@ components:
       properties:
         id: {type: string}
         capture: {type: boolean, default: true}
+    ErrorCode:
+      type: string
+      enum: [not_found]
+      x-error-codes:
+        not_found: {status: 404, title: Not found, meaning: No such thing.}
+    PaymentMethod:
+      type: object
+      properties:
+        token:
+          type: string
+          x-test-tokens:
+            - {token: tok_test_success, description: SUCCEEDED}
 `;
 
 let directory: string;
@@ -57,6 +69,7 @@ describe('renderGeneratedFiles', () => {
     expect(names).toEqual([
       'openapi.ts',
       'openapi-document.ts',
+      'vocabulary.ts',
       'sandbox.ts',
       'sandbox-document.ts',
     ]);
@@ -76,8 +89,8 @@ describe('renderGeneratedFiles', () => {
 describe('findStaleFiles and writeStaleFiles', () => {
   it('finds missing and changed files, and writes only those', async () => {
     const files = await renderGeneratedFiles(paths);
-    expect(await findStaleFiles(files)).toHaveLength(4);
-    expect(await writeStaleFiles(files)).toHaveLength(4);
+    expect(await findStaleFiles(files)).toHaveLength(5);
+    expect(await writeStaleFiles(files)).toHaveLength(5);
     expect(await findStaleFiles(files)).toEqual([]);
 
     await writeFile(paths.openapiSpec, specText.replace('title: Test', 'title: Changed'));
