@@ -9,24 +9,29 @@ import RandExp from 'randexp';
  * @property {string} message What changed, in words.
  */
 
+/** @typedef {any} Node A parsed document or any node inside it. */
+/** @typedef {{ oldDocument: Node, newDocument: Node, changes: Change[], seen: Set<string> }} Context */
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** Escapes a JSON-pointer segment. */
-const escape = (segment) => String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
+const escapePointer = (/** @type {string} */ segment) =>
+  String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
 
 /**
  * Follows local `$ref`s (`#/components/…`) to the node they name.
  *
- * @param {any} document
- * @param {any} node
- * @returns {any}
+ * @param {Node} document
+ * @param {Node} node
+ * @returns {Node}
  */
 function resolve(document, node) {
   let current = node;
   for (let depth = 0; current && typeof current.$ref === 'string' && depth < 32; depth++) {
     const segments = current.$ref.replace(/^#\//, '').split('/');
     current = segments.reduce(
-      (target, segment) => target?.[segment.replaceAll('~1', '/').replaceAll('~0', '~')],
+      (/** @type {Node} */ target, /** @type {string} */ segment) =>
+        target?.[segment.replaceAll('~1', '/').replaceAll('~0', '~')],
       document,
     );
   }
@@ -37,12 +42,15 @@ function resolve(document, node) {
  * Whether the new pattern still accepts what the old one did, judged on 500 strings generated
  * from the old pattern (randexp): a counterexample proves a narrowing; none makes a widening
  * very likely (regular-language inclusion in general is not decided here).
+ *
+ * @param {string} oldPattern
+ * @param {string} newPattern
  */
 function patternAcceptsOld(oldPattern, newPattern) {
   const generator = new RandExp(new RegExp(oldPattern, 'u'));
   generator.max = 8;
   let seed = 1;
-  generator.randInt = (low, high) => {
+  generator.randInt = (/** @type {number} */ low, /** @type {number} */ high) => {
     seed = (seed * 48271) % 2147483647;
     return low + (seed % (high - low + 1));
   };
@@ -53,7 +61,12 @@ function patternAcceptsOld(oldPattern, newPattern) {
   return true;
 }
 
-/** The set of JSON types a schema allows (`undefined` when it does not say). */
+/**
+ * The set of JSON types a schema allows (`undefined` when it does not say).
+ *
+ * @param {Node} schema
+ * @returns {Set<string> | undefined}
+ */
 function typesOf(schema) {
   if (schema?.type === undefined) return undefined;
   const types = new Set(Array.isArray(schema.type) ? schema.type : [schema.type]);
@@ -61,7 +74,12 @@ function typesOf(schema) {
   return types;
 }
 
-/** Whether every value of `inner` is allowed by `outer` (both type sets; undefined = any). */
+/**
+ * Whether every value of `inner` is allowed by `outer` (both type sets; undefined = any).
+ *
+ * @param {Set<string> | undefined} inner
+ * @param {Set<string> | undefined} outer
+ */
 function typesWithin(inner, outer) {
   if (outer === undefined) return true;
   if (inner === undefined) return false;
@@ -72,6 +90,13 @@ function typesWithin(inner, outer) {
  * Compares two schemas. `direction` is `request` (the client sends values of it: anything the
  * old schema accepted must still be accepted) or `response` (the client receives values of it:
  * anything the new schema allows must have been allowed, and every field it relied on stays).
+ *
+ * @param {Context} context
+ * @param {Node} oldNode
+ * @param {Node} newNode
+ * @param {string} pointer
+ * @param {'request' | 'response'} direction
+ * @param {Set<string>} seen
  */
 function compareSchemas(context, oldNode, newNode, pointer, direction, seen) {
   const { oldDocument, newDocument, changes } = context;
@@ -81,7 +106,11 @@ function compareSchemas(context, oldNode, newNode, pointer, direction, seen) {
   const key = `${direction}|${oldNode?.$ref ?? pointer}|${newNode?.$ref ?? pointer}`;
   if (seen.has(key)) return;
   seen.add(key);
-  const add = (breaking, kind, message) => changes.push({ breaking, kind, pointer, message });
+  const add = (
+    /** @type {boolean} */ breaking,
+    /** @type {string} */ kind,
+    /** @type {string} */ message,
+  ) => changes.push({ breaking, kind, pointer, message });
 
   const oldTypes = typesOf(before);
   const newTypes = typesOf(after);
@@ -98,7 +127,9 @@ function compareSchemas(context, oldNode, newNode, pointer, direction, seen) {
       `returned type ${[...(oldTypes ?? [])]} → ${[...(newTypes ?? ['any'])]}`,
     );
 
+  /** @type {unknown[] | undefined} */
   const oldEnum = before.enum ?? (before.const !== undefined ? [before.const] : undefined);
+  /** @type {unknown[] | undefined} */
   const newEnum = after.enum ?? (after.const !== undefined ? [after.const] : undefined);
   if (direction === 'request' && oldEnum === undefined && newEnum !== undefined)
     add(true, 'narrowed-enum', `now only ${newEnum.join(', ')}`);
@@ -118,14 +149,16 @@ function compareSchemas(context, oldNode, newNode, pointer, direction, seen) {
     add(false, 'narrowed-response-enum', `now one of ${newEnum.join(', ')}`);
 
   if (direction === 'request') {
-    for (const [bound, tighter] of [
+    /** @type {Array<[string, (a: number, b: number) => boolean]>} */
+    const bounds = [
       ['maxLength', (a, b) => b < a],
       ['maximum', (a, b) => b < a],
       ['maxItems', (a, b) => b < a],
       ['minLength', (a, b) => b > a],
       ['minimum', (a, b) => b > a],
       ['minItems', (a, b) => b > a],
-    ]) {
+    ];
+    for (const [bound, tighter] of bounds) {
       const a = before[bound];
       const b = after[bound];
       if (b !== undefined && (a === undefined || tighter(a, b)))
@@ -147,7 +180,7 @@ function compareSchemas(context, oldNode, newNode, pointer, direction, seen) {
   const oldRequired = new Set(before.required ?? []);
   const newRequired = new Set(after.required ?? []);
   for (const name of Object.keys(oldProperties)) {
-    const at = `${pointer}/properties/${escape(name)}`;
+    const at = `${pointer}/properties/${escapePointer(name)}`;
     if (!(name in newProperties)) {
       changes.push({
         breaking: direction === 'response' || after.additionalProperties === false,
@@ -168,7 +201,7 @@ function compareSchemas(context, oldNode, newNode, pointer, direction, seen) {
   }
   for (const name of Object.keys(newProperties)) {
     if (name in oldProperties) continue;
-    const at = `${pointer}/properties/${escape(name)}`;
+    const at = `${pointer}/properties/${escapePointer(name)}`;
     const required = newRequired.has(name);
     changes.push({
       breaking: direction === 'request' && required,
@@ -192,7 +225,13 @@ function compareSchemas(context, oldNode, newNode, pointer, direction, seen) {
     compareSchemas(context, before.items, after.items, `${pointer}/items`, direction, seen);
 }
 
-/** The JSON schema of a request body or response (its `application/json`-like content). */
+/**
+ * The JSON schema of a request body or response (its `application/json`-like content).
+ *
+ * @param {Node} document
+ * @param {Node} node
+ * @returns {{ schema: Node, type: string } | undefined}
+ */
 function jsonSchemaOf(document, node) {
   const content = resolve(document, node)?.content ?? {};
   const type = Object.keys(content).find((name) => name.includes('json'));
@@ -200,17 +239,31 @@ function jsonSchemaOf(document, node) {
 }
 
 /** The success keys of an operation's responses: concrete 2xx codes and the `2XX` range. */
-const successKeys = (responses) =>
+const successKeys = (/** @type {Node} */ responses) =>
   Object.keys(responses ?? {}).filter((key) => /^2(\d\d|XX)$/i.test(key));
 
-/** Whether a client accepting the old success keys also accepts `key`. */
+/**
+ * Whether a client accepting the old success keys also accepts `key`.
+ *
+ * @param {string[]} oldKeys
+ * @param {string} key
+ */
 function successCovered(oldKeys, key) {
   return oldKeys.some((old) => old === key || (/^2XX$/i.test(old) && key.startsWith('2')));
 }
 
+/**
+ * Compares one operation that both documents have.
+ *
+ * @param {Context} context
+ * @param {string} pathName
+ * @param {string} method
+ * @param {Node} before
+ * @param {Node} after
+ */
 function compareOperation(context, pathName, method, before, after) {
   const { oldDocument, newDocument, changes } = context;
-  const pointer = `#/paths/${escape(pathName)}/${method}`;
+  const pointer = `#/paths/${escapePointer(pathName)}/${method}`;
 
   const oldSuccess = successKeys(before.responses);
   const newSuccess = successKeys(after.responses);
@@ -234,6 +287,7 @@ function compareOperation(context, pathName, method, before, after) {
       message: `success status ${oldSuccess.join(', ')} → ${newSuccess.join(', ')}`,
     });
 
+  /** @type {(operation: Node, pathItem: Node, document: Node) => Map<string, Node>} */
   const parameters = (operation, pathItem, document) =>
     new Map(
       [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])]
@@ -245,7 +299,7 @@ function compareOperation(context, pathName, method, before, after) {
   const newParameters = parameters(after, newDocument.paths[pathName], newDocument);
   for (const [id, parameter] of newParameters) {
     const old = oldParameters.get(id);
-    const at = `${pointer}/parameters/${escape(id)}`;
+    const at = `${pointer}/parameters/${escapePointer(id)}`;
     if (!old && parameter.required)
       changes.push({
         breaking: true,
@@ -275,7 +329,7 @@ function compareOperation(context, pathName, method, before, after) {
       changes.push({
         breaking: true,
         kind: 'removed-parameter',
-        pointer: `${pointer}/parameters/${escape(id)}`,
+        pointer: `${pointer}/parameters/${escapePointer(id)}`,
         message: `parameter ${id} removed`,
       });
   }
@@ -331,8 +385,8 @@ function compareOperation(context, pathName, method, before, after) {
  * not: removed paths and operations, success codes, parameters, request and response schemas
  * (`$ref`s followed), webhook payloads.
  *
- * @param {any} oldDocument The last released spec.
- * @param {any} newDocument The spec in the tree.
+ * @param {Node} oldDocument The last released spec.
+ * @param {Node} newDocument The spec in the tree.
  * @returns {Change[]}
  * @example
  * const changes = classifyChanges(released, current);
@@ -341,6 +395,7 @@ function compareOperation(context, pathName, method, before, after) {
 export function classifyChanges(oldDocument, newDocument) {
   /** @type {Change[]} */
   const changes = [];
+  /** @type {Context} */
   // Shared schemas are compared once, so each change is reported at the first place it shows.
   const context = { oldDocument, newDocument, changes, seen: new Set() };
   for (const [pathName, pathItem] of Object.entries(oldDocument.paths ?? {})) {
@@ -349,7 +404,7 @@ export function classifyChanges(oldDocument, newDocument) {
       changes.push({
         breaking: true,
         kind: 'removed-path',
-        pointer: `#/paths/${escape(pathName)}`,
+        pointer: `#/paths/${escapePointer(pathName)}`,
         message: `path ${pathName} removed`,
       });
       continue;
@@ -360,7 +415,7 @@ export function classifyChanges(oldDocument, newDocument) {
         changes.push({
           breaking: true,
           kind: 'removed-operation',
-          pointer: `#/paths/${escape(pathName)}/${method}`,
+          pointer: `#/paths/${escapePointer(pathName)}/${method}`,
           message: `operation ${method.toUpperCase()} ${pathName} (${pathItem[method].operationId}) removed`,
         });
         continue;
@@ -374,14 +429,14 @@ export function classifyChanges(oldDocument, newDocument) {
         changes.push({
           breaking: false,
           kind: 'new-operation',
-          pointer: `#/paths/${escape(pathName)}/${method}`,
+          pointer: `#/paths/${escapePointer(pathName)}/${method}`,
           message: `operation ${method.toUpperCase()} ${pathName} added`,
         });
     }
   }
   for (const [name, webhook] of Object.entries(oldDocument.webhooks ?? {})) {
     const newWebhook = newDocument.webhooks?.[name];
-    const pointer = `#/webhooks/${escape(name)}`;
+    const pointer = `#/webhooks/${escapePointer(name)}`;
     if (!newWebhook) {
       changes.push({
         breaking: true,

@@ -14,7 +14,8 @@ const root = resolve(import.meta.dirname, '../../../..');
 const cli = resolve(root, 'packages/openapi/scripts/breaking.mjs');
 
 /** A deep copy of the spec in the tree, to change in a test. */
-async function currentSpec() {
+// biome-ignore lint/suspicious/noExplicitAny: a parsed document, edited freely by the tests
+async function currentSpec(): Promise<any> {
   return structuredClone(await loadSpecDocument(resolve(root, 'spec/openapi.yaml')));
 }
 const breakingOf = (before: unknown, after: unknown) =>
