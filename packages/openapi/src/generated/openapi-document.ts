@@ -8,6 +8,10 @@ export const openapiDocument = {
     "version": "0.1.0",
     "summary": "The payment service's HTTP interface, as documented by the provider and modelled where it is not.",
     "description": "The single source of truth for the SDK, the mock sandbox and the contract tests.\n\nEvery operation, response, header, parameter and schema carries `x-provenance`:\n`documented` elements restate the provider's interface document (the section is in\n`x-provenance-ref`); `inferred` elements are our model of a part the document leaves\n\"not shown\" (the reason is in `x-provenance-note`). A failed documented check is a bug;\na failed inferred check is a model to correct.\n\n## Sandbox test tokens\n\n| token | outcome |\n|---|---|\n| `tok_test_success` | `SUCCEEDED`, or `AUTHORIZED` when `capture` is `false` |\n| `tok_test_declined` | `FAILED`, `failure_code` `card_declined` |\n| `tok_test_insufficient_funds` | `FAILED`, `failure_code` `insufficient_funds` |\n| `tok_test_expired_card` | `FAILED`, `failure_code` `expired_card` |\n| `tok_test_processing_error` | `FAILED`, `failure_code` `processing_error` |\n| `tok_test_pending` | `PENDING`, then after the settlement delay `SUCCEEDED` (or `AUTHORIZED` when `capture` is `false`) |\n| `tok_test_pending_declined` | `PENDING`, then after the settlement delay `FAILED` (`card_declined`) |\n",
+    "contact": {
+      "name": "Payment service developer kit maintainers",
+      "url": "https://github.com/payment-service/payment-service-kit/issues"
+    },
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -169,6 +173,7 @@ export const openapiDocument = {
       "get": {
         "operationId": "retrievePayment",
         "summary": "Retrieve a payment",
+        "description": "Returns the payment with this `id` as it is now. Each key sees only its own payments: an id of another key's payment answers `404 not_found`, like an id that does not exist.",
         "tags": [
           "Payments"
         ],

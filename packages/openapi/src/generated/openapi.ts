@@ -36,7 +36,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Retrieve a payment */
+        /**
+         * Retrieve a payment
+         * @description Returns the payment with this `id` as it is now. Each key sees only its own payments: an id of another key's payment answers `404 not_found`, like an id that does not exist.
+         */
         get: operations["retrievePayment"];
         put?: never;
         post?: never;

@@ -8,6 +8,10 @@ export const sandboxDocument = {
     "version": "0.1.0",
     "summary": "The mock sandbox's own controls; not part of the provider's API.",
     "description": "Controls that only the mock sandbox has: reset a key's data, move its clock, inject latency\nand faults, read the webhook delivery log and redeliver events. They are served under `/_sandbox`, never under `/v1`, and act only on the data\nof the calling `sk_test_` key, so parallel test runs never collide. Every element is\n`x-provenance: inferred`: the provider has no such endpoints.\n",
+    "contact": {
+      "name": "Payment service developer kit maintainers",
+      "url": "https://github.com/payment-service/payment-service-kit/issues"
+    },
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -69,6 +73,7 @@ export const sandboxDocument = {
       "get": {
         "operationId": "getSandboxClock",
         "summary": "Read the key's sandbox clock",
+        "description": "Returns the key's sandbox time (`now`) and how far it is ahead of the server's clock. Settlement of pending payments and webhook retries follow this clock.",
         "tags": [
           "Sandbox"
         ],
@@ -129,6 +134,7 @@ export const sandboxDocument = {
       "get": {
         "operationId": "getSandboxFaults",
         "summary": "Read the key's injected faults",
+        "description": "Returns the faults set for the key (latency, failures still to answer, dropped connections); an empty object when none is set.",
         "tags": [
           "Sandbox"
         ],
@@ -185,6 +191,7 @@ export const sandboxDocument = {
       "delete": {
         "operationId": "clearSandboxFaults",
         "summary": "Remove the key's injected faults",
+        "description": "Removes every fault set for the key; its next requests are answered normally, at once.",
         "tags": [
           "Sandbox"
         ],

@@ -29,7 +29,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the key's sandbox clock */
+        /**
+         * Read the key's sandbox clock
+         * @description Returns the key's sandbox time (`now`) and how far it is ahead of the server's clock. Settlement of pending payments and webhook retries follow this clock.
+         */
         get: operations["getSandboxClock"];
         put?: never;
         post?: never;
@@ -66,7 +69,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the key's injected faults */
+        /**
+         * Read the key's injected faults
+         * @description Returns the faults set for the key (latency, failures still to answer, dropped connections); an empty object when none is set.
+         */
         get: operations["getSandboxFaults"];
         /**
          * Inject latency and faults into the key's /v1 requests
@@ -74,7 +80,10 @@ export interface paths {
          */
         put: operations["setSandboxFaults"];
         post?: never;
-        /** Remove the key's injected faults */
+        /**
+         * Remove the key's injected faults
+         * @description Removes every fault set for the key; its next requests are answered normally, at once.
+         */
         delete: operations["clearSandboxFaults"];
         options?: never;
         head?: never;
