@@ -62,6 +62,21 @@ export const openapiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/CreatePaymentRequest"
+              },
+              "examples": {
+                "createAndCapture": {
+                  "summary": "Create and capture 1 500.00 KZT",
+                  "value": {
+                    "amount": 150000,
+                    "currency": "KZT",
+                    "capture": true,
+                    "description": "Order #1001",
+                    "payment_method": {
+                      "type": "token",
+                      "token": "tok_test_success"
+                    }
+                  }
+                }
               }
             }
           }
@@ -136,6 +151,45 @@ export const openapiDocument = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/PaymentList"
+                },
+                "examples": {
+                  "page": {
+                    "summary": "A page of payments",
+                    "value": {
+                      "object": "list",
+                      "data": [
+                        {
+                          "id": "pay_gQrfrN80p5CU6D3Va6ZzNWe6",
+                          "object": "payment",
+                          "status": "PENDING",
+                          "amount": 150000,
+                          "currency": "KZT",
+                          "created_at": "2026-11-22T15:19:42Z",
+                          "capture": true,
+                          "description": "Order #1003",
+                          "amount_captured": 0,
+                          "amount_refunded": 0,
+                          "failure_code": null,
+                          "failure_message": null
+                        },
+                        {
+                          "id": "pay_vRkIIpQWiAcnqJxtxdL5oCcp",
+                          "object": "payment",
+                          "status": "AUTHORIZED",
+                          "amount": 150000,
+                          "currency": "KZT",
+                          "created_at": "2026-11-22T15:19:42Z",
+                          "capture": false,
+                          "description": "Order #1002",
+                          "amount_captured": 0,
+                          "amount_refunded": 0,
+                          "failure_code": null,
+                          "failure_message": null
+                        }
+                      ],
+                      "has_more": true
+                    }
+                  }
                 }
               }
             }
@@ -235,13 +289,21 @@ export const openapiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/CapturePaymentRequest"
+              },
+              "examples": {
+                "full": {
+                  "summary": "Capture the whole authorized amount",
+                  "value": {
+                    "amount": 150000
+                  }
+                }
               }
             }
           }
         },
         "responses": {
           "200": {
-            "$ref": "#/components/responses/InferredPayment"
+            "$ref": "#/components/responses/CapturedPayment"
           },
           "400": {
             "$ref": "#/components/responses/BadRequest"
@@ -310,13 +372,19 @@ export const openapiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/CancelPaymentRequest"
+              },
+              "examples": {
+                "empty": {
+                  "summary": "No fields: the body may be empty or omitted",
+                  "value": {}
+                }
               }
             }
           }
         },
         "responses": {
           "200": {
-            "$ref": "#/components/responses/InferredPayment"
+            "$ref": "#/components/responses/CanceledPayment"
           },
           "400": {
             "$ref": "#/components/responses/BadRequest"
@@ -385,6 +453,14 @@ export const openapiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/CreateRefundRequest"
+              },
+              "examples": {
+                "partial": {
+                  "summary": "Refund 500.00 KZT",
+                  "value": {
+                    "amount": 50000
+                  }
+                }
               }
             }
           }
@@ -406,6 +482,20 @@ export const openapiDocument = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Refund"
+                },
+                "examples": {
+                  "refund": {
+                    "summary": "A partial refund",
+                    "value": {
+                      "id": "ref_gS4osaedh8sCfKj9spE9ygxh",
+                      "object": "refund",
+                      "payment_id": "pay_EcIYSMJXsvfGZQ17MEqPSX4d",
+                      "amount": 50000,
+                      "currency": "KZT",
+                      "status": "SUCCEEDED",
+                      "created_at": "2026-11-22T15:19:42Z"
+                    }
+                  }
                 }
               }
             }
@@ -472,6 +562,18 @@ export const openapiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/CreateWebhookEndpointRequest"
+              },
+              "examples": {
+                "filtered": {
+                  "summary": "Receive succeeded and failed payments",
+                  "value": {
+                    "url": "https://example.com/webhooks/payments",
+                    "events": [
+                      "payment.succeeded",
+                      "payment.failed"
+                    ]
+                  }
+                }
               }
             }
           }
@@ -493,6 +595,23 @@ export const openapiDocument = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/WebhookEndpointWithSecret"
+                },
+                "examples": {
+                  "endpoint": {
+                    "summary": "The endpoint, with its signing secret",
+                    "value": {
+                      "id": "we_LiHNAzgkIyTc7V8T2B7FspR9",
+                      "object": "webhook_endpoint",
+                      "url": "https://example.com/webhooks/payments",
+                      "events": [
+                        "payment.succeeded",
+                        "payment.failed"
+                      ],
+                      "status": "enabled",
+                      "created_at": "2026-11-22T15:19:42Z",
+                      "secret": "whsec_gedCkgUXfAOXjVDCOJJP5vq+/eZJC3BnsQj8iUAL4c0="
+                    }
+                  }
                 }
               }
             }
@@ -555,6 +674,28 @@ export const openapiDocument = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/WebhookEndpointList"
+                },
+                "examples": {
+                  "endpoints": {
+                    "summary": "The key's endpoints",
+                    "value": {
+                      "object": "list",
+                      "data": [
+                        {
+                          "id": "we_LiHNAzgkIyTc7V8T2B7FspR9",
+                          "object": "webhook_endpoint",
+                          "url": "https://example.com/webhooks/payments",
+                          "events": [
+                            "payment.succeeded",
+                            "payment.failed"
+                          ],
+                          "status": "enabled",
+                          "created_at": "2026-11-22T15:19:42Z"
+                        }
+                      ],
+                      "has_more": false
+                    }
+                  }
                 }
               }
             }
@@ -609,6 +750,16 @@ export const openapiDocument = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/DeletedWebhookEndpoint"
+                },
+                "examples": {
+                  "deleted": {
+                    "summary": "The endpoint is deleted",
+                    "value": {
+                      "id": "we_LiHNAzgkIyTc7V8T2B7FspR9",
+                      "object": "webhook_endpoint",
+                      "deleted": true
+                    }
+                  }
                 }
               }
             }
@@ -669,6 +820,33 @@ export const openapiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/PaymentPendingEvent"
+              },
+              "examples": {
+                "pending": {
+                  "summary": "A payment is pending",
+                  "value": {
+                    "id": "evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a",
+                    "object": "event",
+                    "type": "payment.pending",
+                    "created_at": "2026-11-22T15:19:42Z",
+                    "data": {
+                      "object": {
+                        "id": "pay_gQrfrN80p5CU6D3Va6ZzNWe6",
+                        "object": "payment",
+                        "status": "PENDING",
+                        "amount": 150000,
+                        "currency": "KZT",
+                        "created_at": "2026-11-22T15:19:42Z",
+                        "capture": true,
+                        "description": "Order #1003",
+                        "amount_captured": 0,
+                        "amount_refunded": 0,
+                        "failure_code": null,
+                        "failure_message": null
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -710,6 +888,33 @@ export const openapiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/PaymentAuthorizedEvent"
+              },
+              "examples": {
+                "authorized": {
+                  "summary": "A payment is authorized",
+                  "value": {
+                    "id": "evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a",
+                    "object": "event",
+                    "type": "payment.authorized",
+                    "created_at": "2026-11-22T15:19:42Z",
+                    "data": {
+                      "object": {
+                        "id": "pay_vRkIIpQWiAcnqJxtxdL5oCcp",
+                        "object": "payment",
+                        "status": "AUTHORIZED",
+                        "amount": 150000,
+                        "currency": "KZT",
+                        "created_at": "2026-11-22T15:19:42Z",
+                        "capture": false,
+                        "description": "Order #1002",
+                        "amount_captured": 0,
+                        "amount_refunded": 0,
+                        "failure_code": null,
+                        "failure_message": null
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -751,6 +956,33 @@ export const openapiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/PaymentSucceededEvent"
+              },
+              "examples": {
+                "succeeded": {
+                  "summary": "A payment succeeded",
+                  "value": {
+                    "id": "evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a",
+                    "object": "event",
+                    "type": "payment.succeeded",
+                    "created_at": "2026-11-22T15:19:42Z",
+                    "data": {
+                      "object": {
+                        "id": "pay_gQrfrN80p5CU6D3Va6ZzNWe6",
+                        "object": "payment",
+                        "status": "SUCCEEDED",
+                        "amount": 150000,
+                        "currency": "KZT",
+                        "created_at": "2026-11-22T15:19:42Z",
+                        "capture": true,
+                        "description": "Order #1003",
+                        "amount_captured": 150000,
+                        "amount_refunded": 0,
+                        "failure_code": null,
+                        "failure_message": null
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -792,6 +1024,33 @@ export const openapiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/PaymentFailedEvent"
+              },
+              "examples": {
+                "failed": {
+                  "summary": "A payment was declined",
+                  "value": {
+                    "id": "evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a",
+                    "object": "event",
+                    "type": "payment.failed",
+                    "created_at": "2026-11-22T15:19:42Z",
+                    "data": {
+                      "object": {
+                        "id": "pay_EcIYSMJXsvfGZQ17MEqPSX4d",
+                        "object": "payment",
+                        "status": "FAILED",
+                        "amount": 150000,
+                        "currency": "KZT",
+                        "created_at": "2026-11-22T15:19:42Z",
+                        "capture": true,
+                        "description": "Order #1004",
+                        "amount_captured": 0,
+                        "amount_refunded": 0,
+                        "failure_code": "card_declined",
+                        "failure_message": "The card was declined by the issuer."
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -833,6 +1092,33 @@ export const openapiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/PaymentCanceledEvent"
+              },
+              "examples": {
+                "canceled": {
+                  "summary": "An authorization was released",
+                  "value": {
+                    "id": "evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a",
+                    "object": "event",
+                    "type": "payment.canceled",
+                    "created_at": "2026-11-22T15:19:42Z",
+                    "data": {
+                      "object": {
+                        "id": "pay_vRkIIpQWiAcnqJxtxdL5oCcp",
+                        "object": "payment",
+                        "status": "CANCELED",
+                        "amount": 150000,
+                        "currency": "KZT",
+                        "created_at": "2026-11-22T15:19:42Z",
+                        "capture": false,
+                        "description": "Order #1002",
+                        "amount_captured": 0,
+                        "amount_refunded": 0,
+                        "failure_code": null,
+                        "failure_message": null
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -874,6 +1160,33 @@ export const openapiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/PaymentRefundedEvent"
+              },
+              "examples": {
+                "refunded": {
+                  "summary": "A payment was fully refunded",
+                  "value": {
+                    "id": "evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a",
+                    "object": "event",
+                    "type": "payment.refunded",
+                    "created_at": "2026-11-22T15:19:42Z",
+                    "data": {
+                      "object": {
+                        "id": "pay_EcIYSMJXsvfGZQ17MEqPSX4d",
+                        "object": "payment",
+                        "status": "REFUNDED",
+                        "amount": 150000,
+                        "currency": "KZT",
+                        "created_at": "2026-11-22T15:19:42Z",
+                        "capture": true,
+                        "description": "Order #1001",
+                        "amount_captured": 150000,
+                        "amount_refunded": 150000,
+                        "failure_code": null,
+                        "failure_message": null
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -904,6 +1217,7 @@ export const openapiDocument = {
         "description": "The webhook endpoint's identifier (`we_…`).",
         "x-provenance": "inferred",
         "x-provenance-note": "Webhook management is not shown; the endpoint's id addresses it.",
+        "example": "we_4fQp8LmN2xR7sT9vW1yZ3aBc",
         "schema": {
           "type": "string",
           "minLength": 1,
@@ -918,6 +1232,7 @@ export const openapiDocument = {
         "description": "The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it.",
         "x-provenance": "inferred",
         "x-provenance-note": "Signing is not shown; the Standard Webhooks specification's message-id header.",
+        "example": "evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a",
         "schema": {
           "type": "string",
           "pattern": "^evt_.+$",
@@ -932,6 +1247,7 @@ export const openapiDocument = {
         "description": "When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`).",
         "x-provenance": "inferred",
         "x-provenance-note": "Signing is not shown; the Standard Webhooks specification's timestamp header, against replays.",
+        "example": "1795320000",
         "schema": {
           "type": "string",
           "pattern": "^[0-9]+$",
@@ -946,6 +1262,7 @@ export const openapiDocument = {
         "description": "Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know.",
         "x-provenance": "inferred",
         "x-provenance-note": "Signing is not shown; the Standard Webhooks specification's symmetric signature.",
+        "example": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
         "schema": {
           "type": "string",
           "pattern": "^v[0-9]+,[A-Za-z0-9+/=]+( v[0-9]+,[A-Za-z0-9+/=]+)*$",
@@ -960,6 +1277,7 @@ export const openapiDocument = {
         "description": "Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again.",
         "x-provenance": "inferred",
         "x-provenance-note": "Idempotency rules are not shown; modelled on the IETF httpapi Idempotency-Key draft.",
+        "example": "5f0c6a3e-8d1b-4c2e-9a7f-2b3c4d5e6f70",
         "schema": {
           "type": "string",
           "minLength": 1,
@@ -975,6 +1293,7 @@ export const openapiDocument = {
         "description": "The payment's identifier.",
         "x-provenance": "inferred",
         "x-provenance-note": "Retrieval is not shown; the payment's id addresses it.",
+        "example": "pay_2x7Qk9LmN4pR8sT1vW3yZ5aB",
         "schema": {
           "type": "string",
           "minLength": 1,
@@ -989,6 +1308,7 @@ export const openapiDocument = {
         "description": "How many payments a page holds, 1 to 100 (default 10).",
         "x-provenance": "inferred",
         "x-provenance-note": "Listing is not shown; the common page-size parameter.",
+        "example": 10,
         "schema": {
           "type": "integer",
           "minimum": 1,
@@ -1005,6 +1325,7 @@ export const openapiDocument = {
         "description": "A payment id; the page starts with the payment listed after it.",
         "x-provenance": "inferred",
         "x-provenance-note": "Listing is not shown; the common cursor parameter.",
+        "example": "pay_2x7Qk9LmN4pR8sT1vW3yZ5aB",
         "schema": {
           "type": "string",
           "minLength": 1,
@@ -1019,6 +1340,7 @@ export const openapiDocument = {
         "required": true,
         "x-provenance": "inferred",
         "x-provenance-note": "Not shown in the document; every response carries one so an error can be traced.",
+        "example": "req_8kTq2LmN4pR7sV1x",
         "schema": {
           "type": "string",
           "pattern": "^req_[A-Za-z0-9]+$",
@@ -1031,6 +1353,7 @@ export const openapiDocument = {
         "required": false,
         "x-provenance": "inferred",
         "x-provenance-note": "Idempotency is not shown; modelled on the IETF httpapi Idempotency-Key draft.",
+        "example": "true",
         "schema": {
           "type": "string",
           "enum": [
@@ -1045,6 +1368,7 @@ export const openapiDocument = {
         "required": false,
         "x-provenance": "inferred",
         "x-provenance-note": "Rate limits are not shown; the standard HTTP header tells when to retry.",
+        "example": "2",
         "schema": {
           "type": "string",
           "pattern": "^[0-9]+$",
@@ -1077,12 +1401,31 @@ export const openapiDocument = {
           "application/json": {
             "schema": {
               "$ref": "#/components/schemas/Payment"
+            },
+            "examples": {
+              "succeeded": {
+                "summary": "A payment created and captured with tok_test_success",
+                "value": {
+                  "id": "pay_EcIYSMJXsvfGZQ17MEqPSX4d",
+                  "object": "payment",
+                  "status": "SUCCEEDED",
+                  "amount": 150000,
+                  "currency": "KZT",
+                  "created_at": "2026-11-22T15:19:42Z",
+                  "capture": true,
+                  "description": "Order #1001",
+                  "amount_captured": 150000,
+                  "amount_refunded": 0,
+                  "failure_code": null,
+                  "failure_message": null
+                }
+              }
             }
           }
         }
       },
       "InferredPayment": {
-        "description": "The payment, after the operation.",
+        "description": "The payment as it is now.",
         "x-provenance": "inferred",
         "x-provenance-note": "The operation is not shown in the document; it answers with the payment record (200 from the mock).",
         "headers": {
@@ -1097,6 +1440,103 @@ export const openapiDocument = {
           "application/json": {
             "schema": {
               "$ref": "#/components/schemas/Payment"
+            },
+            "examples": {
+              "authorized": {
+                "summary": "An authorized payment (capture: false)",
+                "value": {
+                  "id": "pay_vRkIIpQWiAcnqJxtxdL5oCcp",
+                  "object": "payment",
+                  "status": "AUTHORIZED",
+                  "amount": 150000,
+                  "currency": "KZT",
+                  "created_at": "2026-11-22T15:19:42Z",
+                  "capture": false,
+                  "description": "Order #1002",
+                  "amount_captured": 0,
+                  "amount_refunded": 0,
+                  "failure_code": null,
+                  "failure_message": null
+                }
+              }
+            }
+          }
+        }
+      },
+      "CapturedPayment": {
+        "description": "The payment, captured (`SUCCEEDED`).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Capture is not shown in the document; it answers with the captured payment (200 from the mock).",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          },
+          "Idempotent-Replayed": {
+            "$ref": "#/components/headers/Idempotent-Replayed"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Payment"
+            },
+            "examples": {
+              "captured": {
+                "summary": "The authorized payment, captured in full",
+                "value": {
+                  "id": "pay_vRkIIpQWiAcnqJxtxdL5oCcp",
+                  "object": "payment",
+                  "status": "SUCCEEDED",
+                  "amount": 150000,
+                  "currency": "KZT",
+                  "created_at": "2026-11-22T15:19:42Z",
+                  "capture": false,
+                  "description": "Order #1002",
+                  "amount_captured": 150000,
+                  "amount_refunded": 0,
+                  "failure_code": null,
+                  "failure_message": null
+                }
+              }
+            }
+          }
+        }
+      },
+      "CanceledPayment": {
+        "description": "The payment, canceled (`CANCELED`): the authorization is released.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Cancellation is not shown in the document; it answers with the canceled payment (200 from the mock).",
+        "headers": {
+          "Request-Id": {
+            "$ref": "#/components/headers/Request-Id"
+          },
+          "Idempotent-Replayed": {
+            "$ref": "#/components/headers/Idempotent-Replayed"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Payment"
+            },
+            "examples": {
+              "canceled": {
+                "summary": "The authorization, released",
+                "value": {
+                  "id": "pay_vRkIIpQWiAcnqJxtxdL5oCcp",
+                  "object": "payment",
+                  "status": "CANCELED",
+                  "amount": 150000,
+                  "currency": "KZT",
+                  "created_at": "2026-11-22T15:19:42Z",
+                  "capture": false,
+                  "description": "Order #1002",
+                  "amount_captured": 0,
+                  "amount_refunded": 0,
+                  "failure_code": null,
+                  "failure_message": null
+                }
+              }
             }
           }
         }
@@ -1114,6 +1554,32 @@ export const openapiDocument = {
           "application/problem+json": {
             "schema": {
               "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "invalidRequest": {
+                "summary": "Two invalid fields",
+                "value": {
+                  "type": "urn:payment-service:problem:invalid_request",
+                  "title": "Invalid request",
+                  "status": 400,
+                  "detail": "The request has 2 problems: amount must be an integer ≥ 1 and ≤ 999999999999; currency must be a string matching ^[A-Z]{3}$ (for example KZT or RUB).",
+                  "code": "invalid_request",
+                  "param": "amount",
+                  "errors": [
+                    {
+                      "param": "amount",
+                      "code": "minimum",
+                      "message": "amount must be an integer ≥ 1 and ≤ 999999999999"
+                    },
+                    {
+                      "param": "currency",
+                      "code": "invalid_value",
+                      "message": "currency must be a string matching ^[A-Z]{3}$ (for example KZT or RUB)"
+                    }
+                  ],
+                  "request_id": "req_Vo0QBDqKVDbLco7NqSE0"
+                }
+              }
             }
           }
         }
@@ -1131,6 +1597,19 @@ export const openapiDocument = {
           "application/problem+json": {
             "schema": {
               "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "missingApiKey": {
+                "summary": "No key was sent",
+                "value": {
+                  "type": "urn:payment-service:problem:missing_api_key",
+                  "title": "Missing API key",
+                  "status": 401,
+                  "detail": "No API key was sent. Send your sandbox secret key as `Authorization: Bearer sk_test_…`.",
+                  "code": "missing_api_key",
+                  "request_id": "req_XxkqYq9r6lNg8CgDIplY"
+                }
+              }
             }
           }
         }
@@ -1148,6 +1627,19 @@ export const openapiDocument = {
           "application/problem+json": {
             "schema": {
               "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "notFound": {
+                "summary": "No such payment for this key",
+                "value": {
+                  "type": "urn:payment-service:problem:not_found",
+                  "title": "Not found",
+                  "status": 404,
+                  "detail": "No payment with id pay_000000000000000000000000 exists for this API key.",
+                  "code": "not_found",
+                  "request_id": "req_1mtgG54grChyNtE2U4g4"
+                }
+              }
             }
           }
         }
@@ -1165,6 +1657,19 @@ export const openapiDocument = {
           "application/problem+json": {
             "schema": {
               "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "invalidState": {
+                "summary": "Canceling a payment that already succeeded",
+                "value": {
+                  "type": "urn:payment-service:problem:invalid_state",
+                  "title": "Invalid state",
+                  "status": 409,
+                  "detail": "Payment pay_EcIYSMJXsvfGZQ17MEqPSX4d is SUCCEEDED; cancel needs a AUTHORIZED payment. From SUCCEEDED the allowed actions are: refund.",
+                  "code": "invalid_state",
+                  "request_id": "req_hVYFaE4edHNn2KAWqZKz"
+                }
+              }
             }
           }
         }
@@ -1182,6 +1687,19 @@ export const openapiDocument = {
           "application/problem+json": {
             "schema": {
               "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "bodyTooLarge": {
+                "summary": "A body over 64 KiB",
+                "value": {
+                  "type": "urn:payment-service:problem:body_too_large",
+                  "title": "Body too large",
+                  "status": 413,
+                  "detail": "The request body is larger than the limit of 65536 bytes.",
+                  "code": "body_too_large",
+                  "request_id": "req_NoRQZmR2gg5XqjHlj6yU"
+                }
+              }
             }
           }
         }
@@ -1199,6 +1717,19 @@ export const openapiDocument = {
           "application/problem+json": {
             "schema": {
               "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "unsupportedMediaType": {
+                "summary": "A form-encoded body",
+                "value": {
+                  "type": "urn:payment-service:problem:unsupported_media_type",
+                  "title": "Unsupported media type",
+                  "status": 415,
+                  "detail": "Send the request body as JSON with the header `Content-Type: application/json`.",
+                  "code": "unsupported_media_type",
+                  "request_id": "req_OuEEbjzPIzVeDqzXAYS8"
+                }
+              }
             }
           }
         }
@@ -1216,6 +1747,19 @@ export const openapiDocument = {
           "application/problem+json": {
             "schema": {
               "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "idempotencyKeyReused": {
+                "summary": "The same key with another body",
+                "value": {
+                  "type": "urn:payment-service:problem:idempotency_key_reused",
+                  "title": "Idempotency key reused",
+                  "status": 422,
+                  "detail": "This Idempotency-Key was first used with POST /v1/payments; this request differs in its body. Use a new key for a different request.",
+                  "code": "idempotency_key_reused",
+                  "request_id": "req_lND430uplvIZKolZ2xKX"
+                }
+              }
             }
           }
         }
@@ -1236,6 +1780,19 @@ export const openapiDocument = {
           "application/problem+json": {
             "schema": {
               "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "rateLimited": {
+                "summary": "Too many requests",
+                "value": {
+                  "type": "urn:payment-service:problem:rate_limited",
+                  "title": "Too many requests",
+                  "status": 429,
+                  "detail": "Too many requests (sandbox fault injection). Nothing was changed; retry after the Retry-After delay.",
+                  "code": "rate_limited",
+                  "request_id": "req_S1Qgrk2AskwNiTlOYYoC"
+                }
+              }
             }
           }
         }
@@ -1256,6 +1813,19 @@ export const openapiDocument = {
           "application/problem+json": {
             "schema": {
               "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "serviceUnavailable": {
+                "summary": "The service is unavailable",
+                "value": {
+                  "type": "urn:payment-service:problem:service_unavailable",
+                  "title": "Service unavailable",
+                  "status": 503,
+                  "detail": "The service is unavailable (sandbox fault injection). Nothing was changed; retry with the same Idempotency-Key.",
+                  "code": "service_unavailable",
+                  "request_id": "req_b18dzFpJO9jU1VTkMosx"
+                }
+              }
             }
           }
         }

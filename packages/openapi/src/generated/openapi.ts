@@ -31,7 +31,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The payment's identifier. */
+                /**
+                 * @description The payment's identifier.
+                 * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
+                 */
                 id: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -54,7 +57,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The payment's identifier. */
+                /**
+                 * @description The payment's identifier.
+                 * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
+                 */
                 id: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -77,7 +83,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The payment's identifier. */
+                /**
+                 * @description The payment's identifier.
+                 * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
+                 */
                 id: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -100,7 +109,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The payment's identifier. */
+                /**
+                 * @description The payment's identifier.
+                 * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
+                 */
                 id: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -147,7 +159,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The webhook endpoint's identifier (`we_…`). */
+                /**
+                 * @description The webhook endpoint's identifier (`we_…`).
+                 * @example we_4fQp8LmN2xR7sT9vW1yZ3aBc
+                 */
                 id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -582,8 +597,30 @@ export interface components {
                 "application/json": components["schemas"]["Payment"];
             };
         };
-        /** @description The payment, after the operation. */
+        /** @description The payment as it is now. */
         InferredPayment: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Payment"];
+            };
+        };
+        /** @description The payment, captured (`SUCCEEDED`). */
+        CapturedPayment: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Payment"];
+            };
+        };
+        /** @description The payment, canceled (`CANCELED`): the authorization is released. */
+        CanceledPayment: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -687,30 +724,63 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The webhook endpoint's identifier (`we_…`). */
+        /**
+         * @description The webhook endpoint's identifier (`we_…`).
+         * @example we_4fQp8LmN2xR7sT9vW1yZ3aBc
+         */
         WebhookEndpointId: string;
-        /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+        /**
+         * @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it.
+         * @example evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a
+         */
         WebhookId: string;
-        /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+        /**
+         * @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`).
+         * @example 1795320000
+         */
         WebhookTimestamp: string;
-        /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+        /**
+         * @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
         WebhookSignature: string;
-        /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
+        /**
+         * @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again.
+         * @example 5f0c6a3e-8d1b-4c2e-9a7f-2b3c4d5e6f70
+         */
         IdempotencyKey: string;
-        /** @description The payment's identifier. */
+        /**
+         * @description The payment's identifier.
+         * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
+         */
         PaymentId: string;
-        /** @description How many payments a page holds, 1 to 100 (default 10). */
+        /**
+         * @description How many payments a page holds, 1 to 100 (default 10).
+         * @example 10
+         */
         Limit: number;
-        /** @description A payment id; the page starts with the payment listed after it. */
+        /**
+         * @description A payment id; the page starts with the payment listed after it.
+         * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
+         */
         StartingAfter: string;
     };
     requestBodies: never;
     headers: {
-        /** @description Identifies the request in logs and support requests; present on every response. */
+        /**
+         * @description Identifies the request in logs and support requests; present on every response.
+         * @example req_8kTq2LmN4pR7sV1x
+         */
         "Request-Id": string;
-        /** @description `true` when the response is a stored response replayed for a repeated Idempotency-Key. */
+        /**
+         * @description `true` when the response is a stored response replayed for a repeated Idempotency-Key.
+         * @example true
+         */
         "Idempotent-Replayed": "true";
-        /** @description Seconds to wait before trying again. */
+        /**
+         * @description Seconds to wait before trying again.
+         * @example 2
+         */
         "Retry-After": string;
     };
     pathItems: never;
@@ -720,9 +790,15 @@ export interface operations {
     listPayments: {
         parameters: {
             query?: {
-                /** @description How many payments a page holds, 1 to 100 (default 10). */
+                /**
+                 * @description How many payments a page holds, 1 to 100 (default 10).
+                 * @example 10
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description A payment id; the page starts with the payment listed after it. */
+                /**
+                 * @description A payment id; the page starts with the payment listed after it.
+                 * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
+                 */
                 starting_after?: components["parameters"]["StartingAfter"];
             };
             header?: never;
@@ -754,7 +830,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
+                /**
+                 * @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again.
+                 * @example 5f0c6a3e-8d1b-4c2e-9a7f-2b3c4d5e6f70
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -785,7 +864,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The payment's identifier. */
+                /**
+                 * @description The payment's identifier.
+                 * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
+                 */
                 id: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -806,11 +888,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
+                /**
+                 * @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again.
+                 * @example 5f0c6a3e-8d1b-4c2e-9a7f-2b3c4d5e6f70
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The payment's identifier. */
+                /**
+                 * @description The payment's identifier.
+                 * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
+                 */
                 id: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -821,7 +909,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["InferredPayment"];
+            200: components["responses"]["CapturedPayment"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -840,11 +928,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
+                /**
+                 * @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again.
+                 * @example 5f0c6a3e-8d1b-4c2e-9a7f-2b3c4d5e6f70
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The payment's identifier. */
+                /**
+                 * @description The payment's identifier.
+                 * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
+                 */
                 id: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -855,7 +949,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["InferredPayment"];
+            200: components["responses"]["CanceledPayment"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -874,11 +968,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
+                /**
+                 * @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again.
+                 * @example 5f0c6a3e-8d1b-4c2e-9a7f-2b3c4d5e6f70
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The payment's identifier. */
+                /**
+                 * @description The payment's identifier.
+                 * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
+                 */
                 id: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -945,7 +1045,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again. */
+                /**
+                 * @description Makes a POST safe to retry. The first response for a key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`; the same key with another method, path or body is a 422; the same key while the first request is in flight is a 409. Requests refused before processing (400, 401, 413, 415), rate-limited (429) or failed by the server (5xx) are not stored, so a retry with the same key runs the request again.
+                 * @example 5f0c6a3e-8d1b-4c2e-9a7f-2b3c4d5e6f70
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -986,7 +1089,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The webhook endpoint's identifier (`we_…`). */
+                /**
+                 * @description The webhook endpoint's identifier (`we_…`).
+                 * @example we_4fQp8LmN2xR7sT9vW1yZ3aBc
+                 */
                 id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -1016,11 +1122,20 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+                /**
+                 * @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it.
+                 * @example evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a
+                 */
                 "webhook-id": components["parameters"]["WebhookId"];
-                /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+                /**
+                 * @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`).
+                 * @example 1795320000
+                 */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+                /**
+                 * @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
             };
             path?: never;
@@ -1040,11 +1155,20 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+                /**
+                 * @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it.
+                 * @example evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a
+                 */
                 "webhook-id": components["parameters"]["WebhookId"];
-                /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+                /**
+                 * @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`).
+                 * @example 1795320000
+                 */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+                /**
+                 * @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
             };
             path?: never;
@@ -1064,11 +1188,20 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+                /**
+                 * @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it.
+                 * @example evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a
+                 */
                 "webhook-id": components["parameters"]["WebhookId"];
-                /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+                /**
+                 * @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`).
+                 * @example 1795320000
+                 */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+                /**
+                 * @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
             };
             path?: never;
@@ -1088,11 +1221,20 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+                /**
+                 * @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it.
+                 * @example evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a
+                 */
                 "webhook-id": components["parameters"]["WebhookId"];
-                /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+                /**
+                 * @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`).
+                 * @example 1795320000
+                 */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+                /**
+                 * @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
             };
             path?: never;
@@ -1112,11 +1254,20 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+                /**
+                 * @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it.
+                 * @example evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a
+                 */
                 "webhook-id": components["parameters"]["WebhookId"];
-                /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+                /**
+                 * @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`).
+                 * @example 1795320000
+                 */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+                /**
+                 * @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
             };
             path?: never;
@@ -1136,11 +1287,20 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it. */
+                /**
+                 * @description The event's id (`evt_…`), the same on every retry and redelivery: deduplicate on it.
+                 * @example evt_7Hc2Kq9LmN4pR8sT1vW3yZ5a
+                 */
                 "webhook-id": components["parameters"]["WebhookId"];
-                /** @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`). */
+                /**
+                 * @description When this attempt was signed, in whole seconds since the epoch (real time, not the sandbox clock). Reject it when it is too far from your clock (5 minutes is the default tolerance of the SDK's `webhooks.verify`).
+                 * @example 1795320000
+                 */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know. */
+                /**
+                 * @description Space-separated signatures, each `v1,<base64>`: the base64 of the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's `whsec_<base64>` secret. Ignore versions you do not know.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
             };
             path?: never;

@@ -59,6 +59,15 @@ export const sandboxDocument = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/SandboxReset"
+                },
+                "examples": {
+                  "reset": {
+                    "summary": "The key's data is deleted",
+                    "value": {
+                      "object": "sandbox_reset",
+                      "deleted_payments": 4
+                    }
+                  }
                 }
               }
             }
@@ -107,6 +116,14 @@ export const sandboxDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/AdvanceClockRequest"
+              },
+              "examples": {
+                "tenSeconds": {
+                  "summary": "Move the clock 10 seconds ahead",
+                  "value": {
+                    "seconds": 10
+                  }
+                }
               }
             }
           }
@@ -166,6 +183,18 @@ export const sandboxDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/Faults"
+              },
+              "examples": {
+                "slowThenUnavailable": {
+                  "summary": "250 ms latency, then one 503",
+                  "value": {
+                    "latency_ms": 250,
+                    "fail_next": {
+                      "count": 1,
+                      "status": 503
+                    }
+                  }
+                }
               }
             }
           }
@@ -247,6 +276,58 @@ export const sandboxDocument = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/WebhookDeliveryList"
+                },
+                "examples": {
+                  "deliveries": {
+                    "summary": "The delivery log",
+                    "value": {
+                      "object": "list",
+                      "data": [
+                        {
+                          "object": "webhook_delivery",
+                          "event_id": "evt_xNbIrcLjJvOwbu7w7yanL1z8",
+                          "event_type": "payment.succeeded",
+                          "endpoint_id": "we_FjUzJjioMCWODzBWZqfNd2uD",
+                          "url": "https://example.com/webhooks/payments",
+                          "attempt": 1,
+                          "attempted_at": "2026-11-22T15:19:52Z",
+                          "status": 200,
+                          "error": null,
+                          "latency_ms": 23,
+                          "response_body": null,
+                          "next_retry_at": null
+                        },
+                        {
+                          "object": "webhook_delivery",
+                          "event_id": "evt_xNbIrcLjJvOwbu7w7yanL1z8",
+                          "event_type": "payment.succeeded",
+                          "endpoint_id": "we_LiHNAzgkIyTc7V8T2B7FspR9",
+                          "url": "https://example.com/webhooks/payments",
+                          "attempt": 1,
+                          "attempted_at": "2026-11-22T15:19:52Z",
+                          "status": null,
+                          "error": "connection_error: ENOTFOUND",
+                          "latency_ms": 12,
+                          "response_body": null,
+                          "next_retry_at": "2026-11-22T15:19:57Z"
+                        },
+                        {
+                          "object": "webhook_delivery",
+                          "event_id": "evt_fDlZpLOMPf8HHQWvwMGWjtcj",
+                          "event_type": "payment.succeeded",
+                          "endpoint_id": "we_LiHNAzgkIyTc7V8T2B7FspR9",
+                          "url": "https://example.com/webhooks/payments",
+                          "attempt": 1,
+                          "attempted_at": "2026-11-22T15:19:52Z",
+                          "status": null,
+                          "error": "connection_error: ENOTFOUND",
+                          "latency_ms": 15,
+                          "response_body": null,
+                          "next_retry_at": "2026-11-22T15:19:56Z"
+                        }
+                      ]
+                    }
+                  }
                 }
               }
             }
@@ -297,6 +378,16 @@ export const sandboxDocument = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/EventRedelivery"
+                },
+                "examples": {
+                  "redelivered": {
+                    "summary": "The event is queued again",
+                    "value": {
+                      "object": "event_redelivery",
+                      "event_id": "evt_xNbIrcLjJvOwbu7w7yanL1z8",
+                      "endpoints": 2
+                    }
+                  }
                 }
               }
             }
@@ -327,6 +418,7 @@ export const sandboxDocument = {
         "required": true,
         "x-provenance": "inferred",
         "x-provenance-note": "As on every /v1 response.",
+        "example": "req_8kTq2LmN4pR7sV1x",
         "schema": {
           "type": "string",
           "pattern": "^req_[A-Za-z0-9]+$",
@@ -349,6 +441,27 @@ export const sandboxDocument = {
           "application/problem+json": {
             "schema": {
               "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "invalidRequest": {
+                "summary": "An invalid control request",
+                "value": {
+                  "type": "urn:payment-service:problem:invalid_request",
+                  "title": "Invalid request",
+                  "status": 400,
+                  "detail": "seconds must be an integer ≥ 0 and ≤ 31536000.",
+                  "code": "invalid_request",
+                  "param": "seconds",
+                  "errors": [
+                    {
+                      "param": "seconds",
+                      "code": "minimum",
+                      "message": "seconds must be an integer ≥ 0 and ≤ 31536000"
+                    }
+                  ],
+                  "request_id": "req_KUBajQJDUt699aTkO2X7"
+                }
+              }
             }
           }
         }
@@ -366,6 +479,17 @@ export const sandboxDocument = {
           "application/json": {
             "schema": {
               "$ref": "#/components/schemas/Clock"
+            },
+            "examples": {
+              "clock": {
+                "summary": "Ten seconds ahead",
+                "value": {
+                  "object": "sandbox_clock",
+                  "now": "2026-11-22T15:19:52Z",
+                  "offset_seconds": 10,
+                  "settled_payments": 0
+                }
+              }
             }
           }
         }
@@ -383,6 +507,18 @@ export const sandboxDocument = {
           "application/json": {
             "schema": {
               "$ref": "#/components/schemas/Faults"
+            },
+            "examples": {
+              "faults": {
+                "summary": "Faults set",
+                "value": {
+                  "latency_ms": 250,
+                  "fail_next": {
+                    "count": 1,
+                    "status": 503
+                  }
+                }
+              }
             }
           }
         }

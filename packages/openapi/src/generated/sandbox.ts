@@ -264,7 +264,10 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Identifies the request; present on every response. */
+        /**
+         * @description Identifies the request; present on every response.
+         * @example req_8kTq2LmN4pR7sV1x
+         */
         "Request-Id": string;
     };
     pathItems: never;
