@@ -70,8 +70,9 @@ describe('webhook endpoints', () => {
     const extra = await harness.json('POST', '/v1/webhook_endpoints', {
       body: { url: receiver.url },
     });
-    expect(extra.status).toBe(400);
-    expect(extra.body.param).toBe('url');
+    expect(extra.status).toBe(409);
+    expect(extra.body.code).toBe('webhook_endpoint_limit_reached');
+    expect(extra.body.detail).toMatch(/at most 16 webhook endpoints/);
   });
 });
 
