@@ -75,6 +75,41 @@ function provenanceOf(
   return { provenance: fallback, source: 'no x-provenance on this element' } as const;
 }
 
+const provenanceKeys = ['x-provenance', 'x-provenance-ref', 'x-provenance-note'] as const;
+
+/**
+ * A copy of the documents in which every schema without its own `x-provenance` carries the one
+ * it inherits (the spec lets a property inherit from the nearest schema that has it), so a
+ * violation is tagged with the right provenance.
+ *
+ * @example
+ * withInheritedProvenance(specDocuments).openapi.components.schemas.Payment;
+ */
+export function withInheritedProvenance(
+  specs: Record<SpecName, SpecDocument>,
+): Record<SpecName, SpecDocument> {
+  const copy = structuredClone(specs) as Record<SpecName, SpecDocument>;
+  const visit = (node: unknown, inherited: SchemaNode | undefined): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, inherited);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    const schema = node as SchemaNode;
+    const isSchema = 'type' in schema || 'properties' in schema || 'items' in schema;
+    if (isSchema && schema['x-provenance'] === undefined && inherited && !('$ref' in schema)) {
+      for (const key of provenanceKeys)
+        if (inherited[key] !== undefined) schema[key] = inherited[key];
+    }
+    const own = schema['x-provenance'] !== undefined ? schema : inherited;
+    for (const [key, value] of Object.entries(schema)) {
+      if (key !== 'examples' && key !== 'example') visit(value, own);
+    }
+  };
+  for (const document of Object.values(copy)) visit(document, undefined);
+  return copy;
+}
+
 /**
  * Builds a validator for exchanges against the given spec documents; ajv compiles each schema once.
  *
@@ -83,7 +118,8 @@ function provenanceOf(
  * const result = validator.check({ method: 'POST', path: '/v1/payments', status: 201, headers, body });
  * result.violations; // [] when the response honours the spec
  */
-export function createResponseValidator(documents: Record<SpecName, SpecDocument> = specDocuments) {
+export function createResponseValidator(specs: Record<SpecName, SpecDocument> = specDocuments) {
+  const documents = withInheritedProvenance(specs);
   const operations = indexOperations(documents);
   const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true });
   addFormats(ajv);

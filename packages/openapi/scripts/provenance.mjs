@@ -65,8 +65,10 @@ export function provenanceProblem(element) {
  * Checks every element of an OpenAPI 3.1 document that must say where it comes from: operations
  * (in paths, webhooks, callbacks and components/pathItems), parameters, request bodies,
  * responses, headers, security schemes, and schemas (every components/schemas entry, every
- * property, and every other inline schema that declares `properties`). A `$ref` is exempt: its
- * target is checked where it is defined.
+ * property, and every other inline schema that declares `properties`). A property or nested
+ * schema without its own provenance inherits it from the nearest enclosing element that has it
+ * (its schema, parameter, response or request body); a named schema never inherits. A `$ref` is
+ * exempt: its target is checked where it is defined.
  *
  * @param {unknown} document A parsed spec.
  * @returns {ProvenanceReport} How many elements were checked, and the problems found.
@@ -116,18 +118,26 @@ export function checkProvenance(document) {
   /**
    * @param {unknown} schema
    * @param {string} pointer
-   * @param {'named' | 'property' | 'inline'} role `named` and `property` schemas always need
-   *   provenance; an `inline` one only when it declares `properties`.
+   * @param {'named' | 'property' | 'inline'} role `named` schemas always carry provenance;
+   *   `property` schemas and `inline` ones that declare `properties` carry it or inherit it.
+   * @param {boolean} inherited Whether the nearest enclosing element (schema, parameter,
+   *   response, request body) carries provenance, which a nested schema may inherit.
    */
-  const visitSchema = (schema, pointer, role) => {
+  const visitSchema = (schema, pointer, role, inherited) => {
     if (!isObject(schema) || '$ref' in schema) return;
-    if (role !== 'inline' || isObject(schema.properties)) expectProvenance(schema, pointer);
+    const needs = role !== 'inline' || isObject(schema.properties);
+    const own = schema['x-provenance'] !== undefined;
+    if (role === 'named' || own || (needs && !inherited)) expectProvenance(schema, pointer);
+    else if (needs) checked += 1; // inherits its parent's provenance
+    const passes = inherited || (own && provenanceProblem(schema) === undefined);
     const inline = (/** @type {unknown} */ value, /** @type {string} */ at) =>
-      visitSchema(value, at, 'inline');
+      visitSchema(value, at, 'inline', passes);
     eachEntry(schema.properties, `${pointer}/properties`, (value, at) =>
-      visitSchema(value, at, 'property'),
+      visitSchema(value, at, 'property', passes),
     );
-    eachEntry(schema.$defs, `${pointer}/$defs`, (value, at) => visitSchema(value, at, 'named'));
+    eachEntry(schema.$defs, `${pointer}/$defs`, (value, at) =>
+      visitSchema(value, at, 'named', false),
+    );
     eachEntry(schema.patternProperties, `${pointer}/patternProperties`, inline);
     eachEntry(schema.dependentSchemas, `${pointer}/dependentSchemas`, inline);
     for (const keyword of ['allOf', 'oneOf', 'anyOf', 'prefixItems']) {
@@ -147,7 +157,7 @@ export function checkProvenance(document) {
    */
   const visitContent = (content, pointer) => {
     eachEntry(content, pointer, (mediaType, at) => {
-      if (isObject(mediaType)) visitSchema(mediaType.schema, `${at}/schema`, 'inline');
+      if (isObject(mediaType)) visitSchema(mediaType.schema, `${at}/schema`, 'inline', true);
     });
   };
 
@@ -160,7 +170,7 @@ export function checkProvenance(document) {
   const visitParameterOrHeader = (element, pointer) => {
     if (!isObject(element) || '$ref' in element) return;
     expectProvenance(element, pointer);
-    visitSchema(element.schema, `${pointer}/schema`, 'inline');
+    visitSchema(element.schema, `${pointer}/schema`, 'inline', true);
     visitContent(element.content, `${pointer}/content`);
   };
 
@@ -212,7 +222,7 @@ export function checkProvenance(document) {
   eachEntry(document.webhooks, '/webhooks', visitPathItem);
   const components = isObject(document.components) ? document.components : {};
   eachEntry(components.schemas, '/components/schemas', (schema, at) =>
-    visitSchema(schema, at, 'named'),
+    visitSchema(schema, at, 'named', false),
   );
   eachEntry(components.responses, '/components/responses', visitResponse);
   eachEntry(components.parameters, '/components/parameters', visitParameterOrHeader);

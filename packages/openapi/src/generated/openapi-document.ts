@@ -795,6 +795,7 @@ export const openapiDocument = {
         "operationId": "paymentPending",
         "summary": "payment.pending",
         "description": "The payment became `PENDING`: it is being processed asynchronously. Sent to every enabled endpoint whose `events` filter includes `payment.pending`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.",
+        "security": [],
         "tags": [
           "Webhooks"
         ],
@@ -863,6 +864,7 @@ export const openapiDocument = {
         "operationId": "paymentAuthorized",
         "summary": "payment.authorized",
         "description": "The payment became `AUTHORIZED`: held, awaiting capture or cancel. Sent to every enabled endpoint whose `events` filter includes `payment.authorized`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.",
+        "security": [],
         "tags": [
           "Webhooks"
         ],
@@ -931,6 +933,7 @@ export const openapiDocument = {
         "operationId": "paymentSucceeded",
         "summary": "payment.succeeded",
         "description": "The payment became `SUCCEEDED`: processed successfully (created with capture, captured, or settled). Sent to every enabled endpoint whose `events` filter includes `payment.succeeded`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.",
+        "security": [],
         "tags": [
           "Webhooks"
         ],
@@ -999,6 +1002,7 @@ export const openapiDocument = {
         "operationId": "paymentFailed",
         "summary": "payment.failed",
         "description": "The payment became `FAILED`: declined; see `failure_code`. Sent to every enabled endpoint whose `events` filter includes `payment.failed`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.",
+        "security": [],
         "tags": [
           "Webhooks"
         ],
@@ -1067,6 +1071,7 @@ export const openapiDocument = {
         "operationId": "paymentCanceled",
         "summary": "payment.canceled",
         "description": "The payment became `CANCELED`: its authorization was released. Sent to every enabled endpoint whose `events` filter includes `payment.canceled`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.",
+        "security": [],
         "tags": [
           "Webhooks"
         ],
@@ -1135,6 +1140,7 @@ export const openapiDocument = {
         "operationId": "paymentRefunded",
         "summary": "payment.refunded",
         "description": "The payment became `REFUNDED`: its refunds reached the captured amount. Sent to every enabled endpoint whose `events` filter includes `payment.refunded`, signed per the Standard Webhooks specification. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id`.",
+        "security": [],
         "tags": [
           "Webhooks"
         ],
@@ -1204,7 +1210,8 @@ export const openapiDocument = {
       "bearerAuth": {
         "type": "http",
         "scheme": "bearer",
-        "description": "`Authorization: Bearer <API_KEY>` with a secret key. Secret keys begin with `sk_`; sandbox keys begin with `sk_test_`. A secret key is for server-side code only, never frontend code.",
+        "bearerFormat": "sk_test_ followed by 8 to 128 of [A-Za-z0-9_-] in the sandbox",
+        "description": "`Authorization: Bearer <API_KEY>` with a secret key. The sandbox accepts any key of the form `sk_test_` followed by 8 to 128 characters of `[A-Za-z0-9_-]` (anything else is `401 invalid_api_key`; an `sk_live_` key is `401 live_key_in_sandbox`). Secret keys begin with `sk_`; sandbox keys begin with `sk_test_`. A secret key is for server-side code only, never frontend code.",
         "x-provenance": "documented",
         "x-provenance-ref": "5"
       }
@@ -1322,7 +1329,7 @@ export const openapiDocument = {
         "name": "starting_after",
         "in": "query",
         "required": false,
-        "description": "A payment id; the page starts with the payment listed after it.",
+        "description": "The id of one of the calling key's payments; the page starts with the payment listed after it. Any other id (unknown, or another key's) answers `400 invalid_request` on `starting_after`.",
         "x-provenance": "inferred",
         "x-provenance-note": "Listing is not shown; the common cursor parameter.",
         "example": "pay_2x7Qk9LmN4pR8sT1vW3yZ5aB",
@@ -1615,7 +1622,7 @@ export const openapiDocument = {
         }
       },
       "NotFound": {
-        "description": "No payment with this id belongs to the calling key (`not_found`).",
+        "description": "No resource with this id (a payment, a webhook endpoint) belongs to the calling key (`not_found`).",
         "x-provenance": "inferred",
         "x-provenance-note": "Error statuses are not shown; 404 is the HTTP status for an unknown resource.",
         "headers": {
@@ -1881,17 +1888,13 @@ export const openapiDocument = {
             "enum": [
               "token"
             ],
-            "description": "`token` selects payment by token.",
-            "x-provenance": "documented",
-            "x-provenance-ref": "2.2"
+            "description": "`token` selects payment by token."
           },
           "token": {
             "type": "string",
             "minLength": 1,
             "maxLength": 255,
             "description": "A payment token. Sandbox test tokens begin with `tok_test_`; the sandbox accepts the tokens listed in `x-test-tokens` (the one source of the test-token table: the mock's token behaviour, the CLI banner and every README table are generated from it or checked against it).",
-            "x-provenance": "documented",
-            "x-provenance-ref": "2.2",
             "x-test-tokens": [
               {
                 "token": "tok_test_success",
@@ -1958,16 +1961,12 @@ export const openapiDocument = {
           "capture": {
             "type": "boolean",
             "default": true,
-            "description": "When `true` (the default), the payment is created and captured in one request; `false` only authorizes it.",
-            "x-provenance": "documented",
-            "x-provenance-ref": "2.2"
+            "description": "When `true` (the default), the payment is created and captured in one request; `false` only authorizes it."
           },
           "description": {
             "type": "string",
             "maxLength": 1000,
-            "description": "Free text describing the payment.",
-            "x-provenance": "documented",
-            "x-provenance-ref": "2.2"
+            "description": "Free text describing the payment."
           },
           "payment_method": {
             "$ref": "#/components/schemas/PaymentMethod"
@@ -2028,40 +2027,28 @@ export const openapiDocument = {
           "id": {
             "type": "string",
             "pattern": "^pay_.+$",
-            "description": "Payment identifier; `pay_` followed by an opaque string.",
-            "x-provenance": "documented",
-            "x-provenance-ref": "2.1"
+            "description": "Payment identifier; `pay_` followed by an opaque string."
           },
           "object": {
             "type": "string",
             "const": "payment",
-            "description": "Always `payment`.",
-            "x-provenance": "documented",
-            "x-provenance-ref": "2.1"
+            "description": "Always `payment`."
           },
           "status": {
             "$ref": "#/components/schemas/PaymentStatus"
           },
           "amount": {
             "type": "integer",
-            "description": "The amount as sent in the request.",
-            "x-provenance": "documented",
-            "x-provenance-ref": "2.1"
+            "description": "The amount as sent in the request."
           },
           "currency": {
             "type": "string",
             "pattern": "^[A-Z]{3}$",
-            "description": "The currency code as sent in the request.",
-            "x-provenance": "documented",
-            "x-provenance-ref": "2.1"
+            "description": "The currency code as sent in the request."
           },
           "created_at": {
-            "type": "string",
-            "format": "date-time",
-            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
-            "description": "When the payment was created, UTC, exactly `YYYY-MM-DDThh:mm:ssZ`.",
-            "x-provenance": "documented",
-            "x-provenance-ref": "2.1"
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "When the payment was created, UTC, exactly `YYYY-MM-DDThh:mm:ssZ`."
           },
           "capture": {
             "type": "boolean",
@@ -2207,14 +2194,23 @@ export const openapiDocument = {
             "x-provenance-note": "Refund statuses are not shown; the sandbox refunds synchronously."
           },
           "created_at": {
-            "type": "string",
-            "format": "date-time",
-            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "$ref": "#/components/schemas/Timestamp",
             "description": "When the refund was created, UTC, `YYYY-MM-DDThh:mm:ssZ`.",
             "x-provenance": "inferred",
             "x-provenance-note": "Same timestamp form as the payment's documented created_at."
           }
         }
+      },
+      "Timestamp": {
+        "type": "string",
+        "format": "date-time",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+        "description": "A UTC time, exactly `YYYY-MM-DDThh:mm:ssZ`: no fractional seconds, no offset. Every time the API and the sandbox write has this form.",
+        "examples": [
+          "2026-11-22T04:20:00Z"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "2.1"
       },
       "ErrorCode": {
         "type": "string",
@@ -2453,9 +2449,7 @@ export const openapiDocument = {
             "$ref": "#/components/schemas/EventType"
           },
           "created_at": {
-            "type": "string",
-            "format": "date-time",
-            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "$ref": "#/components/schemas/Timestamp",
             "description": "When the status changed, UTC, `YYYY-MM-DDThh:mm:ssZ`.",
             "x-provenance": "inferred",
             "x-provenance-note": "Same timestamp form as the payment's documented created_at."
@@ -2721,9 +2715,7 @@ export const openapiDocument = {
             "x-provenance-note": "A receiver that answers 410 asks to stop receiving events."
           },
           "created_at": {
-            "type": "string",
-            "format": "date-time",
-            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "$ref": "#/components/schemas/Timestamp",
             "description": "When the endpoint was registered, UTC, `YYYY-MM-DDThh:mm:ssZ`.",
             "x-provenance": "inferred",
             "x-provenance-note": "Same timestamp form as the payment's documented created_at."

@@ -365,11 +365,8 @@ export interface components {
             amount: number;
             /** @description The currency code as sent in the request. */
             currency: string;
-            /**
-             * Format: date-time
-             * @description When the payment was created, UTC, exactly `YYYY-MM-DDThh:mm:ssZ`.
-             */
-            created_at: string;
+            /** @description When the payment was created, UTC, exactly `YYYY-MM-DDThh:mm:ssZ`. */
+            created_at: components["schemas"]["Timestamp"];
             /** @description Whether the payment was created with capture in the same request. */
             capture: boolean;
             /** @description The description sent in the request, or `null`. */
@@ -415,12 +412,15 @@ export interface components {
              * @enum {string}
              */
             status: "SUCCEEDED";
-            /**
-             * Format: date-time
-             * @description When the refund was created, UTC, `YYYY-MM-DDThh:mm:ssZ`.
-             */
-            created_at: string;
+            /** @description When the refund was created, UTC, `YYYY-MM-DDThh:mm:ssZ`. */
+            created_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * Format: date-time
+         * @description A UTC time, exactly `YYYY-MM-DDThh:mm:ssZ`: no fractional seconds, no offset. Every time the API and the sandbox write has this form.
+         * @example 2026-11-22T04:20:00Z
+         */
+        Timestamp: string;
         /**
          * @description A stable, machine-readable snake_case error code. `x-error-codes` gives each code's HTTP status, title and meaning: the one source of the mock's code → status table, the SDK's code → error-class mapping (checked) and the README's error table (checked).
          * @enum {string}
@@ -462,11 +462,8 @@ export interface components {
              */
             object: "event";
             type: components["schemas"]["EventType"];
-            /**
-             * Format: date-time
-             * @description When the status changed, UTC, `YYYY-MM-DDThh:mm:ssZ`.
-             */
-            created_at: string;
+            /** @description When the status changed, UTC, `YYYY-MM-DDThh:mm:ssZ`. */
+            created_at: components["schemas"]["Timestamp"];
             /** @description The object the event is about. */
             data: {
                 object: components["schemas"]["Payment"];
@@ -530,11 +527,8 @@ export interface components {
              * @enum {string}
              */
             status: "enabled" | "disabled";
-            /**
-             * Format: date-time
-             * @description When the endpoint was registered, UTC, `YYYY-MM-DDThh:mm:ssZ`.
-             */
-            created_at: string;
+            /** @description When the endpoint was registered, UTC, `YYYY-MM-DDThh:mm:ssZ`. */
+            created_at: components["schemas"]["Timestamp"];
         };
         /** @description A newly registered endpoint, with the signing secret that is shown only once. */
         WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
@@ -650,7 +644,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description No payment with this id belongs to the calling key (`not_found`). */
+        /** @description No resource with this id (a payment, a webhook endpoint) belongs to the calling key (`not_found`). */
         NotFound: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -760,7 +754,7 @@ export interface components {
          */
         Limit: number;
         /**
-         * @description A payment id; the page starts with the payment listed after it.
+         * @description The id of one of the calling key's payments; the page starts with the payment listed after it. Any other id (unknown, or another key's) answers `400 invalid_request` on `starting_after`.
          * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
          */
         StartingAfter: string;
@@ -796,7 +790,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description A payment id; the page starts with the payment listed after it.
+                 * @description The id of one of the calling key's payments; the page starts with the payment listed after it. Any other id (unknown, or another key's) answers `400 invalid_request` on `starting_after`.
                  * @example pay_2x7Qk9LmN4pR8sT1vW3yZ5aB
                  */
                 starting_after?: components["parameters"]["StartingAfter"];

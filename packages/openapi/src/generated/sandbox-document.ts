@@ -586,8 +586,7 @@ export const sandboxDocument = {
             "x-provenance-note": "Names the object."
           },
           "now": {
-            "type": "string",
-            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "$ref": "#/components/schemas/Timestamp",
             "description": "The key's sandbox time, UTC.",
             "x-provenance": "inferred",
             "x-provenance-note": "Same form as created_at."
@@ -743,8 +742,7 @@ export const sandboxDocument = {
             "x-provenance-note": "Counts attempts of one delivery."
           },
           "attempted_at": {
-            "type": "string",
-            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "$ref": "#/components/schemas/Timestamp",
             "description": "When the attempt started, on the key's sandbox clock.",
             "x-provenance": "inferred",
             "x-provenance-note": "Same form as created_at."
@@ -784,11 +782,14 @@ export const sandboxDocument = {
             "x-provenance-note": "Enough to see a receiver's error message."
           },
           "next_retry_at": {
-            "type": [
-              "string",
-              "null"
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/Timestamp"
+              },
+              {
+                "type": "null"
+              }
             ],
-            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
             "description": "When the next attempt is due on the key's clock; `null` when none follows.",
             "x-provenance": "inferred",
             "x-provenance-note": "Tells a test how far to advance the clock."
@@ -932,6 +933,17 @@ export const sandboxDocument = {
             "x-provenance-note": "The request's id."
           }
         }
+      },
+      "Timestamp": {
+        "type": "string",
+        "format": "date-time",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+        "description": "A UTC time, exactly `YYYY-MM-DDThh:mm:ssZ`: no fractional seconds, no offset. Every time the API and the sandbox write has this form.",
+        "examples": [
+          "2026-11-22T04:20:00Z"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "2.1"
       }
     }
   }

@@ -148,7 +148,7 @@ export interface components {
             /** @constant */
             object: "sandbox_clock";
             /** @description The key's sandbox time, UTC. */
-            now: string;
+            now: components["schemas"]["Timestamp"];
             /** @description How far the key's clock runs ahead of the server's clock. */
             offset_seconds: number;
             /** @description How many pending payments this request settled (0 for a read). */
@@ -189,7 +189,7 @@ export interface components {
             /** @description 1 for the first attempt of a delivery, 2 for its first retry, and so on. */
             attempt: number;
             /** @description When the attempt started, on the key's sandbox clock. */
-            attempted_at: string;
+            attempted_at: components["schemas"]["Timestamp"];
             /** @description The receiver's HTTP status; `null` when no answer came (see `error`). */
             status: number | null;
             /** @description `timeout` or `connection_error: …` when no answer came, `dropped: …` when the key already had 10 000 attempts waiting; `null` otherwise. */
@@ -199,7 +199,7 @@ export interface components {
             /** @description The first 256 characters of the answer's body, or `null`. */
             response_body: string | null;
             /** @description When the next attempt is due on the key's clock; `null` when none follows. */
-            next_retry_at: string | null;
+            next_retry_at: components["schemas"]["Timestamp"] | null;
         };
         WebhookDeliveryList: {
             /** @constant */
@@ -228,6 +228,12 @@ export interface components {
             }[];
             request_id: string;
         };
+        /**
+         * Format: date-time
+         * @description A UTC time, exactly `YYYY-MM-DDThh:mm:ssZ`: no fractional seconds, no offset. Every time the API and the sandbox write has this form.
+         * @example 2026-11-22T04:20:00Z
+         */
+        Timestamp: string;
     };
     responses: {
         /** @description An RFC 9457 problem, as in the /v1 API. */

@@ -129,11 +129,28 @@ describe('checkProvenance', () => {
     (document.webhooks['payment.succeeded'].post as Record<string, unknown>)['x-provenance'] =
       'guessed';
     const pointers = checkProvenance(document).problems.map((problem) => problem.pointer);
+    // Payment.id lost its own provenance: it inherits Payment's, so it is not reported.
     expect(pointers).toEqual([
       '/paths/~1v1~1payments~1{id}/post',
       '/webhooks/payment.succeeded/post',
-      '/components/schemas/Payment/properties/id',
       '/components/headers/Request-Id',
+    ]);
+  });
+
+  it('lets a property inherit from the nearest schema that has provenance, and a named schema never', () => {
+    const document = validDocument();
+    const payment = document.components.schemas.Payment as Record<string, unknown> & {
+      properties: { id: Record<string, unknown> };
+    };
+    delete payment.properties.id['x-provenance'];
+    const before = checkProvenance(document);
+    expect(before.problems).toEqual([]);
+    delete payment['x-provenance'];
+    delete payment['x-provenance-ref'];
+    const pointers = checkProvenance(document).problems.map((problem) => problem.pointer);
+    expect(pointers).toEqual([
+      '/components/schemas/Payment',
+      '/components/schemas/Payment/properties/id',
     ]);
   });
 
@@ -150,10 +167,9 @@ describe('checkProvenance', () => {
       undefined;
     const pointers = checkProvenance(document).problems.map((problem) => problem.pointer);
     const responsePointer = '/paths/~1v1~1payments~1{id}/post/responses/2XX';
+    // The nested property and the allOf member inherit (from the response, from Payment).
     expect(pointers).toEqual([
       `${responsePointer}/headers/Retry-After`,
-      `${responsePointer}/content/application~1json/schema/properties/data/items/properties/id`,
-      '/components/schemas/Payment/allOf/0',
       '/components/parameters/PaymentId',
     ]);
   });
