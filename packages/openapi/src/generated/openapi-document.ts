@@ -2038,7 +2038,7 @@ export const openapiDocument = {
             "$ref": "#/components/schemas/PaymentStatus"
           },
           "amount": {
-            "type": "integer",
+            "$ref": "#/components/schemas/Amount",
             "description": "The amount as sent in the request."
           },
           "currency": {
@@ -2068,6 +2068,7 @@ export const openapiDocument = {
           "amount_captured": {
             "type": "integer",
             "minimum": 0,
+            "maximum": 999999999999,
             "description": "How much has been captured (0 until the payment is captured).",
             "x-provenance": "inferred",
             "x-provenance-note": "The complete field list is not shown; needed for partial captures."
@@ -2075,6 +2076,7 @@ export const openapiDocument = {
           "amount_refunded": {
             "type": "integer",
             "minimum": 0,
+            "maximum": 999999999999,
             "description": "The sum of the payment's refunds; never more than `amount_captured`.",
             "x-provenance": "inferred",
             "x-provenance-note": "The complete field list is not shown; counts partial refunds."
@@ -2171,8 +2173,7 @@ export const openapiDocument = {
             "x-provenance-note": "Links the refund to its payment."
           },
           "amount": {
-            "type": "integer",
-            "minimum": 1,
+            "$ref": "#/components/schemas/Amount",
             "description": "The refunded amount, in the payment's minor units.",
             "x-provenance": "inferred",
             "x-provenance-note": "Same unit as the payment's amount."

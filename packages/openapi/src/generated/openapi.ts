@@ -362,7 +362,7 @@ export interface components {
             object: "payment";
             status: components["schemas"]["PaymentStatus"];
             /** @description The amount as sent in the request. */
-            amount: number;
+            amount: components["schemas"]["Amount"];
             /** @description The currency code as sent in the request. */
             currency: string;
             /** @description When the payment was created, UTC, exactly `YYYY-MM-DDThh:mm:ssZ`. */
@@ -404,7 +404,7 @@ export interface components {
             /** @description The refunded payment. */
             payment_id: string;
             /** @description The refunded amount, in the payment's minor units. */
-            amount: number;
+            amount: components["schemas"]["Amount"];
             /** @description The payment's currency. */
             currency: string;
             /**
