@@ -43,7 +43,7 @@ const statuses = [];
 const client = createClient({
   apiKey: process.env.SDK_API_KEY,
   baseUrl: process.env.SDK_BASE_URL,
-  fetch: (request) => { userAgents.push(request.headers.get('user-agent')); return fetch(request); },
+  fetch: (input, init) => { userAgents.push(new Request(input, init).headers.get('user-agent')); return fetch(input, init); },
   logger: (entry) => statuses.push(entry.status),
 });
 await fetch(process.env.SDK_BASE_URL + '/_sandbox/faults', {

@@ -76,13 +76,13 @@ describe('retries', () => {
   it('retries a connection error with the caller’s Idempotency-Key', async () => {
     const stub = createFetchStub(() => jsonResponse(paymentFixture(), 201));
     let calls = 0;
-    const fetch = (async (input: Request) => {
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       calls += 1;
       if (calls === 1) {
-        await stub.fetch(input);
+        await stub.fetch(input, init);
         throw new TypeError('fetch failed');
       }
-      return stub.fetch(input);
+      return stub.fetch(input, init);
     }) as typeof globalThis.fetch;
     const client = createClient({ apiKey, baseUrl: 'http://sandbox.test', fetch });
     await client.payments.create(createParams, { idempotencyKey: 'order-1042' });
@@ -194,17 +194,18 @@ describe('retries', () => {
 });
 
 /** A fetch that never answers, but rejects with the signal's reason when aborted. */
-const hangingFetch = ((request: Request) =>
+const hangingFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
   new Promise<Response>((_resolve, reject) => {
-    request.signal.addEventListener('abort', () => reject(request.signal.reason));
+    const { signal } = new Request(input, init);
+    signal.addEventListener('abort', () => reject(signal.reason));
   })) as typeof globalThis.fetch;
 
 describe('timeouts and cancellation', () => {
   it('fails an attempt with a TimeoutError after the per-request timeout, and retries it', async () => {
     let calls = 0;
-    const fetch = ((request: Request) => {
+    const fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
       calls += 1;
-      return hangingFetch(request);
+      return hangingFetch(input, init);
     }) as typeof globalThis.fetch;
     vi.useFakeTimers();
     const client = createClient({ apiKey, baseUrl: 'http://sandbox.test', fetch });

@@ -85,9 +85,10 @@ describe('transport request()', () => {
 
   it('turns the caller’s abort into an AbortedError carrying the signal’s reason', async () => {
     const controller = new AbortController();
-    const fetch = (request: Request) =>
+    const fetch = (input: RequestInfo | URL, init?: RequestInit) =>
       new Promise<Response>((_resolve, reject) => {
-        request.signal.addEventListener('abort', () => reject(request.signal.reason));
+        const { signal } = new Request(input, init);
+        signal.addEventListener('abort', () => reject(signal.reason));
       });
     const pending = retrieve(fetch as typeof globalThis.fetch, controller.signal);
     controller.abort();

@@ -7,6 +7,7 @@ import { errorFromResponse, parseRetryAfter } from './error-from-response.js';
 import { AbortedError, ConnectionError, PaymentServiceError, TimeoutError } from './errors.js';
 import { logAttempt } from './logger.js';
 import { checkMaxRetries, checkTimeout, type ValidatedClientOptions } from './options.js';
+import { OutgoingRequest } from './outgoing-request.js';
 import { isRetryableStatus, retryDelayMs, sleep } from './retry.js';
 import { sdkUserAgent } from './runtime.js';
 
@@ -69,6 +70,8 @@ export function createTransport(options: ValidatedClientOptions): Transport {
   const api = createFetchClient<paths>({
     baseUrl: options.baseUrl,
     fetch: options.fetch,
+    // openapi-fetch builds an OutgoingRequest, not a WHATWG Request: request() sends it.
+    Request: OutgoingRequest as unknown as typeof Request,
     headers: {
       Authorization: `Bearer ${options.apiKey}`,
       Accept: 'application/json',
@@ -99,9 +102,10 @@ export function createTransport(options: ValidatedClientOptions): Transport {
       });
     if (signal?.aborted) throw aborted();
 
-    const sendWithRetries = async (outgoing: Request): Promise<Response> => {
-      const body = outgoing.body === null ? undefined : await outgoing.arrayBuffer();
-      const path = new URL(outgoing.url).pathname;
+    const sendWithRetries = async (outgoing: OutgoingRequest): Promise<Response> => {
+      const { body } = outgoing;
+      // Parsed only for the logger (URL parsing costs on every call otherwise).
+      const path = logger === undefined ? '' : new URL(outgoing.url).pathname;
       while (true) {
         attempts += 1;
         current?.clear();
@@ -110,14 +114,12 @@ export function createTransport(options: ValidatedClientOptions): Transport {
         const entry = { method, path, attempt: attempts };
         let response: Response;
         try {
-          response = await sendFetch(
-            new Request(outgoing.url, {
-              method: outgoing.method,
-              headers: outgoing.headers,
-              body,
-              signal: current.signal,
-            }),
-          );
+          response = await sendFetch(outgoing.url, {
+            method: outgoing.method,
+            headers: outgoing.headers,
+            body,
+            signal: current.signal,
+          });
         } catch (cause) {
           const error = failure(cause, current, outgoing, timeout);
           const willRetry = !(error instanceof AbortedError) && attempts <= maxRetries;
@@ -161,7 +163,10 @@ export function createTransport(options: ValidatedClientOptions): Transport {
 
     let result: SendResult<Data>;
     try {
-      result = await send({ fetch: sendWithRetries, headers });
+      result = await send({
+        fetch: sendWithRetries as unknown as SendInit['fetch'],
+        headers,
+      });
     } catch (error) {
       if (error instanceof PaymentServiceError) throw error;
       // Reading the final body failed: the caller aborted, the timeout fired, or it was not JSON.
@@ -179,7 +184,7 @@ export function createTransport(options: ValidatedClientOptions): Transport {
     function failure(
       cause: unknown,
       attempt: AttemptSignal,
-      outgoing: Request,
+      outgoing: OutgoingRequest,
       timeoutMs: number,
     ): PaymentServiceError {
       if (signal?.aborted) return aborted();
