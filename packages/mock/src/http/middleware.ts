@@ -207,11 +207,14 @@ export function handlerStep(options: HandlerStepOptions): MiddlewareHandler<Mock
       if (events.length > 0) options.deliver(events);
     }
     const url = c.req.url;
-    const queryStart = url.indexOf('?');
     const answer = prepared.value({
       service,
       id: c.req.param('id') ?? '',
-      query: new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1)),
+      // Parsed only when a handler reads it (the list operations).
+      get query() {
+        const queryStart = url.indexOf('?');
+        return new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1));
+      },
     });
     if (answer.events !== undefined) options.deliver(answer.events);
     const requestId = c.get('requestId');

@@ -26,6 +26,7 @@ export interface StoreLimits {
  */
 export class AccountStore {
   private readonly accounts = new Map<string, Account>();
+  private mostRecentKey: string | undefined;
   private readonly apiKeys = new WeakMap<Account, string>();
   private readonly allPayments = new Map<StoredPayment, Account>();
   private readonly allRecords = new Map<IdempotencyRecord, Account>();
@@ -41,7 +42,10 @@ export class AccountStore {
   /** The key's account if it has any data; reads never create one. Marks it recently used. */
   find(apiKey: string): Account | undefined {
     const account = this.accounts.get(apiKey);
+    // Already the most recently used (the common case within one request): nothing to move.
+    if (apiKey === this.mostRecentKey) return account;
     if (account !== undefined) {
+      this.mostRecentKey = apiKey;
       // Re-insert so the Map's order is least recently used first.
       this.accounts.delete(apiKey);
       this.accounts.set(apiKey, account);
@@ -58,6 +62,7 @@ export class AccountStore {
     if (account === undefined) {
       account = new Account();
       this.accounts.set(apiKey, account);
+      this.mostRecentKey = apiKey;
       this.apiKeys.set(account, apiKey);
       while (this.accounts.size > this.limits.maxAccounts) {
         const leastRecentlyUsed = this.accounts.keys().next().value as string;
@@ -185,6 +190,7 @@ export class AccountStore {
     const apiKey = this.apiKeys.get(account);
     if (apiKey !== undefined && this.accounts.get(apiKey) === account) {
       this.accounts.delete(apiKey);
+      if (this.mostRecentKey === apiKey) this.mostRecentKey = undefined;
     }
     account.closed = true;
   }
