@@ -23,8 +23,6 @@ export interface StartMockServerOptions extends MockServerOptions {
   hostname?: string;
   /** HTTP server limits; each defaults to `DEFAULT_HTTP_LIMITS`. */
   http?: Partial<HttpLimits>;
-  /** Memory budgets of the sandbox's data in bytes, passed on to `createMockServer`. */
-  limits?: { memoryBudgetBytes?: number; keyMemoryBudgetBytes?: number };
 }
 
 /** A mock listening over HTTP. */

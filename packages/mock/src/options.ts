@@ -1,6 +1,15 @@
 // The mock server's options, their defaults, and checks that they make sense.
 import type { TokenBehaviour } from './domain/tokens.js';
+import { DEFAULT_KEY_MEMORY_BUDGET_BYTES, DEFAULT_MEMORY_BUDGET_BYTES } from './store/memory.js';
 import { type Clock, systemClock } from './time.js';
+
+/** The sandbox's memory budgets, in bytes of stored data (estimated conservatively). */
+export interface MemoryLimits {
+  /** All keys together. Beyond it, new work answers 503 `sandbox_full`. Default 256 MiB. */
+  memoryBudgetBytes: number;
+  /** One key. Beyond it, the key's own oldest data is forgotten. Default 16 MiB. */
+  keyMemoryBudgetBytes: number;
+}
 
 /** Options of `createMockServer`; every one is optional. */
 export interface MockServerOptions {
@@ -12,8 +21,10 @@ export interface MockServerOptions {
   maxBodyBytes?: number;
   /** Payments kept per key; the oldest is evicted first. Default 10 000. */
   maxPaymentsPerKey?: number;
-  /** Payments kept over all keys; the oldest is evicted first. Default 100 000. */
+  /** Payments kept over all keys; beyond it new work answers 503 `sandbox_full`. Default 100 000. */
   maxPaymentsTotal?: number;
+  /** Memory budgets of the stored data, per key and overall (see `MemoryLimits`). */
+  limits?: Partial<MemoryLimits>;
   /** How long an Idempotency-Key's response is replayed, in sandbox seconds. Default 86 400. */
   idempotencyTtlSeconds?: number;
   /** Receives one line per request (no secrets). Silent by default. */
@@ -38,6 +49,7 @@ export interface ResolvedOptions {
   maxBodyBytes: number;
   maxPaymentsPerKey: number;
   maxPaymentsTotal: number;
+  limits: MemoryLimits;
   idempotencyTtlSeconds: number;
   logger: ((line: string) => void) | undefined;
   extraTokens: Record<string, TokenBehaviour>;
@@ -70,6 +82,18 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
     maxBodyBytes: checkNumber('maxBodyBytes', options.maxBodyBytes ?? 65_536, 1),
     maxPaymentsPerKey: checkNumber('maxPaymentsPerKey', options.maxPaymentsPerKey ?? 10_000, 1),
     maxPaymentsTotal: checkNumber('maxPaymentsTotal', options.maxPaymentsTotal ?? 100_000, 1),
+    limits: {
+      memoryBudgetBytes: checkNumber(
+        'limits.memoryBudgetBytes',
+        options.limits?.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES,
+        65_536,
+      ),
+      keyMemoryBudgetBytes: checkNumber(
+        'limits.keyMemoryBudgetBytes',
+        options.limits?.keyMemoryBudgetBytes ?? DEFAULT_KEY_MEMORY_BUDGET_BYTES,
+        16_384,
+      ),
+    },
     idempotencyTtlSeconds: checkNumber(
       'idempotencyTtlSeconds',
       options.idempotencyTtlSeconds ?? 86_400,

@@ -15,6 +15,7 @@ import {
   settleDuePayments,
 } from './service/account-service.js';
 import { AccountStore } from './store/accounts.js';
+import { IDLE_ACCOUNT_MS } from './store/memory.js';
 import { createSchemaValidators, type SchemaValidators } from './validation.js';
 import { createDefaultEndpoint } from './webhooks/default-endpoint.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -35,7 +36,7 @@ export interface Runtime {
   close(): void;
 }
 
-/** Accounts kept at once; the least recently used is forgotten beyond it. */
+/** Accounts kept at once; beyond it idle ones (least recently used first) are forgotten. */
 export const MAX_ACCOUNTS = 10_000;
 
 /**
@@ -49,13 +50,19 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
   const resolved = resolveOptions(options);
   const limitSchema = openapiDocument.components.parameters.Limit.schema;
   const waits = new Map<ReturnType<typeof setTimeout>, () => void>();
-  const store = new AccountStore({
-    maxPaymentsPerKey: resolved.maxPaymentsPerKey,
-    maxPaymentsTotal: resolved.maxPaymentsTotal,
-    maxIdempotencyRecordsPerKey: resolved.maxPaymentsPerKey,
-    maxIdempotencyRecordsTotal: resolved.maxPaymentsTotal,
-    maxAccounts: MAX_ACCOUNTS,
-  });
+  const store = new AccountStore(
+    {
+      maxPaymentsPerKey: resolved.maxPaymentsPerKey,
+      maxPaymentsTotal: resolved.maxPaymentsTotal,
+      maxIdempotencyRecordsPerKey: resolved.maxPaymentsPerKey,
+      maxIdempotencyRecordsTotal: resolved.maxPaymentsTotal,
+      maxAccounts: MAX_ACCOUNTS,
+      memoryBudgetBytes: resolved.limits.memoryBudgetBytes,
+      keyMemoryBudgetBytes: resolved.limits.keyMemoryBudgetBytes,
+      idleMs: IDLE_ACCOUNT_MS,
+    },
+    resolved.logger ? { log: resolved.logger } : {},
+  );
   const tokens = createTokenTable(resolved.extraTokens);
   const defaultEndpoint =
     resolved.webhookUrl === undefined

@@ -136,6 +136,9 @@ export function idempotency(): MiddlewareHandler<MockEnv> {
     const service = c.get('service');
     const key = c.req.header('idempotency-key');
     if (key === undefined) {
+      // Only a POST makes new data; reads and deletes are always served.
+      const full = c.req.method === 'POST' ? service.checkCapacity() : undefined;
+      if (full !== undefined) return problem(c, full);
       await next();
     } else {
       const request = {
@@ -149,6 +152,12 @@ export function idempotency(): MiddlewareHandler<MockEnv> {
       if (decision.kind === 'replay') {
         c.set('drop', service.takeDrop());
         return toResponse(decision.response, c.get('requestId'), true);
+      }
+      const full = service.checkCapacity();
+      if (full !== undefined) {
+        // Nothing was done: the key is free again for the retry that Retry-After invites.
+        service.finishIdempotentRequest(decision.record, undefined);
+        return problem(c, full);
       }
       const account = service.find();
       if (account !== undefined)

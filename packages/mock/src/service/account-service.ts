@@ -13,7 +13,6 @@ import type { ProblemInit } from '../problems.js';
 import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
 import type { AccountStore } from '../store/accounts.js';
 import {
-  AccountWebhooks,
   type EndpointRecord,
   hasSubscribers,
   receiversOf,
@@ -107,8 +106,7 @@ function prepareEvent(
 
 /** Records a prepared event for redelivery and lists it for delivery; cannot fail. */
 function commitEvent(account: Account, delivery: EventDelivery, events: EventDelivery[]): void {
-  account.webhooks ??= new AccountWebhooks();
-  account.webhooks.rememberEvent(delivery.event);
+  account.webhookState().rememberEvent(delivery.event);
   events.push(delivery);
 }
 
@@ -248,8 +246,25 @@ export class AccountService {
   /** Stores the answer of an idempotent request, or forgets the record when `stored` is undefined. */
   finishIdempotentRequest(record: IdempotencyRecord, stored: StoredResponse | undefined): void {
     const account = this.find();
-    if (stored !== undefined) completeIdempotentRequest(record, stored);
-    else if (account !== undefined) abandonIdempotentRequest(this.sandbox.store, account, record);
+    if (account === undefined) return;
+    if (stored !== undefined)
+      completeIdempotentRequest(this.sandbox.store, account, record, stored);
+    else abandonIdempotentRequest(this.sandbox.store, account, record);
+  }
+
+  /**
+   * Whether the sandbox has room for this request's new data: `sandbox_full` (503, with
+   * Retry-After) when the whole sandbox is over its memory budget even after forgetting idle
+   * keys. Nothing of any key is removed to make room for another.
+   */
+  checkCapacity(): ProblemInit | undefined {
+    if (this.sandbox.store.admit()) return undefined;
+    return {
+      code: 'sandbox_full',
+      detail:
+        'The sandbox is out of memory for new data (its memory budget is shared by every key). Retry later, or reset keys you no longer need with POST /_sandbox/reset.',
+      headers: { 'Retry-After': '30' },
+    };
   }
 
   /** The latency armed for the key's /v1 requests, in ms. */

@@ -78,7 +78,7 @@ function canonicalJson(value: unknown): string {
  *
  * @example
  * const decision = beginIdempotentRequest(store, account, request, accountNow, serverNow, 86_400_000);
- * if (decision.kind === 'proceed') completeIdempotentRequest(decision.record, response);
+ * if (decision.kind === 'proceed') completeIdempotentRequest(store, account, decision.record, response);
  */
 export function beginIdempotentRequest(
   store: AccountStore,
@@ -129,13 +129,15 @@ export function beginIdempotentRequest(
  * Stores the first response of the key, for replay until the record expires.
  *
  * @example
- * completeIdempotentRequest(record, { status: 201, headers: {}, body: '{…}' });
+ * completeIdempotentRequest(store, account, record, { status: 201, headers: {}, body: '{…}' });
  */
 export function completeIdempotentRequest(
+  store: AccountStore,
+  account: Account,
   record: IdempotencyRecord,
   response: StoredResponse,
 ): void {
-  record.response = response;
+  store.completeIdempotencyRecord(account, record, response);
 }
 
 /**

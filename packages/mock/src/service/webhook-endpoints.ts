@@ -4,11 +4,7 @@ import type { DomainResult } from '../domain/payments.js';
 import { checkWebhookUrl } from '../domain/webhook-url.js';
 import { randomBase62 } from '../ids.js';
 import type { Account } from '../store/account.js';
-import {
-  AccountWebhooks,
-  MAX_ENDPOINTS_PER_KEY,
-  type WebhookEndpoint,
-} from '../store/webhook-state.js';
+import { MAX_ENDPOINTS_PER_KEY, type WebhookEndpoint } from '../store/webhook-state.js';
 import { formatTimestamp } from '../time.js';
 import { newSigningSecret } from '../webhooks/signing.js';
 
@@ -56,8 +52,7 @@ export function createWebhookEndpoint(
     status: 'enabled',
     created_at: formatTimestamp(accountNow),
   };
-  account.webhooks ??= new AccountWebhooks();
-  account.webhooks.endpoints.set(endpoint.id, { endpoint, key });
+  account.webhookState().endpoints.set(endpoint.id, { endpoint, key });
   return { ok: true, status: 201, body: { ...endpoint, secret } };
 }
 

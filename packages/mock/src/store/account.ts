@@ -1,7 +1,8 @@
 // One sandbox account: payments in creation order, settlements, idempotency, faults, clock offset.
 import type { components, SandboxComponents } from '@payment-service/openapi';
+import { ACCOUNT_BYTES } from './memory.js';
 import { MinHeap } from './min-heap.js';
-import type { AccountWebhooks } from './webhook-state.js';
+import { AccountWebhooks } from './webhook-state.js';
 
 type Payment = components['schemas']['Payment'];
 type Faults = SandboxComponents['schemas']['Faults'];
@@ -43,6 +44,14 @@ export interface PaymentPage {
   has_more: boolean;
 }
 
+/** How an account reports the bytes it holds to the store, and its own budget. */
+export interface AccountMeter {
+  keyBudgetBytes: number;
+  onBytes(delta: number): void;
+}
+
+const unmetered: AccountMeter = { keyBudgetBytes: Number.POSITIVE_INFINITY, onBytes() {} };
+
 /**
  * The data of one sandbox key. Payments are kept oldest first, so the oldest is evicted first and
  * a page is a slice read backwards.
@@ -61,12 +70,40 @@ export class Account {
   closed = false;
   /** Webhook endpoints, recent events, queued deliveries and the delivery log, once used. */
   webhooks: AccountWebhooks | undefined = undefined;
+  /** Bytes held (estimated, see memory.ts): the account itself, payments, records, webhooks. */
+  bytes = 0;
+  /** When a request of this key last used the account, on the server's clock (ms epoch). */
+  lastUsedAt = 0;
   private ordered: StoredPayment[] = [];
   private head = 0;
   private nextSequence = 0;
   private readonly settlements = new MinHeap<StoredPayment>(
     (a, b) => (a.settlesAt ?? 0) - (b.settlesAt ?? 0) || a.sequence - b.sequence,
   );
+
+  constructor(private readonly meter: AccountMeter = unmetered) {
+    this.addBytes(ACCOUNT_BYTES);
+  }
+
+  /** Counts bytes the account now holds (negative: freed), for its budget and the store's. */
+  addBytes(delta: number): void {
+    this.bytes += delta;
+    this.meter.onBytes(delta);
+  }
+
+  /** Whether the account holds more than its key's budget. */
+  overBudget(): boolean {
+    return this.bytes > this.meter.keyBudgetBytes;
+  }
+
+  /** The key's webhook state, created on first use with half the key's budget. */
+  webhookState(): AccountWebhooks {
+    this.webhooks ??= new AccountWebhooks({
+      maxBytes: this.meter.keyBudgetBytes / 2,
+      onBytes: (delta) => this.addBytes(delta),
+    });
+    return this.webhooks;
+  }
 
   /** The account's clock: the server's time plus the offset its clock was advanced by. */
   now(serverNow: number): number {

@@ -45,10 +45,28 @@ describe('AccountStore', () => {
     maxIdempotencyRecordsPerKey: 2,
     maxIdempotencyRecordsTotal: 3,
     maxAccounts: 3,
+    memoryBudgetBytes: 1 << 30,
+    keyMemoryBudgetBytes: 1 << 26,
+    idleMs: 3_600_000,
   };
+  /** A store on a manual clock, with its eviction log. */
+  function storeWith(overrides: Partial<typeof limits> = {}) {
+    const lines: string[] = [];
+    const store = new AccountStore(
+      { ...limits, ...overrides },
+      { log: (line) => lines.push(line) },
+    );
+    // The server's time moves when a request starts (sweep), as in the runtime.
+    const clock = {
+      set now(serverNow: number) {
+        store.sweep(serverNow);
+      },
+    };
+    return { store, clock, lines };
+  }
 
   it('evicts the oldest payment of a key beyond maxPaymentsPerKey', () => {
-    const store = new AccountStore(limits);
+    const { store } = storeWith();
     const account = store.open('sk_test_a');
     const ids = Array.from(
       { length: 5 },
@@ -59,22 +77,24 @@ describe('AccountStore', () => {
     expect(store.stats().payments).toBe(3);
   });
 
-  it('evicts the oldest payment overall beyond maxPaymentsTotal and drops emptied accounts', () => {
-    const store = new AccountStore({ ...limits, maxAccounts: 10 });
+  it('never takes another key’s payment: past maxPaymentsTotal it refuses new work instead', () => {
+    const { store } = storeWith({ maxAccounts: 10 });
     const a = store.open('sk_test_a');
     const b = store.open('sk_test_b');
     store.addPayment(a, payment(), success);
     for (let index = 0; index < 3; index++) store.addPayment(b, payment(), success);
+    expect(store.admit()).toBe(true);
     const c = store.open('sk_test_c');
     store.addPayment(c, payment(), success);
-    store.addPayment(c, payment(), success); // total 6 > 5: a's only payment goes
-    expect(store.stats()).toEqual({ accounts: 2, payments: 5, idempotencyRecords: 0 });
-    expect(store.find('sk_test_a')).toBeUndefined();
-    expect(a.closed).toBe(true);
+    expect(store.admit()).toBe(false); // 5 payments: full
+    expect(a.paymentCount).toBe(1);
+    expect(store.find('sk_test_a')).toBe(a);
+    store.reset('sk_test_b');
+    expect(store.admit()).toBe(true);
   });
 
   it('pages correctly after evictions', () => {
-    const store = new AccountStore({ ...limits, maxPaymentsPerKey: 2000, maxPaymentsTotal: 2000 });
+    const { store } = storeWith({ maxPaymentsPerKey: 2000, maxPaymentsTotal: 2000 });
     const account = store.open('sk_test_a');
     const ids: string[] = [];
     for (let index = 0; index < 3000; index++) {
@@ -94,8 +114,8 @@ describe('AccountStore', () => {
     expect(account.listPayments(10, ids[0])).toBeUndefined();
   });
 
-  it('caps idempotency records per key and in total, oldest first', () => {
-    const store = new AccountStore(limits);
+  it('caps idempotency records per key, oldest first, and never takes another key’s', () => {
+    const { store } = storeWith();
     const a = store.open('sk_test_a');
     store.addIdempotencyRecord(a, record('1', 100));
     store.addIdempotencyRecord(a, record('2', 100));
@@ -104,44 +124,91 @@ describe('AccountStore', () => {
     const b = store.open('sk_test_b');
     store.addIdempotencyRecord(b, record('x', 100));
     store.addIdempotencyRecord(b, record('y', 100));
-    expect(store.stats().idempotencyRecords).toBe(3);
-    expect([...a.idempotencyRecords.keys()]).toEqual(['3']);
+    expect([...a.idempotencyRecords.keys()]).toEqual(['2', '3']);
+    expect(store.admit()).toBe(false); // 4 records over a total cap of 3
   });
 
-  it('forgets the least recently used account beyond maxAccounts', () => {
-    const store = new AccountStore(limits);
+  it('keeps a key within its byte budget by forgetting its own oldest records', () => {
+    const { store } = storeWith({
+      keyMemoryBudgetBytes: 64 * 1024,
+      maxIdempotencyRecordsPerKey: 10_000,
+    });
+    const victim = store.open('sk_test_victim');
+    store.addIdempotencyRecord(victim, record('mine', 100));
+    const attacker = store.open('sk_test_attacker');
+    for (let index = 0; index < 500; index++) {
+      const long = { ...record(`k${index}`, 100), path: `/v1/payments/pay_${'x'.repeat(1500)}` };
+      store.addIdempotencyRecord(attacker, long);
+      store.completeIdempotencyRecord(attacker, long, {
+        status: 404,
+        headers: {},
+        body: 'y'.repeat(200),
+      });
+    }
+    expect(attacker.bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(attacker.idempotencyRecords.has('k499')).toBe(true);
+    expect(attacker.idempotencyRecords.has('k0')).toBe(false);
+    expect([...victim.idempotencyRecords.keys()]).toEqual(['mine']);
+    expect(store.stats().bytes).toBe(victim.bytes + attacker.bytes);
+  });
+
+  it('refuses new work past the memory budget, forgetting idle keys (logged) but never active ones', () => {
+    const { store, clock, lines } = storeWith({
+      memoryBudgetBytes: 256 * 1024,
+      maxAccounts: 1_000,
+      maxPaymentsTotal: 1e9,
+    });
+    const idle = store.open('sk_test_idle');
+    store.addPayment(idle, payment(), success);
+    clock.now = 2 * 3_600_000;
+    const keys: string[] = [];
+    for (let index = 0; store.admit() && index < 10_000; index++) {
+      keys.push(`sk_test_active${index}`);
+      store.addPayment(store.open(`sk_test_active${index}`), payment(), success);
+    }
+    expect(store.find('sk_test_idle')).toBeUndefined();
+    expect(lines).toEqual([expect.stringMatching(/forgot an idle key/)]);
+    expect(lines.join('')).not.toContain('sk_test');
+    expect(store.admit()).toBe(false);
+    for (const key of keys) expect(store.find(key)?.paymentCount).toBe(1);
+    expect(store.stats().bytes).toBeGreaterThanOrEqual(256 * 1024);
+  });
+
+  it('forgets the least recently used account beyond maxAccounts only once it is idle', () => {
+    const { store, clock } = storeWith();
     const a = store.open('sk_test_a');
     store.addPayment(a, payment(), success);
     store.open('sk_test_b').offsetSeconds = 1;
     store.open('sk_test_c').offsetSeconds = 1;
-    store.find('sk_test_a'); // a is now the most recently used
-    store.open('sk_test_d');
+    store.open('sk_test_d'); // none idle: all four are kept
+    expect(store.stats().accounts).toBe(4);
+    clock.now = 2 * 3_600_000;
+    store.find('sk_test_a'); // a is used again: b, c, d are idle
+    store.open('sk_test_e');
     expect(store.find('sk_test_b')).toBeUndefined();
-    expect(store.find('sk_test_a')).toBe(a); // used again: order is now c, d, a
-    for (const key of ['sk_test_e', 'sk_test_f', 'sk_test_g']) store.open(key);
-    expect(store.find('sk_test_a')).toBeUndefined();
-    expect(a.closed).toBe(true);
-    expect(store.stats()).toEqual({ accounts: 3, payments: 0, idempotencyRecords: 0 });
+    expect(store.find('sk_test_c')).toBeUndefined();
+    expect(store.find('sk_test_a')).toBe(a);
+    expect(store.stats().accounts).toBe(3);
   });
 
   it('sweeps expired records of idle accounts and drops the empty accounts', () => {
-    const store = new AccountStore(limits);
+    const { store } = storeWith();
     const a = store.open('sk_test_a');
     store.addIdempotencyRecord(a, record('1', 100));
     store.sweep(99);
     expect(store.stats().idempotencyRecords).toBe(1);
     store.sweep(100);
-    expect(store.stats()).toEqual({ accounts: 0, payments: 0, idempotencyRecords: 0 });
+    expect(store.stats()).toEqual({ accounts: 0, payments: 0, idempotencyRecords: 0, bytes: 0 });
   });
 
   it('reset deletes everything of the key and forgets the account', () => {
-    const store = new AccountStore(limits);
+    const { store } = storeWith();
     const a = store.open('sk_test_a');
     store.addPayment(a, payment(), success);
     store.addIdempotencyRecord(a, record('1', 100));
     a.offsetSeconds = 10;
     expect(store.reset('sk_test_a')).toBe(1);
-    expect(store.stats()).toEqual({ accounts: 0, payments: 0, idempotencyRecords: 0 });
+    expect(store.stats()).toEqual({ accounts: 0, payments: 0, idempotencyRecords: 0, bytes: 0 });
     expect(store.reset('sk_test_a')).toBe(0);
   });
 });

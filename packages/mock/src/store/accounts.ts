@@ -1,7 +1,13 @@
-// Every sandbox account by sk_test_ key, with the memory bounds: payment caps and record expiry.
+// Every sandbox account by sk_test_ key, with the memory bounds: byte budgets per key and overall, caps and record expiry.
 import type { components } from '@payment-service/openapi';
-import { Account, type IdempotencyRecord, type StoredPayment } from './account.js';
+import {
+  Account,
+  type IdempotencyRecord,
+  type StoredPayment,
+  type StoredResponse,
+} from './account.js';
 import { FifoQueue } from './fifo-queue.js';
+import { paymentBytes, recordBytes, responseBytes } from './memory.js';
 
 type Payment = components['schemas']['Payment'];
 
@@ -12,16 +18,29 @@ export interface StoreLimits {
   /** Idempotency records kept per key and in total follow the payment caps. */
   maxIdempotencyRecordsPerKey: number;
   maxIdempotencyRecordsTotal: number;
-  /** Accounts kept; the least recently used one is forgotten beyond it. */
+  /** Accounts kept; beyond it the least recently used one is forgotten if it is idle. */
   maxAccounts: number;
+  /** Bytes all accounts may hold together; beyond it new work is refused (`sandbox_full`). */
+  memoryBudgetBytes: number;
+  /** Bytes one key may hold; beyond it the key's own oldest data is forgotten. */
+  keyMemoryBudgetBytes: number;
+  /** An account unused this long (ms) is idle: it may be forgotten to make room. */
+  idleMs: number;
+}
+
+/** Where the store logs what it forgets (idle keys evicted to make room). */
+export interface StoreContext {
+  log?(line: string): void;
 }
 
 /**
- * All accounts. Payments and idempotency records are also kept in global creation order, so
- * the oldest one overall is found in O(1) for eviction and for expiry sweeps.
+ * All accounts. No key's traffic ever removes another key's data: a key over its byte budget
+ * loses its own oldest payments and idempotency records; when the whole sandbox is over its
+ * budget (or a total cap), idle accounts are forgotten (logged) and, failing that, `admit()`
+ * refuses new work. Records are kept in global creation order for O(1) expiry sweeps.
  *
  * @example
- * const store = new AccountStore({ maxPaymentsPerKey: 10, maxPaymentsTotal: 100, maxIdempotencyRecordsPerKey: 10, maxIdempotencyRecordsTotal: 100, maxAccounts: 10 });
+ * const store = new AccountStore({ maxPaymentsPerKey: 10, maxPaymentsTotal: 100, maxIdempotencyRecordsPerKey: 10, maxIdempotencyRecordsTotal: 100, maxAccounts: 10, memoryBudgetBytes: 1 << 20, keyMemoryBudgetBytes: 1 << 16, idleMs: 3_600_000 });
  * const account = store.open('sk_test_12345678');
  */
 export class AccountStore {
@@ -31,17 +50,27 @@ export class AccountStore {
   private readonly allPayments = new Map<StoredPayment, Account>();
   private readonly allRecords = new Map<IdempotencyRecord, Account>();
   /** Creation orders, oldest first (see FifoQueue for why not the Maps' own order). */
-  private readonly paymentOrder = new FifoQueue<StoredPayment>();
   private readonly recordOrder = new FifoQueue<IdempotencyRecord>();
   private readonly accountRecordOrders = new WeakMap<Account, FifoQueue<IdempotencyRecord>>();
-  private readonly isLivePayment = (stored: StoredPayment) => this.allPayments.has(stored);
   private readonly isLiveRecord = (record: IdempotencyRecord) => this.allRecords.has(record);
 
-  constructor(private readonly limits: StoreLimits) {}
+  /** Bytes all open accounts hold (estimated, see memory.ts). */
+  private totalBytes = 0;
+  /**
+   * The server's time as of the current request (`sweep()` sets it when a request starts), so
+   * marking an account used never reads the clock in the middle of a change.
+   */
+  private serverNow = 0;
+
+  constructor(
+    private readonly limits: StoreLimits,
+    private readonly context: StoreContext = {},
+  ) {}
 
   /** The key's account if it has any data; reads never create one. Marks it recently used. */
   find(apiKey: string): Account | undefined {
     const account = this.accounts.get(apiKey);
+    if (account !== undefined) account.lastUsedAt = this.serverNow;
     // Already the most recently used (the common case within one request): nothing to move.
     if (apiKey === this.mostRecentKey) return account;
     if (account !== undefined) {
@@ -54,22 +83,39 @@ export class AccountStore {
   }
 
   /**
-   * The key's account, created empty on first use. Beyond `maxAccounts` the least recently used
-   * account is forgotten with all its data.
+   * The key's account, created empty on first use. Beyond `maxAccounts`, idle accounts (least
+   * recently used first) are forgotten; an active one never is.
    */
   open(apiKey: string): Account {
     let account = this.find(apiKey);
     if (account === undefined) {
-      account = new Account();
+      const holder: { account?: Account } = {};
+      account = new Account({
+        keyBudgetBytes: this.limits.keyMemoryBudgetBytes,
+        // A forgotten account's late changes (a delivery finishing) no longer count.
+        onBytes: (delta) => {
+          if (holder.account?.closed !== true) this.totalBytes += delta;
+        },
+      });
+      holder.account = account;
+      account.lastUsedAt = this.serverNow;
       this.accounts.set(apiKey, account);
       this.mostRecentKey = apiKey;
       this.apiKeys.set(account, apiKey);
-      while (this.accounts.size > this.limits.maxAccounts) {
-        const leastRecentlyUsed = this.accounts.keys().next().value as string;
-        this.reset(leastRecentlyUsed);
-      }
+      if (this.accounts.size > this.limits.maxAccounts)
+        this.forgetIdleAccounts(() => this.accounts.size <= this.limits.maxAccounts);
     }
     return account;
+  }
+
+  /**
+   * Whether the sandbox can take new work: under its byte budget and total caps, after
+   * forgetting idle accounts if need be. Reads and idempotent replays need no admission.
+   */
+  admit(): boolean {
+    if (!this.full()) return true;
+    this.forgetIdleAccounts(() => !this.full());
+    return !this.full();
   }
 
   /**
@@ -78,42 +124,42 @@ export class AccountStore {
    */
   addPayment(account: Account, payment: Payment, token: string, settlesAt?: number): StoredPayment {
     const stored = account.addPayment(payment, token, settlesAt);
+    account.addBytes(paymentBytes(stored));
     this.allPayments.set(stored, account);
-    this.paymentOrder.push(stored);
-    while (account.paymentCount > this.limits.maxPaymentsPerKey) {
+    while (
+      account.paymentCount > this.limits.maxPaymentsPerKey ||
+      (account.overBudget() && account.paymentCount > 1)
+    ) {
       const oldest = account.removeOldestPayment();
-      if (oldest !== undefined) this.allPayments.delete(oldest);
-    }
-    while (this.allPayments.size > this.limits.maxPaymentsTotal) {
-      const oldest = this.paymentOrder.oldest(this.isLivePayment) as StoredPayment;
-      const owner = this.allPayments.get(oldest) as Account;
+      if (oldest === undefined) break;
       this.allPayments.delete(oldest);
-      owner.removeOldestPayment();
-      if (owner !== account) this.dropIfEmpty(owner);
+      account.addBytes(-paymentBytes(oldest));
     }
-    this.paymentOrder.compact(this.allPayments.size, this.isLivePayment);
+    this.trimRecords(account, undefined);
     return stored;
   }
 
   /** Stores an idempotency record, evicting the oldest ones while a cap is exceeded. */
   addIdempotencyRecord(account: Account, record: IdempotencyRecord): void {
     account.idempotencyRecords.set(record.key, record);
+    account.addBytes(recordBytes(record));
     this.allRecords.set(record, account);
     this.recordOrder.push(record);
-    const accountOrder = this.recordOrderOf(account);
-    accountOrder.push(record);
-    while (account.idempotencyRecords.size > this.limits.maxIdempotencyRecordsPerKey) {
-      const oldest = accountOrder.oldest(this.isLiveRecord) as IdempotencyRecord;
-      this.deleteIdempotencyRecord(account, oldest);
-    }
-    while (this.allRecords.size > this.limits.maxIdempotencyRecordsTotal) {
-      const oldest = this.recordOrder.oldest(this.isLiveRecord) as IdempotencyRecord;
-      const owner = this.allRecords.get(oldest) as Account;
-      this.deleteIdempotencyRecord(owner, oldest);
-      if (owner !== account) this.dropIfEmpty(owner);
-    }
-    accountOrder.compact(account.idempotencyRecords.size, this.isLiveRecord);
+    this.recordOrderOf(account).push(record);
+    this.trimRecords(account, record);
     this.recordOrder.compact(this.allRecords.size, this.isLiveRecord);
+  }
+
+  /** Stores the first answer of a record; the key's oldest records go if it is over budget. */
+  completeIdempotencyRecord(
+    account: Account,
+    record: IdempotencyRecord,
+    response: StoredResponse,
+  ): void {
+    record.response = response;
+    if (this.allRecords.get(record) !== account) return; // forgotten meanwhile
+    account.addBytes(responseBytes(response));
+    this.trimRecords(account, record);
   }
 
   /** Forgets one idempotency record. */
@@ -121,7 +167,27 @@ export class AccountStore {
     if (account.idempotencyRecords.get(record.key) === record) {
       account.idempotencyRecords.delete(record.key);
     }
-    this.allRecords.delete(record);
+    if (!this.allRecords.delete(record)) return;
+    account.addBytes(
+      -(recordBytes(record) + (record.response ? responseBytes(record.response) : 0)),
+    );
+  }
+
+  /**
+   * Forgets the key's own oldest idempotency records (never `keep`, the one being written) while
+   * it holds more than its record cap or its byte budget.
+   */
+  private trimRecords(account: Account, keep: IdempotencyRecord | undefined): void {
+    const accountOrder = this.recordOrderOf(account);
+    while (
+      account.idempotencyRecords.size > this.limits.maxIdempotencyRecordsPerKey ||
+      account.overBudget()
+    ) {
+      const oldest = accountOrder.oldest(this.isLiveRecord);
+      if (oldest === undefined || oldest === keep) break;
+      this.deleteIdempotencyRecord(account, oldest);
+    }
+    accountOrder.compact(account.idempotencyRecords.size, this.isLiveRecord);
   }
 
   /**
@@ -143,6 +209,7 @@ export class AccountStore {
    * longer used, and accounts left empty by it. Amortized O(1) per call.
    */
   sweep(serverNow: number): void {
+    this.serverNow = serverNow;
     for (;;) {
       const record = this.recordOrder.oldest(this.isLiveRecord);
       if (record === undefined || record.serverExpiresAt > serverNow) return;
@@ -163,17 +230,42 @@ export class AccountStore {
     return deleted;
   }
 
+  /** Whether the sandbox is over its byte budget or a total cap. */
+  private full(): boolean {
+    return (
+      this.totalBytes >= this.limits.memoryBudgetBytes ||
+      this.allPayments.size >= this.limits.maxPaymentsTotal ||
+      this.allRecords.size >= this.limits.maxIdempotencyRecordsTotal
+    );
+  }
+
+  /** Forgets idle accounts, least recently used first, until `enough()` or none is idle; each is logged. */
+  private forgetIdleAccounts(enough: () => boolean): void {
+    const idleBefore = this.serverNow - this.limits.idleMs;
+    for (const [apiKey, account] of this.accounts) {
+      if (enough()) return;
+      // The Map is least recently used first: the first active account ends the search.
+      if (account.lastUsedAt > idleBefore) return;
+      const bytes = account.bytes;
+      this.reset(apiKey);
+      this.context.log?.(
+        `sandbox: forgot an idle key (unused for over ${Math.round(this.limits.idleMs / 60_000)} min, ${bytes} bytes) to make room`,
+      );
+    }
+  }
+
   /** Forgets an account that holds nothing any more. */
   dropIfEmpty(account: Account): void {
     if (account.isEmpty()) this.remove(account);
   }
 
   /** How much the store holds, for tests and diagnostics. */
-  stats(): { accounts: number; payments: number; idempotencyRecords: number } {
+  stats(): { accounts: number; payments: number; idempotencyRecords: number; bytes: number } {
     return {
       accounts: this.accounts.size,
       payments: this.allPayments.size,
       idempotencyRecords: this.allRecords.size,
+      bytes: this.totalBytes,
     };
   }
 
@@ -187,6 +279,7 @@ export class AccountStore {
   }
 
   private remove(account: Account): void {
+    if (!account.closed) this.totalBytes -= account.bytes;
     const apiKey = this.apiKeys.get(account);
     if (apiKey !== undefined && this.accounts.get(apiKey) === account) {
       this.accounts.delete(apiKey);

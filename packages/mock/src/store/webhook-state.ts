@@ -1,5 +1,6 @@
 // What one sandbox key remembers about webhooks: endpoints, recent events, queued deliveries, the log.
 import type { components, SandboxComponents } from '@payment-service/openapi';
+import { stringBytes } from './memory.js';
 import { MinHeap } from './min-heap.js';
 
 /** An event type, such as `payment.succeeded`. */
@@ -41,15 +42,30 @@ export const MAX_LOG_ENTRIES_PER_KEY = 500;
 /** Attempts one key may have waiting; beyond it a new delivery is dropped (and logged). */
 export const MAX_QUEUED_PER_KEY = 10_000;
 
+const EVENT_BYTES = 160;
+const LOG_ENTRY_BYTES = 400;
+const QUEUED_BYTES = 160;
+
+/** Where a key's webhook state reports what it holds, and how much it may hold. */
+export interface WebhookBudget {
+  /** Bytes this state may hold; beyond it the oldest events and log entries go first. */
+  maxBytes: number;
+  /** Told of every change of the bytes held (added positive, freed negative). */
+  onBytes(delta: number): void;
+}
+
 /**
- * The webhook state of one key. Bounded: at most 16 endpoints, 1 000 events, 500 log entries
- * and 10 000 queued attempts (one per pending (event, endpoint) delivery).
+ * The webhook state of one key. Bounded in count (16 endpoints, 1 000 events, 500 log entries,
+ * 10 000 queued attempts) and in bytes (`budget.maxBytes`: the oldest events and log entries
+ * are forgotten first; a new attempt is refused while the queue alone fills the budget).
  *
  * @example
  * const state = new AccountWebhooks();
  * state.rememberEvent({ id: 'evt_1', type: 'payment.succeeded', body: '{}' });
  */
 export class AccountWebhooks {
+  /** Bytes held: events, log entries and queued attempts. */
+  bytes = 0;
   readonly endpoints = new Map<string, EndpointRecord>();
   readonly events = new Map<string, StoredEvent>();
   /** Oldest first. */
@@ -60,25 +76,78 @@ export class AccountWebhooks {
   /** Delivery attempts of this key in flight now. */
   inFlight = 0;
   private nextSequence = 0;
+  private queuedBytes = 0;
+
+  constructor(
+    private readonly budget: WebhookBudget = { maxBytes: Number.POSITIVE_INFINITY, onBytes() {} },
+  ) {}
 
   rememberEvent(event: StoredEvent): void {
     this.events.set(event.id, event);
-    if (this.events.size > MAX_EVENTS_PER_KEY) {
-      this.events.delete(this.events.keys().next().value as string);
-    }
+    this.change(EVENT_BYTES + stringBytes(event.id) + stringBytes(event.body));
+    if (this.events.size > MAX_EVENTS_PER_KEY) this.forgetOldestEvent();
+    this.trim();
   }
 
   /** Queues an attempt; false (queuing nothing) when the key already has too many waiting. */
   enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): boolean {
     if (this.queue.size >= MAX_QUEUED_PER_KEY) return false;
+    if (this.queuedBytes + QUEUED_BYTES > this.budget.maxBytes / 2) return false;
     this.queue.push({ ...delivery, sequence: this.nextSequence++ });
+    this.queuedBytes += QUEUED_BYTES;
+    this.change(QUEUED_BYTES);
     return true;
+  }
+
+  /** Takes the earliest queued attempt off the queue. */
+  takeQueued(): QueuedDelivery | undefined {
+    const next = this.queue.pop();
+    if (next !== undefined) {
+      this.queuedBytes -= QUEUED_BYTES;
+      this.change(-QUEUED_BYTES);
+    }
+    return next;
   }
 
   record(entry: WebhookDelivery): void {
     this.log.push(entry);
-    if (this.log.length > MAX_LOG_ENTRIES_PER_KEY) this.log.shift();
+    this.change(logEntryBytes(entry));
+    if (this.log.length > MAX_LOG_ENTRIES_PER_KEY) this.forgetOldestLogEntry();
+    this.trim();
   }
+
+  /** Forgets the oldest events and log entries while the state is over its byte budget. */
+  private trim(): void {
+    while (this.bytes > this.budget.maxBytes && (this.events.size > 1 || this.log.length > 1)) {
+      if (this.events.size >= this.log.length) this.forgetOldestEvent();
+      else this.forgetOldestLogEntry();
+    }
+  }
+
+  private forgetOldestEvent(): void {
+    const [id, event] = this.events.entries().next().value as [string, StoredEvent];
+    this.events.delete(id);
+    this.change(-(EVENT_BYTES + stringBytes(event.id) + stringBytes(event.body)));
+  }
+
+  private forgetOldestLogEntry(): void {
+    const entry = this.log.shift();
+    if (entry !== undefined) this.change(-logEntryBytes(entry));
+  }
+
+  private change(delta: number): void {
+    this.bytes += delta;
+    this.budget.onBytes(delta);
+  }
+}
+
+function logEntryBytes(entry: WebhookDelivery): number {
+  return (
+    LOG_ENTRY_BYTES +
+    stringBytes(entry.url) +
+    stringBytes(entry.error) +
+    stringBytes(entry.response_body)
+  );
 }
 
 /**

@@ -207,7 +207,7 @@ export class WebhookDispatcher {
           saturated = true; // a finishing attempt kicks again
           break;
         }
-        state.queue.pop();
+        state.takeQueued();
         if (this.deliverable(state, next.target)) {
           this.attempt(account, state, next).catch((error: unknown) =>
             this.report('attempt', error),
