@@ -27,21 +27,35 @@ export function requestId(): MiddlewareHandler<MockEnv> {
 }
 
 /**
- * Logs one line per request: time, method, path (secrets masked), status, duration, request id.
+ * Logs one line per request: time, method, path (secrets masked), status, the problem `code` of
+ * a 4xx/5xx, duration, request id.
  *
  * @example
  * app.use(requestLog((line) => console.log(line)));
+ * // 2026-11-22T04:20:00.000Z POST /v1/payments 400 invalid_request 1ms req_…
  */
 export function requestLog(logger: (line: string) => void): MiddlewareHandler<MockEnv> {
   return async (c, next) => {
     const started = performance.now();
     await next();
     const status = c.get('drop') ? 'dropped' : String(c.res.status);
+    const code = c.res.status >= 400 ? await problemCodeOf(c.res) : undefined;
     const elapsed = Math.round(performance.now() - started);
     logger(
-      `${new Date().toISOString()} ${c.req.method} ${maskSecrets(pathOf(c.req.url))} ${status} ${elapsed}ms ${c.get('requestId')}`,
+      `${new Date().toISOString()} ${c.req.method} ${maskSecrets(pathOf(c.req.url))} ${status}${code === undefined ? '' : ` ${code}`} ${elapsed}ms ${c.get('requestId')}`,
     );
   };
+}
+
+/** The `code` of a problem+json answer (read from a copy), if it has one. */
+async function problemCodeOf(response: Response): Promise<string | undefined> {
+  if (!response.headers.get('content-type')?.includes('problem+json')) return undefined;
+  try {
+    const { code } = (await response.clone().json()) as { code?: unknown };
+    return typeof code === 'string' && /^[a-z_]+$/.test(code) ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
