@@ -51,6 +51,7 @@ describe('readCli', () => {
       '--keep-alive-timeout=3000',
       '--max-connections=50',
       '--max-pipelined=4',
+      '--max-header-size=4096',
       '--memory-budget=64',
       '--key-memory-budget=8',
     ]);
@@ -60,6 +61,7 @@ describe('readCli', () => {
       keepAliveTimeoutMs: 3000,
       maxConnections: 50,
       maxPipelined: 4,
+      maxHeaderBytes: 4096,
     });
     expect(settings.memoryBudgetBytes).toBe(64 * 1024 * 1024);
     expect(settings.keyMemoryBudgetBytes).toBe(8 * 1024 * 1024);
@@ -68,6 +70,7 @@ describe('readCli', () => {
   it.each([
     [['--max-connections', '0'], '--max-connections must be an integer from 1'],
     [['--max-pipelined', '1.5'], '--max-pipelined must be an integer'],
+    [['--max-header-size', '100'], '--max-header-size must be an integer from 1024'],
     [['--memory-budget=-1'], '--memory-budget must be an integer'],
     [
       ['--headers-timeout', '20000'],

@@ -23,6 +23,7 @@ Options:
   --keep-alive-timeout <ms>     Idle time before a keep-alive connection is closed (default: ${DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs})
   --max-connections <n>         Connections open at once (default: ${DEFAULT_HTTP_LIMITS.maxConnections})
   --max-pipelined <n>           Requests queued per connection before it is no longer read (default: ${DEFAULT_HTTP_LIMITS.maxPipelined})
+  --max-header-size <bytes>     Size of a request's line and headers; larger is a 400 (default: ${DEFAULT_HTTP_LIMITS.maxHeaderBytes})
   --quiet                       Do not log requests
   -v, --version                 Print the version
   -h, --help                    Show this help
@@ -74,6 +75,7 @@ const INTEGER_FLAGS = {
   'keep-alive-timeout': ['keepAliveTimeoutMs', 1],
   'max-connections': ['maxConnections', 1],
   'max-pipelined': ['maxPipelined', 1],
+  'max-header-size': ['maxHeaderBytes', 1024],
 } as const satisfies Record<string, [keyof HttpLimits, number]>;
 
 /**

@@ -105,6 +105,10 @@ describe('the HTTP server limits', () => {
       `GET /v1/payments HTTP/1.1\r\nHost: a b@c\r\n${AUTH}\r\nConnection: close\r\n\r\n`,
     ],
     ['a request Node cannot parse', 'GARBAGE\r\n\r\n'],
+    [
+      'a request line and headers over --max-header-size (8 KiB)',
+      `POST /v1/payments/pay_${'x'.repeat(15_000)}/capture HTTP/1.1\r\nHost: x\r\n${AUTH}\r\nConnection: close\r\n\r\n`,
+    ],
   ])('answers %s with a problem+json 400 and a Request-Id', async (_, raw) => {
     server = await startMockServer({ port: 0 });
     const answer = await exchange(server, raw);

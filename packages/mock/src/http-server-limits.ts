@@ -16,6 +16,11 @@ export interface HttpLimits {
   maxConnections: number;
   /** Requests handled or queued per connection before the server stops reading it (`--max-pipelined`). */
   maxPipelined: number;
+  /**
+   * Bytes of request line and headers a request may have (`--max-header-size`); more is a 400
+   * before the app reads anything (API requests need a few hundred bytes; Node's default is 16 KiB).
+   */
+  maxHeaderBytes: number;
 }
 
 /** The defaults of every HTTP limit. */
@@ -25,6 +30,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   keepAliveTimeoutMs: 5000,
   maxConnections: 1000,
   maxPipelined: 16,
+  maxHeaderBytes: 8192,
 };
 
 /**
@@ -45,6 +51,7 @@ export function httpServerOptions(limits: HttpLimits): ServerOptions {
       Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)),
     ),
     requireHostHeader: false,
+    maxHeaderSize: limits.maxHeaderBytes,
   };
 }
 
