@@ -35,12 +35,14 @@ export class FifoQueue<T> {
   }
 
   /**
-   * Keeps the queue within twice the live count (plus some slack): drops the consumed front and,
-   * when dead items dominate, every dead item. Amortized O(1) per push.
+   * Keeps the queue within 1.25 times the live count (plus a slack of 64): drops every dead item
+   * once they pass that. Dead items still hold their data, so a loose bound here is memory that
+   * no budget sees (with a slack of 1 024 per key, 1 000 keys kept a million dead records).
+   * Amortized O(1) per push: a compaction of n items follows at least n/5 removals.
    */
   compact(liveCount: number, isLive: (item: T) => boolean): void {
     const queued = this.items.length - this.head;
-    if (queued <= 2 * liveCount + 1024) return;
+    if (queued <= liveCount + (liveCount >> 2) + 64) return;
     const live: T[] = [];
     for (let index = this.head; index < this.items.length; index++) {
       const item = this.items[index] as T;
