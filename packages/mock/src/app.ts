@@ -10,6 +10,7 @@ import {
   jsonBody,
   requestId,
   requestLog,
+  requestRecorder,
   validation,
 } from './http/middleware.js';
 import { problem, problemResponse } from './http/respond.js';
@@ -48,8 +49,8 @@ interface InProcessBindings {
  * idempotency records expire after `idempotencyTtlSeconds`, and at most 10 000 accounts are kept
  * (the least recently used is forgotten).
  *
- * The middleware run in this order: request id, request log, (the inspector's recorder goes
- * here), then per route: auth, faults (/v1 only), body limit + JSON, validation, idempotency
+ * The middleware run in this order: request id, request log, then per route: auth, the
+ * inspector's request recorder, faults (/v1 only), body limit + JSON, validation, idempotency
  * (POSTs), the operation's handler.
  *
  * @example
@@ -68,11 +69,11 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
 
   app.use(requestId());
   if (logger !== undefined) app.use(requestLog(logger));
-  // The inspector's request recorder belongs here: after the request id and the log line.
 
   const auth = authentication((apiKey) => runtime.serviceFor(apiKey));
-  app.use('/v1/*', auth, injectedFaults(runtime.sleep));
-  app.use('/_sandbox/*', auth);
+  const recorder = requestRecorder(runtime.options.clock);
+  app.use('/v1/*', auth, recorder, injectedFaults(runtime.sleep));
+  app.use('/_sandbox/*', auth, recorder);
   const readBody = jsonBody(maxBodyBytes);
   registerRoutes(
     app,

@@ -16,6 +16,7 @@ export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type WebhookDeliveryList = Schemas['WebhookDeliveryList'];
 /** What a redelivery queued. */
 export type EventRedelivery = Schemas['EventRedelivery'];
+export type SandboxInspector = Schemas['Inspector'];
 
 /** Options of `createSandboxControls`. */
 export interface SandboxControlsOptions {
@@ -39,6 +40,8 @@ export interface SandboxControls {
   listWebhookDeliveries(eventId?: string): Promise<WebhookDeliveryList>;
   /** Sends one of the key's events again to every enabled endpoint that matches it. */
   redeliverEvent(eventId: string): Promise<EventRedelivery>;
+  /** What the console's inspector shows: recent requests, payments with timelines, events with deliveries. */
+  inspector(): Promise<SandboxInspector>;
 }
 
 /** A sandbox control answered with an error status. */
@@ -98,5 +101,6 @@ export function createSandboxControls(options: SandboxControlsOptions): SandboxC
       ),
     redeliverEvent: (eventId) =>
       unwrap(client.POST('/_sandbox/events/{id}/redeliver', { params: { path: { id: eventId } } })),
+    inspector: () => unwrap(client.GET('/_sandbox/inspector')),
   };
 }

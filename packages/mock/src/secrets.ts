@@ -39,3 +39,41 @@ export function maskUrl(text: string): string {
   if (url.hash !== '') url.hash = '';
   return maskSecrets(url.href.replaceAll('%2A%2A%2A', '***'));
 }
+
+const SIGNING_SECRET_PATTERN = /whsec_[A-Za-z0-9+/=]+/g;
+
+/**
+ * A request or response body fit for the console: secret keys and webhook signing secrets
+ * masked, and in JSON every string that is a URL masked as in log lines (credentials, query
+ * values). Text that is not JSON gets the key and secret masking only.
+ *
+ * @example
+ * maskBody('{"url":"https://u:p@example.com/h","secret":"whsec_abc"}');
+ * // '{"url":"https://***:***@example.com/h","secret":"whsec_***"}'
+ */
+export function maskBody(text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return maskText(text);
+  }
+  return JSON.stringify(maskStrings(value));
+}
+
+function maskText(text: string): string {
+  return maskSecrets(text).replace(SIGNING_SECRET_PATTERN, 'whsec_***');
+}
+
+function maskStrings(value: unknown): unknown {
+  if (typeof value === 'string') {
+    return /^https?:\/\//i.test(value) ? maskText(maskUrl(value)) : maskText(value);
+  }
+  if (Array.isArray(value)) return value.map(maskStrings);
+  if (typeof value === 'object' && value !== null) {
+    const masked: Record<string, unknown> = {};
+    for (const [name, item] of Object.entries(value)) masked[name] = maskStrings(item);
+    return masked;
+  }
+  return value;
+}

@@ -179,6 +179,7 @@ describe.each(targetNames())('every operation (%s)', (name) => {
         ['/_sandbox/faults', 'GET'],
         ['/_sandbox/faults', 'PUT'],
         ['/_sandbox/faults', 'DELETE'],
+        ['/_sandbox/inspector', 'GET'],
       ] as const) {
         const response = await ctx.send(path, {
           apiKey: 'sk_live_abcdefghijklmnop',

@@ -2,7 +2,10 @@
 import type { ProblemInit } from '../problems.js';
 
 /** The parsed JSON body (undefined when the request has none), or the problem to answer. */
-export type BodyResult = { ok: true; body: unknown } | { ok: false; problem: ProblemInit };
+/** The parsed body (and its text, when there was one), or the problem; `text` too for bad JSON. */
+export type BodyResult =
+  | { ok: true; body: unknown; text?: string }
+  | { ok: false; problem: ProblemInit; text?: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -71,11 +74,14 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const bytes = await readBytes(request, maxBytes, declaredLength);
   if (bytes === undefined) return tooLarge(maxBytes);
   if (bytes.byteLength === 0) return { ok: true, body: undefined };
+  let text: string | undefined;
   try {
-    return { ok: true, body: JSON.parse(utf8.decode(bytes)) };
+    text = utf8.decode(bytes);
+    return { ok: true, body: JSON.parse(text), text };
   } catch {
     return {
       ok: false,
+      ...(text === undefined ? {} : { text }),
       problem: {
         code: 'invalid_json',
         detail:

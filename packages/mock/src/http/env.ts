@@ -18,6 +18,8 @@ export interface MockVariables {
   service: AccountService;
   /** The parsed JSON body, undefined when there is none. */
   json: unknown;
+  /** The body's text as received (for the inspector), undefined when there is none. */
+  bodyText: string | undefined;
   /** The checked body bound to the operation's handler, or the field errors. */
   prepared: Checked<PreparedHandler>;
   /** Injected latency not yet spent, in ms. */

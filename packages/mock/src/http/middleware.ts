@@ -4,6 +4,7 @@ import { newRequestId } from '../ids.js';
 import { maskSecrets } from '../secrets.js';
 import type { AccountService, EventDelivery } from '../service/account-service.js';
 import { checkIdempotencyKey, hashBody } from '../service/idempotency.js';
+import { clip } from '../store/request-log.js';
 import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
 import type { MockEnv } from './env.js';
@@ -51,11 +52,62 @@ export function requestLog(logger: (line: string) => void): MiddlewareHandler<Mo
 async function problemCodeOf(response: Response): Promise<string | undefined> {
   if (!response.headers.get('content-type')?.includes('problem+json')) return undefined;
   try {
-    const { code } = (await response.clone().json()) as { code?: unknown };
+    return codeIn(await response.clone().text());
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `code` member of a problem body's text, if it has a valid one. */
+function codeIn(text: string): string | undefined {
+  try {
+    const { code } = JSON.parse(text) as { code?: unknown };
     return typeof code === 'string' && /^[a-z_]+$/.test(code) ? code : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Records each request of an authenticated key for the console's inspector: method, path,
+ * status, problem `code`, `Request-Id`, latency and both bodies (cut at 4 096 characters; masked
+ * when read). `GET /_sandbox/…` reads are not recorded. Never fails the request.
+ *
+ * @example
+ * app.use('/v1/*', authentication(serviceFor), requestRecorder(clock));
+ */
+export function requestRecorder(clock: { now(): number }): MiddlewareHandler<MockEnv> {
+  return async (c, next) => {
+    const receivedAt = clock.now();
+    const started = performance.now();
+    await next();
+    if (c.req.method === 'GET' && c.req.path.includes('/_sandbox/')) return;
+    try {
+      const dropped = c.get('drop');
+      const stored = c.get('stored');
+      const contentType = c.res.headers.get('content-type') ?? '';
+      const answer =
+        stored?.body ?? (contentType.includes('json') ? await c.res.clone().text() : null);
+      const request = clip(c.get('bodyText') ?? null);
+      const response = clip(dropped ? null : answer);
+      c.get('service').recordRequest(
+        {
+          requestId: c.get('requestId'),
+          method: c.req.method,
+          path: pathOf(c.req.url),
+          status: dropped ? null : c.res.status,
+          code: c.res.status >= 400 && answer !== null ? (codeIn(answer) ?? null) : null,
+          latencyMs: Math.max(0, Math.round(performance.now() - started)),
+          requestBody: request.text,
+          responseBody: response.text,
+          truncated: request.truncated || response.truncated,
+        },
+        receivedAt,
+      );
+    } catch {
+      // The inspector is a view: a request is never failed because it could not be recorded.
+    }
+  };
 }
 
 /**
@@ -111,6 +163,7 @@ async function spendLatency(ms: number, sleep: (ms: number) => Promise<void>): P
 export function jsonBody(maxBytes: number): MiddlewareHandler<MockEnv> {
   return async (c, next) => {
     const result = await readJsonBody(c.req.raw, maxBytes);
+    c.set('bodyText', result.text);
     if (!result.ok) return problem(c, result.problem);
     c.set('json', result.body);
     await next();

@@ -42,6 +42,10 @@ export function createSandboxRoutes(validators: SchemaValidators<SandboxComponen
       body: noBody,
       handle: ({ service }) => ({ status: 200, body: service.clearFaults() }),
     },
+    getSandboxInspector: {
+      body: noBody,
+      handle: ({ service }) => ({ status: 200, body: service.inspector() }),
+    },
     listWebhookDeliveries: {
       body: noBody,
       handle: ({ service, query }) => ({

@@ -10,8 +10,9 @@ import {
 } from '../domain/transitions.js';
 import { type Faults, normalizeFaults, takeDrop, takeFailure } from '../faults.js';
 import type { ProblemInit } from '../problems.js';
-import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
+import type { Account, IdempotencyRecord, StoredResponse, TimelineStep } from '../store/account.js';
 import type { AccountStore } from '../store/accounts.js';
+import type { RecordedEntry } from '../store/request-log.js';
 import {
   type EndpointRecord,
   hasSubscribers,
@@ -27,6 +28,7 @@ import {
   type IdempotencyDecision,
   type IdempotentRequest,
 } from './idempotency.js';
+import { inspectAccount } from './inspector.js';
 import * as endpoints from './webhook-endpoints.js';
 
 type Schemas = components['schemas'];
@@ -76,7 +78,10 @@ export function settleDuePayments(
     const behaviour = sandbox.tokens.behaviourOf(stored.token);
     if (behaviour === undefined || !settlePendingPayment(stored.payment, behaviour)) continue;
     settled++;
-    emit(sandbox, account, stored.payment, stored.settlesAt ?? accountNow, events);
+    const at = stored.settlesAt ?? accountNow;
+    const { status, amount_captured } = stored.payment;
+    account.recordChange(stored, { at, change: 'settled', status, amount: amount_captured });
+    emit(sandbox, account, stored.payment, at, events);
   }
   return { result: settled, events };
 }
@@ -111,6 +116,11 @@ function commitEvent(account: Account, delivery: EventDelivery, events: EventDel
 }
 
 const noEvents: EventDelivery[] = [];
+
+/** A change's answer, with the amount its timeline step records. */
+type ChangedPayment<Body> =
+  | (Extract<payments.DomainResult<Body>, { ok: true }> & { amount: number })
+  | Extract<payments.DomainResult<Body>, { ok: false }>;
 
 /** The most a key's sandbox clock may be ahead of real time: 100 years, in seconds. */
 export const MAX_CLOCK_OFFSET_SECONDS = 3_155_760_000;
@@ -165,7 +175,13 @@ export class AccountService {
     const account = existing ?? this.sandbox.store.open(this.apiKey);
     const event = prepareEvent(this.sandbox, account, payment, accountNow);
     // Commit: nothing below throws.
-    this.sandbox.store.addPayment(account, payment, request.payment_method.token, settlesAt);
+    this.sandbox.store.addPayment(
+      account,
+      payment,
+      request.payment_method.token,
+      accountNow,
+      settlesAt,
+    );
     const events: EventDelivery[] = [];
     if (event !== undefined) commitEvent(account, event, events);
     return { result: { ok: true, status: 201, body: payment }, events };
@@ -186,16 +202,18 @@ export class AccountService {
     id: string,
     request: Schemas['CapturePaymentRequest'] | undefined,
   ): Change<payments.DomainResult<Payment>> {
-    return this.changePayment(id, (draft) => {
+    return this.changePayment(id, 'captured', (draft) => {
       const result = capturePayment(draft, request?.amount);
-      return result.ok ? { ok: true, status: 200, body: draft } : result;
+      return result.ok
+        ? { ok: true, status: 200, body: draft, amount: draft.amount_captured }
+        : result;
     });
   }
 
   cancelPayment(id: string): Change<payments.DomainResult<Payment>> {
-    return this.changePayment(id, (draft) => {
+    return this.changePayment(id, 'canceled', (draft) => {
       const result = cancelPayment(draft);
-      return result.ok ? { ok: true, status: 200, body: draft } : result;
+      return result.ok ? { ok: true, status: 200, body: draft, amount: 0 } : result;
     });
   }
 
@@ -203,13 +221,14 @@ export class AccountService {
     id: string,
     request: Schemas['CreateRefundRequest'] | undefined,
   ): Change<payments.DomainResult<Schemas['Refund']>> {
-    return this.changePayment(id, (draft, accountNow) => {
+    return this.changePayment(id, 'refunded', (draft, accountNow) => {
       const result = refundPayment(draft, request?.amount);
       if (!result.ok) return result;
       return {
         ok: true,
         status: 201,
         body: payments.refundObject(draft, result.value, accountNow),
+        amount: result.value,
       };
     });
   }
@@ -357,6 +376,32 @@ export class AccountService {
     return { result: receivers.length, events: [{ account, event, dueAt: this.now(account) }] };
   }
 
+  /**
+   * One snapshot of everything the console's inspector shows for the key (secrets masked).
+   * Creates nothing.
+   */
+  inspector(): SandboxSchemas['Inspector'] {
+    const account = this.find();
+    return {
+      object: 'sandbox_inspector',
+      clock: clockBody(this.now(account), account?.offsetSeconds ?? 0, 0),
+      faults: normalizeFaults(account?.faults ?? {}),
+      ...inspectAccount(account),
+    };
+  }
+
+  /**
+   * Records a request of the key for the inspector, on the key's clock. Skipped (returns false)
+   * when the key has no account and the sandbox has no room for a new one. Cannot throw.
+   */
+  recordRequest(entry: Omit<RecordedEntry, 'receivedAt'>, receivedAtServer: number): boolean {
+    const existing = this.find();
+    if (existing === undefined && !this.sandbox.store.admit()) return false;
+    const account = existing ?? this.sandbox.store.open(this.apiKey);
+    account.requestLog().record({ ...entry, receivedAt: account.now(receivedAtServer) });
+    return true;
+  }
+
   /** Forgets the account when it holds nothing any more. */
   release(): void {
     const account = this.find();
@@ -369,7 +414,8 @@ export class AccountService {
    */
   private changePayment<Body>(
     id: string,
-    change: (draft: Payment, accountNow: number) => payments.DomainResult<Body>,
+    kind: TimelineStep['change'],
+    change: (draft: Payment, accountNow: number) => ChangedPayment<Body>,
   ): Change<payments.DomainResult<Body>> {
     const account = this.find();
     const stored = account?.payments.get(id);
@@ -386,9 +432,16 @@ export class AccountService {
         : prepareEvent(this.sandbox, account, draft, accountNow);
     // Commit: nothing below throws.
     Object.assign(stored.payment, draft);
+    account.recordChange(stored, {
+      at: accountNow,
+      change: kind,
+      status: draft.status,
+      amount: result.amount,
+    });
     const events: EventDelivery[] = [];
     if (event !== undefined) commitEvent(account, event, events);
-    return { result, events };
+    const { amount: _amount, ...answer } = result;
+    return { result: answer, events };
   }
 }
 

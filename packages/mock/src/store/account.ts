@@ -1,10 +1,23 @@
 // One sandbox account: payments in creation order, settlements, idempotency, faults, clock offset.
 import type { components, SandboxComponents } from '@payment-service/openapi';
-import { ACCOUNT_BYTES } from './memory.js';
+import { ACCOUNT_BYTES, TIMELINE_STEP_BYTES } from './memory.js';
 import { MinHeap } from './min-heap.js';
+import { RequestLog } from './request-log.js';
 import { AccountWebhooks } from './webhook-state.js';
 
 type Payment = components['schemas']['Payment'];
+type TimelineEntry = SandboxComponents['schemas']['TimelineEntry'];
+
+/** One change of a payment, as its timeline keeps it (the time on the key's clock, ms epoch). */
+export interface TimelineStep {
+  at: number;
+  change: TimelineEntry['change'];
+  status: Payment['status'];
+  amount: number;
+}
+
+/** Changes one payment's timeline keeps: its creation and the 31 latest after it. */
+export const MAX_TIMELINE_STEPS = 32;
 type Faults = SandboxComponents['schemas']['Faults'];
 
 /** A payment as the store keeps it: the wire object plus what the sandbox needs to settle it. */
@@ -16,6 +29,8 @@ export interface StoredPayment {
   token: string;
   /** When a PENDING payment settles, on the account's clock (ms epoch). */
   settlesAt?: number;
+  /** Its creation, then every capture, settlement, cancel and refund, oldest first. */
+  timeline: TimelineStep[];
 }
 
 /** A response as stored for idempotent replay. */
@@ -70,6 +85,8 @@ export class Account {
   closed = false;
   /** Webhook endpoints, recent events, queued deliveries and the delivery log, once used. */
   webhooks: AccountWebhooks | undefined = undefined;
+  /** The key's recent requests, for the console's inspector, once one is recorded. */
+  requests: RequestLog | undefined = undefined;
   /** Bytes held (estimated, see memory.ts): the account itself, payments, records, webhooks. */
   bytes = 0;
   /** When a request of this key last used the account, on the server's clock (ms epoch). */
@@ -105,6 +122,22 @@ export class Account {
     return this.webhooks;
   }
 
+  /** The key's request log, created on first use; its bytes count toward the key's budget. */
+  requestLog(): RequestLog {
+    this.requests ??= new RequestLog((delta) => this.addBytes(delta));
+    return this.requests;
+  }
+
+  /**
+   * Appends a change to a payment's timeline; past `MAX_TIMELINE_STEPS` the oldest step after
+   * the creation goes. Cannot throw.
+   */
+  recordChange(stored: StoredPayment, step: TimelineStep): void {
+    if (stored.timeline.length >= MAX_TIMELINE_STEPS) stored.timeline.splice(1, 1);
+    else if (this.payments.get(stored.payment.id) === stored) this.addBytes(TIMELINE_STEP_BYTES);
+    stored.timeline.push(step);
+  }
+
   /** The account's clock: the server's time plus the offset its clock was advanced by. */
   now(serverNow: number): number {
     return serverNow + this.offsetSeconds * 1000;
@@ -114,9 +147,28 @@ export class Account {
     return this.payments.size;
   }
 
-  /** Adds a payment as the newest; a PENDING one is queued to settle at `settlesAt`. */
-  addPayment(payment: Payment, token: string, settlesAt?: number): StoredPayment {
-    const stored: StoredPayment = { payment, sequence: this.nextSequence++, token };
+  /**
+   * Adds a payment as the newest, created at `createdAt` (the key's clock, ms epoch); a PENDING
+   * one is queued to settle at `settlesAt`.
+   */
+  addPayment(
+    payment: Payment,
+    token: string,
+    createdAt: number,
+    settlesAt?: number,
+  ): StoredPayment {
+    const created: TimelineStep = {
+      at: createdAt,
+      change: 'created',
+      status: payment.status,
+      amount: payment.amount,
+    };
+    const stored: StoredPayment = {
+      payment,
+      sequence: this.nextSequence++,
+      token,
+      timeline: [created],
+    };
     if (settlesAt !== undefined) {
       stored.settlesAt = settlesAt;
       this.settlements.push(stored);
@@ -185,7 +237,8 @@ export class Account {
       this.idempotencyRecords.size === 0 &&
       this.offsetSeconds === 0 &&
       Object.keys(this.faults).length === 0 &&
-      this.webhooks === undefined
+      this.webhooks === undefined &&
+      this.requests === undefined
     );
   }
 

@@ -70,7 +70,7 @@ describe('AccountStore', () => {
     const account = store.open('sk_test_a');
     const ids = Array.from(
       { length: 5 },
-      () => store.addPayment(account, payment(), success).payment.id,
+      () => store.addPayment(account, payment(), success, 0).payment.id,
     );
     expect([...account.payments.keys()]).toEqual(ids.slice(2));
     expect(account.listPayments(10)?.data.map((p) => p.id)).toEqual(ids.slice(2).reverse());
@@ -81,11 +81,11 @@ describe('AccountStore', () => {
     const { store } = storeWith({ maxAccounts: 10 });
     const a = store.open('sk_test_a');
     const b = store.open('sk_test_b');
-    store.addPayment(a, payment(), success);
-    for (let index = 0; index < 3; index++) store.addPayment(b, payment(), success);
+    store.addPayment(a, payment(), success, 0);
+    for (let index = 0; index < 3; index++) store.addPayment(b, payment(), success, 0);
     expect(store.admit()).toBe(true);
     const c = store.open('sk_test_c');
-    store.addPayment(c, payment(), success);
+    store.addPayment(c, payment(), success, 0);
     expect(store.admit()).toBe(false); // 5 payments: full
     expect(a.paymentCount).toBe(1);
     expect(store.find('sk_test_a')).toBe(a);
@@ -98,7 +98,7 @@ describe('AccountStore', () => {
     const account = store.open('sk_test_a');
     const ids: string[] = [];
     for (let index = 0; index < 3000; index++) {
-      ids.push(store.addPayment(account, payment(), success).payment.id);
+      ids.push(store.addPayment(account, payment(), success, 0).payment.id);
     }
     const kept = ids.slice(1000).reverse();
     const seen: string[] = [];
@@ -159,12 +159,12 @@ describe('AccountStore', () => {
       maxPaymentsTotal: 1e9,
     });
     const idle = store.open('sk_test_idle');
-    store.addPayment(idle, payment(), success);
+    store.addPayment(idle, payment(), success, 0);
     clock.now = 2 * 3_600_000;
     const keys: string[] = [];
     for (let index = 0; store.admit() && index < 10_000; index++) {
       keys.push(`sk_test_active${index}`);
-      store.addPayment(store.open(`sk_test_active${index}`), payment(), success);
+      store.addPayment(store.open(`sk_test_active${index}`), payment(), success, 0);
     }
     expect(store.find('sk_test_idle')).toBeUndefined();
     expect(lines).toEqual([expect.stringMatching(/forgot an idle key/)]);
@@ -177,7 +177,7 @@ describe('AccountStore', () => {
   it('forgets the least recently used account beyond maxAccounts only once it is idle', () => {
     const { store, clock } = storeWith();
     const a = store.open('sk_test_a');
-    store.addPayment(a, payment(), success);
+    store.addPayment(a, payment(), success, 0);
     store.open('sk_test_b').offsetSeconds = 1;
     store.open('sk_test_c').offsetSeconds = 1;
     store.open('sk_test_d'); // none idle: all four are kept
@@ -204,7 +204,7 @@ describe('AccountStore', () => {
   it('reset deletes everything of the key and forgets the account', () => {
     const { store } = storeWith();
     const a = store.open('sk_test_a');
-    store.addPayment(a, payment(), success);
+    store.addPayment(a, payment(), success, 0);
     store.addIdempotencyRecord(a, record('1', 100));
     a.offsetSeconds = 10;
     expect(store.reset('sk_test_a')).toBe(1);

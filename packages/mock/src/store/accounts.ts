@@ -122,8 +122,14 @@ export class AccountStore {
    * Stores a new payment, evicting the oldest payment of the key, then the oldest overall, while
    * a cap is exceeded.
    */
-  addPayment(account: Account, payment: Payment, token: string, settlesAt?: number): StoredPayment {
-    const stored = account.addPayment(payment, token, settlesAt);
+  addPayment(
+    account: Account,
+    payment: Payment,
+    token: string,
+    createdAt: number,
+    settlesAt?: number,
+  ): StoredPayment {
+    const stored = account.addPayment(payment, token, createdAt, settlesAt);
     account.addBytes(paymentBytes(stored));
     this.allPayments.set(stored, account);
     while (

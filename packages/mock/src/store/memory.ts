@@ -8,6 +8,9 @@ export const DEFAULT_KEY_MEMORY_BUDGET_BYTES = 16 * 1024 * 1024;
 /** A key unused for this long may be forgotten when the sandbox is full (and the eviction logged). */
 export const IDLE_ACCOUNT_MS = 60 * 60 * 1000;
 
+/** One step of a payment's timeline. */
+export const TIMELINE_STEP_BYTES = 96;
+
 /** An empty account: the object, its maps, queues and heap. */
 export const ACCOUNT_BYTES = 2048;
 
@@ -27,7 +30,8 @@ export function paymentBytes(stored: StoredPayment): number {
     text(payment.id) +
     text(payment.description) +
     text(payment.failure_message) +
-    text(stored.token)
+    text(stored.token) +
+    TIMELINE_STEP_BYTES * stored.timeline.length
   );
 }
 

@@ -400,6 +400,126 @@ export const sandboxDocument = {
           }
         }
       }
+    },
+    "/_sandbox/inspector": {
+      "get": {
+        "operationId": "getSandboxInspector",
+        "summary": "Read the key's inspector snapshot",
+        "description": "One consistent snapshot of the calling key's sandbox, as the console's live inspector shows it: the key's clock and faults, its last 50 requests (method, path, status, problem `code`, `Request-Id`, latency, and both bodies with secrets masked), its 50 newest payments with their status timelines, and its 100 newest events with every delivery attempt. It only ever shows the calling key's own data. Reading it changes nothing, and `GET /_sandbox/…` requests (this one included) are not recorded.",
+        "tags": [
+          "Sandbox"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control; feeds the console's inspector, which polls it.",
+        "responses": {
+          "200": {
+            "description": "The key's inspector snapshot.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Sandbox control response.",
+            "headers": {
+              "Request-Id": {
+                "$ref": "#/components/headers/Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Inspector"
+                },
+                "examples": {
+                  "snapshot": {
+                    "summary": "A settled payment and its delivered event",
+                    "value": {
+                      "object": "sandbox_inspector",
+                      "clock": {
+                        "object": "sandbox_clock",
+                        "now": "2026-11-22T15:20:02Z",
+                        "offset_seconds": 10,
+                        "settled_payments": 0
+                      },
+                      "faults": {},
+                      "requests": [
+                        {
+                          "object": "recorded_request",
+                          "request_id": "req_KUBajQJDUt699aTkO2X7",
+                          "method": "POST",
+                          "path": "/v1/payments",
+                          "status": 201,
+                          "code": null,
+                          "latency_ms": 2,
+                          "received_at": "2026-11-22T15:19:52Z",
+                          "request_body": "{\"amount\":1000,\"currency\":\"KZT\",\"payment_method\":{\"type\":\"token\",\"token\":\"tok_test_pending\"}}",
+                          "response_body": "{\"id\":\"pay_7Hq2LmN4pR7sV1xKUBajQJDU\",\"object\":\"payment\",\"status\":\"PENDING\"}",
+                          "truncated": false
+                        }
+                      ],
+                      "payments": [
+                        {
+                          "payment": {
+                            "id": "pay_7Hq2LmN4pR7sV1xKUBajQJDU",
+                            "object": "payment",
+                            "amount": 1000,
+                            "currency": "KZT",
+                            "status": "SUCCEEDED",
+                            "capture": true,
+                            "amount_captured": 1000,
+                            "amount_refunded": 0,
+                            "description": null,
+                            "failure_code": null,
+                            "failure_message": null,
+                            "created_at": "2026-11-22T15:19:52Z"
+                          },
+                          "timeline": [
+                            {
+                              "at": "2026-11-22T15:19:52Z",
+                              "change": "created",
+                              "status": "PENDING",
+                              "amount": 1000
+                            },
+                            {
+                              "at": "2026-11-22T15:19:57Z",
+                              "change": "settled",
+                              "status": "SUCCEEDED",
+                              "amount": 1000
+                            }
+                          ]
+                        }
+                      ],
+                      "events": [
+                        {
+                          "id": "evt_xNbIrcLjJvOwbu7w7yanL1z8",
+                          "type": "payment.succeeded",
+                          "created_at": "2026-11-22T15:19:57Z",
+                          "payment_id": "pay_7Hq2LmN4pR7sV1xKUBajQJDU",
+                          "deliveries": [
+                            {
+                              "object": "webhook_delivery",
+                              "event_id": "evt_xNbIrcLjJvOwbu7w7yanL1z8",
+                              "event_type": "payment.succeeded",
+                              "endpoint_id": "we_FjUzJjioMCWODzBWZqfNd2uD",
+                              "url": "https://example.com/webhooks/payments",
+                              "attempt": 1,
+                              "attempted_at": "2026-11-22T15:19:57Z",
+                              "status": 200,
+                              "error": null,
+                              "latency_ms": 23,
+                              "response_body": "ok",
+                              "next_retry_at": null
+                            }
+                          ]
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -852,6 +972,281 @@ export const sandboxDocument = {
           }
         }
       },
+      "Inspector": {
+        "type": "object",
+        "required": [
+          "object",
+          "clock",
+          "faults",
+          "requests",
+          "payments",
+          "events"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control response; what the console's inspector shows.",
+        "properties": {
+          "object": {
+            "type": "string",
+            "const": "sandbox_inspector",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Names the object."
+          },
+          "clock": {
+            "$ref": "#/components/schemas/Clock"
+          },
+          "faults": {
+            "$ref": "#/components/schemas/Faults"
+          },
+          "requests": {
+            "type": "array",
+            "maxItems": 50,
+            "description": "The key's last 50 requests, newest first, within 64 KiB per key (the oldest go first). `GET /_sandbox/…` reads are not recorded, nor requests that fail authentication.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Answers \"what did my code just send, and what came back\".",
+            "items": {
+              "$ref": "#/components/schemas/RecordedRequest"
+            }
+          },
+          "payments": {
+            "type": "array",
+            "maxItems": 50,
+            "description": "The key's 50 newest payments, newest first, each with its status timeline.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Follows each payment through its lifecycle.",
+            "items": {
+              "$ref": "#/components/schemas/InspectedPayment"
+            }
+          },
+          "events": {
+            "type": "array",
+            "maxItems": 100,
+            "description": "The key's 100 newest events, newest first, each with its delivery attempts. Events are made only while an endpoint listens to the key.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Answers \"which webhooks went out, and why did that one fail\".",
+            "items": {
+              "$ref": "#/components/schemas/InspectedEvent"
+            }
+          }
+        }
+      },
+      "RecordedRequest": {
+        "type": "object",
+        "required": [
+          "object",
+          "request_id",
+          "method",
+          "path",
+          "status",
+          "code",
+          "latency_ms",
+          "received_at",
+          "request_body",
+          "response_body",
+          "truncated"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "One request of the key, as the sandbox answered it.",
+        "properties": {
+          "object": {
+            "type": "string",
+            "const": "recorded_request",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Names the object."
+          },
+          "request_id": {
+            "type": "string",
+            "pattern": "^req_[A-Za-z0-9]+$",
+            "description": "The `Request-Id` the answer carried.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Matches the request to the client's own logs."
+          },
+          "method": {
+            "type": "string",
+            "pattern": "^[A-Z]+$",
+            "description": "The HTTP method.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "As sent."
+          },
+          "path": {
+            "type": "string",
+            "maxLength": 8192,
+            "description": "The path as sent, without the query; anything that looks like a secret is masked.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Secrets masked as in the sandbox's log lines."
+          },
+          "status": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 100,
+            "maximum": 599,
+            "description": "The answer's status; `null` when a `drop_after_commit` fault dropped the connection.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Shows dropped answers apart from answered ones."
+          },
+          "code": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The problem `code` of a 4xx/5xx answer, else `null`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The same code as the answer's problem+json body."
+          },
+          "latency_ms": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How long the sandbox took to answer, in real milliseconds (injected latency included).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Measured by the sandbox around the whole request."
+          },
+          "received_at": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "When the request arrived, on the key's sandbox clock.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Same clock as the payments' created_at."
+          },
+          "request_body": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 4096,
+            "description": "The request body as sent (at most 4 096 characters), secrets masked; `null` without a body.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Keys, webhook secrets and URL credentials or query values are masked."
+          },
+          "response_body": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 4096,
+            "description": "The answer's body (at most 4 096 characters), secrets masked; `null` without a body.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "A new endpoint's signing secret is masked too."
+          },
+          "truncated": {
+            "type": "boolean",
+            "description": "Whether a body was cut at 4 096 characters.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Tells the reader the body shown is not whole."
+          }
+        }
+      },
+      "InspectedPayment": {
+        "type": "object",
+        "required": [
+          "payment",
+          "timeline"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "A payment with the history the sandbox keeps of it.",
+        "properties": {
+          "payment": {
+            "$ref": "#/components/schemas/Payment"
+          },
+          "timeline": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 32,
+            "description": "Every change of the payment, oldest first: its creation, then each capture, settlement, cancel and refund (at most 32; the oldest after the creation go first).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Kept by the sandbox for the inspector; the provider shows no history.",
+            "items": {
+              "$ref": "#/components/schemas/TimelineEntry"
+            }
+          }
+        }
+      },
+      "TimelineEntry": {
+        "type": "object",
+        "required": [
+          "at",
+          "change",
+          "status",
+          "amount"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "One change of a payment.",
+        "properties": {
+          "at": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "When it happened, on the key's sandbox clock.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Same clock as created_at."
+          },
+          "change": {
+            "type": "string",
+            "enum": [
+              "created",
+              "captured",
+              "settled",
+              "canceled",
+              "refunded"
+            ],
+            "description": "What happened.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The operations and the settlement that change a payment."
+          },
+          "status": {
+            "$ref": "#/components/schemas/PaymentStatus"
+          },
+          "amount": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The amount concerned, in minor units (created, captured, settled or refunded; 0 for a cancel).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Shows partial captures and refunds."
+          }
+        }
+      },
+      "InspectedEvent": {
+        "type": "object",
+        "required": [
+          "id",
+          "type",
+          "created_at",
+          "payment_id",
+          "deliveries"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "An event of the key with what the dispatcher did with it.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^evt_[A-Za-z0-9]+$",
+            "description": "The event's id (the `webhook-id` of its deliveries).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "As in the event body."
+          },
+          "type": {
+            "$ref": "#/components/schemas/EventType"
+          },
+          "created_at": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "When the event was made, on the key's sandbox clock.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "As in the event body."
+          },
+          "payment_id": {
+            "type": "string",
+            "description": "The payment the event is about.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The event body's data.object.id."
+          },
+          "deliveries": {
+            "type": "array",
+            "description": "Every logged attempt to deliver it, oldest first (the log keeps the key's last 500).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The same entries as the delivery log.",
+            "items": {
+              "$ref": "#/components/schemas/WebhookDelivery"
+            }
+          }
+        }
+      },
       "Problem": {
         "type": "object",
         "required": [
@@ -944,6 +1339,139 @@ export const sandboxDocument = {
         ],
         "x-provenance": "documented",
         "x-provenance-ref": "2.1"
+      },
+      "PaymentStatus": {
+        "type": "string",
+        "enum": [
+          "PENDING",
+          "AUTHORIZED",
+          "SUCCEEDED",
+          "FAILED",
+          "CANCELED",
+          "REFUNDED"
+        ],
+        "description": "`PENDING` (processing asynchronously), `AUTHORIZED` (held, awaiting capture or cancel), `SUCCEEDED` (processed successfully), `FAILED` (declined; see `failure_code`), `CANCELED` (authorization released), `REFUNDED` (fully refunded).",
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document states only that statuses include SUCCEEDED; the other values are our model of the usual payment lifecycle."
+      },
+      "Amount": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 999999999999,
+        "description": "A whole number of minor currency units (tiyn for KZT, kopecks for RUB), from 1 to 999 999 999 999.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document states an integer whole number; the unit (minor units) and the bounds are ours: a positive amount that stays a safe JavaScript integer."
+      },
+      "Payment": {
+        "type": "object",
+        "description": "A payment record.",
+        "required": [
+          "id",
+          "object",
+          "status",
+          "amount",
+          "currency",
+          "created_at",
+          "capture",
+          "description",
+          "amount_captured",
+          "amount_refunded",
+          "failure_code",
+          "failure_message"
+        ],
+        "x-provenance": "documented",
+        "x-provenance-ref": "2.1",
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^pay_.+$",
+            "description": "Payment identifier; `pay_` followed by an opaque string."
+          },
+          "object": {
+            "type": "string",
+            "const": "payment",
+            "description": "Always `payment`."
+          },
+          "status": {
+            "$ref": "#/components/schemas/PaymentStatus"
+          },
+          "amount": {
+            "$ref": "#/components/schemas/Amount",
+            "description": "The amount as sent in the request."
+          },
+          "currency": {
+            "type": "string",
+            "pattern": "^[A-Z]{3}$",
+            "description": "The currency code as sent in the request."
+          },
+          "created_at": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "When the payment was created, UTC, exactly `YYYY-MM-DDThh:mm:ssZ`."
+          },
+          "capture": {
+            "type": "boolean",
+            "description": "Whether the payment was created with capture in the same request.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The complete field list is not shown; the request's capture flag is echoed."
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The description sent in the request, or `null`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The complete field list is not shown; the request's description is echoed."
+          },
+          "amount_captured": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 999999999999,
+            "description": "How much has been captured (0 until the payment is captured).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The complete field list is not shown; needed for partial captures."
+          },
+          "amount_refunded": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 999999999999,
+            "description": "The sum of the payment's refunds; never more than `amount_captured`.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The complete field list is not shown; counts partial refunds."
+          },
+          "failure_code": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Why a `FAILED` payment was declined (`card_declined`, `insufficient_funds`, `expired_card`, `processing_error`); `null` otherwise.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Failure reporting is not shown; a machine-readable reason on the payment."
+          },
+          "failure_message": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "A human-readable explanation of `failure_code`; `null` when the payment did not fail.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Failure reporting is not shown; a readable reason beside the code."
+          }
+        }
+      },
+      "EventType": {
+        "type": "string",
+        "enum": [
+          "payment.pending",
+          "payment.authorized",
+          "payment.succeeded",
+          "payment.failed",
+          "payment.canceled",
+          "payment.refunded"
+        ],
+        "description": "What happened: `payment.<status>` for the status the payment changed to.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "The document states that webhooks notify status changes (6) but not the event kinds; one per status."
       }
     }
   }

@@ -130,6 +130,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/inspector": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the key's inspector snapshot
+         * @description One consistent snapshot of the calling key's sandbox, as the console's live inspector shows it: the key's clock and faults, its last 50 requests (method, path, status, problem `code`, `Request-Id`, latency, and both bodies with secrets masked), its 50 newest payments with their status timelines, and its 100 newest events with every delivery attempt. It only ever shows the calling key's own data. Reading it changes nothing, and `GET /_sandbox/…` requests (this one included) are not recorded.
+         */
+        get: operations["getSandboxInspector"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -214,6 +234,70 @@ export interface components {
             /** @description How many endpoints the event was queued for. */
             endpoints: number;
         };
+        Inspector: {
+            /** @constant */
+            object: "sandbox_inspector";
+            clock: components["schemas"]["Clock"];
+            faults: components["schemas"]["Faults"];
+            /** @description The key's last 50 requests, newest first, within 64 KiB per key (the oldest go first). `GET /_sandbox/…` reads are not recorded, nor requests that fail authentication. */
+            requests: components["schemas"]["RecordedRequest"][];
+            /** @description The key's 50 newest payments, newest first, each with its status timeline. */
+            payments: components["schemas"]["InspectedPayment"][];
+            /** @description The key's 100 newest events, newest first, each with its delivery attempts. Events are made only while an endpoint listens to the key. */
+            events: components["schemas"]["InspectedEvent"][];
+        };
+        RecordedRequest: {
+            /** @constant */
+            object: "recorded_request";
+            /** @description The `Request-Id` the answer carried. */
+            request_id: string;
+            /** @description The HTTP method. */
+            method: string;
+            /** @description The path as sent, without the query; anything that looks like a secret is masked. */
+            path: string;
+            /** @description The answer's status; `null` when a `drop_after_commit` fault dropped the connection. */
+            status: number | null;
+            /** @description The problem `code` of a 4xx/5xx answer, else `null`. */
+            code: string | null;
+            /** @description How long the sandbox took to answer, in real milliseconds (injected latency included). */
+            latency_ms: number;
+            /** @description When the request arrived, on the key's sandbox clock. */
+            received_at: components["schemas"]["Timestamp"];
+            /** @description The request body as sent (at most 4 096 characters), secrets masked; `null` without a body. */
+            request_body: string | null;
+            /** @description The answer's body (at most 4 096 characters), secrets masked; `null` without a body. */
+            response_body: string | null;
+            /** @description Whether a body was cut at 4 096 characters. */
+            truncated: boolean;
+        };
+        InspectedPayment: {
+            payment: components["schemas"]["Payment"];
+            /** @description Every change of the payment, oldest first: its creation, then each capture, settlement, cancel and refund (at most 32; the oldest after the creation go first). */
+            timeline: components["schemas"]["TimelineEntry"][];
+        };
+        TimelineEntry: {
+            /** @description When it happened, on the key's sandbox clock. */
+            at: components["schemas"]["Timestamp"];
+            /**
+             * @description What happened.
+             * @enum {string}
+             */
+            change: "created" | "captured" | "settled" | "canceled" | "refunded";
+            status: components["schemas"]["PaymentStatus"];
+            /** @description The amount concerned, in minor units (created, captured, settled or refunded; 0 for a cancel). */
+            amount: number;
+        };
+        InspectedEvent: {
+            /** @description The event's id (the `webhook-id` of its deliveries). */
+            id: string;
+            type: components["schemas"]["EventType"];
+            /** @description When the event was made, on the key's sandbox clock. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The payment the event is about. */
+            payment_id: string;
+            /** @description Every logged attempt to deliver it, oldest first (the log keeps the key's last 500). */
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
         Problem: {
             type: string;
             title: string;
@@ -234,6 +318,47 @@ export interface components {
          * @example 2026-11-22T04:20:00Z
          */
         Timestamp: string;
+        /**
+         * @description `PENDING` (processing asynchronously), `AUTHORIZED` (held, awaiting capture or cancel), `SUCCEEDED` (processed successfully), `FAILED` (declined; see `failure_code`), `CANCELED` (authorization released), `REFUNDED` (fully refunded).
+         * @enum {string}
+         */
+        PaymentStatus: "PENDING" | "AUTHORIZED" | "SUCCEEDED" | "FAILED" | "CANCELED" | "REFUNDED";
+        /** @description A whole number of minor currency units (tiyn for KZT, kopecks for RUB), from 1 to 999 999 999 999. */
+        Amount: number;
+        /** @description A payment record. */
+        Payment: {
+            /** @description Payment identifier; `pay_` followed by an opaque string. */
+            id: string;
+            /**
+             * @description Always `payment`.
+             * @constant
+             */
+            object: "payment";
+            status: components["schemas"]["PaymentStatus"];
+            /** @description The amount as sent in the request. */
+            amount: components["schemas"]["Amount"];
+            /** @description The currency code as sent in the request. */
+            currency: string;
+            /** @description When the payment was created, UTC, exactly `YYYY-MM-DDThh:mm:ssZ`. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Whether the payment was created with capture in the same request. */
+            capture: boolean;
+            /** @description The description sent in the request, or `null`. */
+            description: string | null;
+            /** @description How much has been captured (0 until the payment is captured). */
+            amount_captured: number;
+            /** @description The sum of the payment's refunds; never more than `amount_captured`. */
+            amount_refunded: number;
+            /** @description Why a `FAILED` payment was declined (`card_declined`, `insufficient_funds`, `expired_card`, `processing_error`); `null` otherwise. */
+            failure_code: string | null;
+            /** @description A human-readable explanation of `failure_code`; `null` when the payment did not fail. */
+            failure_message: string | null;
+        };
+        /**
+         * @description What happened: `payment.<status>` for the status the payment changed to.
+         * @enum {string}
+         */
+        EventType: "payment.pending" | "payment.authorized" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded";
     };
     responses: {
         /** @description An RFC 9457 problem, as in the /v1 API. */
@@ -430,6 +555,28 @@ export interface operations {
             };
             401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+        };
+    };
+    getSandboxInspector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's inspector snapshot. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inspector"];
+                };
+            };
+            401: components["responses"]["Problem"];
         };
     };
 }

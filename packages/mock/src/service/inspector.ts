@@ -1,0 +1,90 @@
+// The console inspector's snapshot of one key: recent requests, payments with timelines, events with deliveries.
+import type { components, SandboxComponents } from '@payment-service/openapi';
+import { maskBody, maskSecrets, maskUrl } from '../secrets.js';
+import type { Account } from '../store/account.js';
+import type { RecordedEntry } from '../store/request-log.js';
+import { formatTimestamp } from '../time.js';
+
+type Schemas = SandboxComponents['schemas'];
+type EventType = components['schemas']['EventType'];
+
+/** Payments and events one snapshot shows, newest first. */
+export const INSPECTED_PAYMENTS = 50;
+export const INSPECTED_EVENTS = 100;
+
+/**
+ * The requests, payments and events of the key's account, newest first, secrets masked.
+ *
+ * @example
+ * const { requests, payments, events } = inspectAccount(account);
+ */
+export function inspectAccount(
+  account: Account | undefined,
+): Pick<Schemas['Inspector'], 'requests' | 'payments' | 'events'> {
+  if (account === undefined) return { requests: [], payments: [], events: [] };
+  return {
+    requests: (account.requests?.newestFirst() ?? []).map(recordedRequest),
+    payments: inspectedPayments(account),
+    events: inspectedEvents(account),
+  };
+}
+
+function recordedRequest(entry: RecordedEntry): Schemas['RecordedRequest'] {
+  return {
+    object: 'recorded_request',
+    request_id: entry.requestId,
+    method: entry.method,
+    path: maskSecrets(entry.path),
+    status: entry.status,
+    code: entry.code,
+    latency_ms: entry.latencyMs,
+    received_at: formatTimestamp(entry.receivedAt),
+    request_body: entry.requestBody === null ? null : maskBody(entry.requestBody),
+    response_body: entry.responseBody === null ? null : maskBody(entry.responseBody),
+    truncated: entry.truncated,
+  };
+}
+
+function inspectedPayments(account: Account): Schemas['InspectedPayment'][] {
+  const { data } = account.listPayments(INSPECTED_PAYMENTS) ?? { data: [] };
+  return data.map((payment) => {
+    const stored = account.payments.get(payment.id);
+    const steps = stored?.timeline ?? [];
+    return {
+      payment: { ...payment },
+      timeline: steps.map((step) => ({ ...step, at: formatTimestamp(step.at) })),
+    };
+  });
+}
+
+/** What the inspector reads from an event's stored body. */
+interface EventBody {
+  created_at: string;
+  data: { object: { id: string } };
+}
+
+function inspectedEvents(account: Account): Schemas['InspectedEvent'][] {
+  const state = account.webhooks;
+  if (state === undefined) return [];
+  const recent = [...state.events.values()].slice(-INSPECTED_EVENTS).reverse();
+  const deliveries = new Map<string, Schemas['WebhookDelivery'][]>();
+  for (const entry of state.log) {
+    const list = deliveries.get(entry.event_id);
+    if (list === undefined) deliveries.set(entry.event_id, [entry]);
+    else list.push(entry);
+  }
+  return recent.map((event) => {
+    const body = JSON.parse(event.body) as EventBody;
+    const type: EventType = event.type;
+    return {
+      id: event.id,
+      type,
+      created_at: body.created_at,
+      payment_id: body.data.object.id,
+      deliveries: (deliveries.get(event.id) ?? []).map((entry) => ({
+        ...entry,
+        url: maskUrl(entry.url),
+      })),
+    };
+  });
+}
