@@ -1,6 +1,7 @@
 // The mock server factory: a Hono app with one route per spec operation and the contract's middleware.
 import { openapiDocument, sandboxDocument } from '@payment-service/openapi';
 import { Hono } from 'hono';
+import { registerConsole } from './console/routes.js';
 import type { MockEnv } from './http/env.js';
 import {
   authentication,
@@ -94,6 +95,8 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
     idempotency: undefined,
     run: handlerStep({ settleFirst: false, sleep: runtime.sleep, deliver: runtime.deliver }),
   });
+
+  registerConsole(app);
 
   app.notFound((c) =>
     problem(c, {

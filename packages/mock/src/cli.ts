@@ -116,6 +116,7 @@ async function serve(settings: CliSettings): Promise<void> {
         : []),
       '',
       `Base URL:  ${baseUrl}`,
+      `Console:   ${baseUrl}/   (open it in a browser: the inspector, the API reference, test tokens)`,
       `Test key:  ${apiKey}   (any sk_test_ key works; each key has its own isolated data)`,
       `Settlement delay for pending tokens: ${settings.settlementDelaySeconds}s (sandbox clock)`,
       '',
@@ -130,7 +131,7 @@ async function serve(settings: CliSettings): Promise<void> {
       `    -d '{"amount":1000,"currency":"KZT","payment_method":{"type":"token","token":"tok_test_success"}}'`,
       '',
       'Sandbox controls: /_sandbox/reset, /_sandbox/clock, /_sandbox/clock/advance, /_sandbox/faults,',
-      '  /_sandbox/webhook_deliveries, /_sandbox/events/{id}/redeliver',
+      '  /_sandbox/webhook_deliveries, /_sandbox/events/{id}/redeliver, /_sandbox/inspector',
       '',
       ...(settings.webhookUrl === undefined
         ? []

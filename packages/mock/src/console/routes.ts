@@ -1,0 +1,110 @@
+// The console's routes on the mock's Hono app: GET / for browsers, its pages, scripts, styles and badged specs.
+import { openapiDocument, sandboxDocument } from '@payment-service/openapi';
+import type { Context, Hono } from 'hono';
+import type { MockEnv } from '../http/env.js';
+import { inspectorScript } from './inspector-script.js';
+import { CONSOLE_PATHS, homePage, referencePage } from './pages.js';
+import { withProvenanceBadges } from './provenance-badges.js';
+import { referenceScript } from './reference-script.js';
+import { consoleCss } from './styles.js';
+
+/**
+ * Everything the console loads comes from the sandbox itself: the policy lets a page load and
+ * call nothing else (Redoc needs inline styles and a blob worker for its search).
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS = {
+  'content-security-policy': CONSOLE_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/** Whether a request prefers HTML (a browser navigating) over the API's JSON. */
+function wantsHtml(accept: string | undefined): boolean {
+  return accept !== undefined && /\btext\/html\b/i.test(accept);
+}
+
+/** The mount prefix of the app: the request path without the route's own path. */
+function baseOf(c: Context<MockEnv>, route: string): string {
+  const path = c.req.path;
+  const trimmed =
+    route === '/' ? path.replace(/\/$/, '') : path.slice(0, path.length - route.length);
+  return trimmed;
+}
+
+async function page(c: Context<MockEnv>, body: Promise<string> | string): Promise<Response> {
+  return c.body(await body, 200, {
+    ...SECURITY_HEADERS,
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'request-id': c.get('requestId'),
+  });
+}
+
+function asset(c: Context<MockEnv>, body: string, type: string): Response {
+  return c.body(body, 200, {
+    ...SECURITY_HEADERS,
+    'content-type': type,
+    'cache-control': 'no-cache',
+    'request-id': c.get('requestId'),
+  });
+}
+
+/**
+ * Adds the console to the mock's app: `GET /` answers HTML to browsers (an API client still
+ * gets the 404 problem), the inspector and the two references, and their assets, all from the
+ * sandbox's own origin.
+ *
+ * @example
+ * registerConsole(app);
+ */
+export function registerConsole(app: Hono<MockEnv>): void {
+  let badged: { api: string; sandbox: string } | undefined;
+  const specs = () => {
+    badged ??= {
+      api: JSON.stringify(withProvenanceBadges(openapiDocument)),
+      sandbox: JSON.stringify(withProvenanceBadges(sandboxDocument)),
+    };
+    return badged;
+  };
+  const inspectorJs = inspectorScript();
+  const referenceJs = referenceScript();
+
+  app.get('/', async (c) => {
+    if (!wantsHtml(c.req.header('accept'))) return c.notFound();
+    return page(c, homePage(baseOf(c, '/')));
+  });
+  app.get(CONSOLE_PATHS.apiReference, (c) =>
+    page(c, referencePage(baseOf(c, CONSOLE_PATHS.apiReference), 'api')),
+  );
+  app.get(CONSOLE_PATHS.sandboxReference, (c) =>
+    page(c, referencePage(baseOf(c, CONSOLE_PATHS.sandboxReference), 'sandbox')),
+  );
+  app.get(CONSOLE_PATHS.css, (c) => asset(c, consoleCss, 'text/css; charset=utf-8'));
+  app.get(CONSOLE_PATHS.inspectorJs, (c) =>
+    asset(c, inspectorJs, 'text/javascript; charset=utf-8'),
+  );
+  app.get(CONSOLE_PATHS.referenceJs, (c) =>
+    asset(c, referenceJs, 'text/javascript; charset=utf-8'),
+  );
+  app.get(CONSOLE_PATHS.apiSpec, (c) => asset(c, specs().api, 'application/json'));
+  app.get(CONSOLE_PATHS.sandboxSpec, (c) => asset(c, specs().sandbox, 'application/json'));
+  app.get(CONSOLE_PATHS.redocJs, async (c) => {
+    // Loaded on first use: a megabyte the API itself never needs.
+    const { redocStandalone } = await import('@payment-service/openapi/redoc-standalone');
+    return asset(c, redocStandalone, 'text/javascript; charset=utf-8');
+  });
+}

@@ -1,0 +1,38 @@
+// Build step: ships Redoc's standalone bundle as a module of this package (ESM, CJS and types), so
+// the mock's console serves the API reference from its own origin, offline.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const bundlePath = require.resolve('redoc/bundles/redoc.standalone.js');
+const { version } = JSON.parse(
+  readFileSync(join(dirname(bundlePath), '..', 'package.json'), 'utf8'),
+);
+const source = readFileSync(bundlePath, 'utf8').replace(
+  // The bundle's banner points at a license file; ours sits beside the module.
+  /^\/\*! For license information please see [^*]*\*\/\n?/,
+  `/*! Redoc ${version} (MIT) — license: redoc-standalone.LICENSE.txt in @payment-service/openapi/dist/redoc */\n`,
+);
+const license = [
+  readFileSync(join(dirname(bundlePath), '..', 'LICENSE'), 'utf8'),
+  readFileSync(`${bundlePath}.LICENSE.txt`, 'utf8'),
+].join('\n\n');
+
+const out = 'dist/redoc';
+mkdirSync(out, { recursive: true });
+const literal = JSON.stringify(source);
+const doc = `/** Redoc ${version}'s standalone bundle (\`redoc.standalone.js\`), as text to serve. */`;
+writeFileSync(
+  join(out, 'redoc-standalone.js'),
+  `${doc}\nexport const redocStandalone = ${literal};\nexport const redocVersion = ${JSON.stringify(version)};\n`,
+);
+writeFileSync(
+  join(out, 'redoc-standalone.cjs'),
+  `${doc}\nexports.redocStandalone = ${literal};\nexports.redocVersion = ${JSON.stringify(version)};\n`,
+);
+const types = `${doc}\nexport declare const redocStandalone: string;\n/** The Redoc version bundled. */\nexport declare const redocVersion: string;\n`;
+writeFileSync(join(out, 'redoc-standalone.d.ts'), types);
+writeFileSync(join(out, 'redoc-standalone.d.cts'), types);
+writeFileSync(join(out, 'redoc-standalone.LICENSE.txt'), license);
+console.log(`dist/redoc: Redoc ${version} standalone, ${(source.length / 1024).toFixed(0)} KiB`);
