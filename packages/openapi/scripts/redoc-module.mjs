@@ -14,6 +14,13 @@ const source = readFileSync(bundlePath, 'utf8').replace(
   /^\/\*! For license information please see [^*]*\*\/\n?/,
   `/*! Redoc ${version} (MIT) — license: redoc-standalone.LICENSE.txt in @payment-service/openapi/dist/redoc */\n`,
 );
+// Redoc's sidebar footer loads its logo from Redocly's CDN: the only request the bundle makes
+// to another origin. Point it at an empty data URL (the image hides itself when it fails).
+const REMOTE_LOGO = '"https://cdn.redoc.ly/redoc/logo-mini.svg"';
+if (source.split(REMOTE_LOGO).length !== 2) {
+  throw new Error(`redoc ${version}: expected one ${REMOTE_LOGO} in the bundle; check its remote requests`);
+}
+const offline = source.replace(REMOTE_LOGO, '"data:,"');
 const license = [
   readFileSync(join(dirname(bundlePath), '..', 'LICENSE'), 'utf8'),
   readFileSync(`${bundlePath}.LICENSE.txt`, 'utf8'),
@@ -21,7 +28,7 @@ const license = [
 
 const out = 'dist/redoc';
 mkdirSync(out, { recursive: true });
-const literal = JSON.stringify(source);
+const literal = JSON.stringify(offline);
 const doc = `/** Redoc ${version}'s standalone bundle (\`redoc.standalone.js\`), as text to serve. */`;
 writeFileSync(
   join(out, 'redoc-standalone.js'),

@@ -11,9 +11,9 @@ export const consoleCss = `
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--text)}
 a{color:var(--accent)}
-code,pre{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:.9em}
-code{background:var(--code-bg);padding:0 .25em;border-radius:3px}
-pre{background:var(--code-bg);padding:.6em;overflow:auto;max-height:20em;border-radius:4px}
+main:not(.reference) :is(code,pre),.reference-note code{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:.9em}
+main:not(.reference) code,.reference-note code{background:var(--code-bg);padding:0 .25em;border-radius:3px}
+main:not(.reference) pre{background:var(--code-bg);padding:.6em;overflow:auto;max-height:20em;border-radius:4px}
 header{display:flex;flex-wrap:wrap;gap:.5em 1.5em;align-items:center;padding:.75em 1.25em;
 background:var(--panel);border-bottom:1px solid var(--line)}
 header h1{font-size:1.1em;margin:0}
@@ -47,14 +47,18 @@ td.path{word-break:break-all;min-width:14em}
 .card-head{display:flex;flex-wrap:wrap;gap:.4em 1em;align-items:center}
 .card-head button{margin-left:auto}
 .timeline,.attempts{margin:.4em 0 0;padding-left:1.4em;font-size:.9em}
-#inspector-panels{display:grid;grid-template-columns:1fr 1fr;gap:0 1.5em}
+#inspector-panels{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0 1.5em}
+#inspector-panels>section,.controls>*{min-width:0}
+.card,.panel,td,.muted{overflow-wrap:anywhere}
 #inspector-panels>section:last-child{grid-column:1/-1}
-@media (max-width:800px){#inspector-panels{grid-template-columns:1fr}header{padding:.6em}}
+@media (max-width:800px){#inspector-panels{grid-template-columns:minmax(0,1fr)}header{padding:.6em}}
 .provenance{display:inline-block;padding:0 .5em;border-radius:999px;font-size:.78em;font-weight:700;
 font-style:normal;margin-right:.4em;vertical-align:baseline}
 .provenance-documented{color:#0b5a2a;background:#d8f1e0;border:1px solid #7cc596}
 .provenance-inferred{color:#6b4500;background:#fbecc8;border:1px solid #dcb35c}
 .provenance-reason{font-size:.85em;color:var(--muted)}
 main.reference{max-width:none;padding:0}
+@media (prefers-color-scheme:dark){main.reference table tr,main.reference table th,main.reference table td{
+background:transparent!important;color:var(--text)!important;border-color:var(--line)!important}}
 .reference-note{padding:.5em 1.25em;margin:0;background:var(--panel);border-bottom:1px solid var(--line)}
 `;
