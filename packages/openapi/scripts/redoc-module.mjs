@@ -18,7 +18,9 @@ const source = readFileSync(bundlePath, 'utf8').replace(
 // to another origin. Point it at an empty data URL (the image hides itself when it fails).
 const REMOTE_LOGO = '"https://cdn.redoc.ly/redoc/logo-mini.svg"';
 if (source.split(REMOTE_LOGO).length !== 2) {
-  throw new Error(`redoc ${version}: expected one ${REMOTE_LOGO} in the bundle; check its remote requests`);
+  throw new Error(
+    `redoc ${version}: expected one ${REMOTE_LOGO} in the bundle; check its remote requests`,
+  );
 }
 const offline = source.replace(REMOTE_LOGO, '"data:,"');
 const license = [
