@@ -1,6 +1,7 @@
 // Memory: the mock's resident set after many creates over many keys, and after as many again.
-import { readFileSync } from 'node:fs';
+
 import { Agent } from 'node:http';
+import { treeStatusMiB } from '@payment-service/reliability';
 import { sendRequest } from './http-client.js';
 import type { BenchSettings } from './modes.js';
 import { CREATE_BODY_TEXT } from './payment-request.js';
@@ -24,16 +25,14 @@ export interface MemoryResult {
 export const PLATEAU_TOLERANCE = 1.15;
 
 /**
- * The resident set of a process in MiB, from /proc (Linux).
+ * The resident set of a process and its descendants in MiB, from /proc (Linux).
  *
  * @example
  * residentMiB(process.pid); // e.g. 52.3
  */
 export function residentMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
-  if (match === null) throw new Error(`no VmRSS for process ${pid}`);
-  return Number(match[1]) / 1024;
+  // The CLI relaunches node once with a heap limit: the server is the whole process tree.
+  return treeStatusMiB(pid, 'VmRSS');
 }
 
 /**

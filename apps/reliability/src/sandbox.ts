@@ -24,9 +24,9 @@ export interface Sandbox {
   child: ChildProcess;
   /** True while the process has not exited. */
   alive(): boolean;
-  /** The process's current resident set in MiB (VmRSS). */
+  /** The current resident set of the sandbox's processes in MiB (VmRSS, summed over the tree). */
   rssMiB(): number;
-  /** The process's peak resident set in MiB since it started (VmHWM). */
+  /** The peak resident set since it started in MiB (VmHWM, summed over the tree). */
   peakRssMiB(): number;
   /** Everything it wrote to stdout and stderr so far (the first 4 MiB). */
   output(): string;
@@ -45,6 +45,46 @@ export function procStatusMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
   if (match === null) throw new Error(`no ${field} for process ${pid}`);
   return Number(match[1]) / 1024;
+}
+
+/**
+ * The pid and every descendant's (Linux /proc children lists), parents first. The CLI relaunches
+ * node once with a heap limit, so the sandbox is a process tree.
+ *
+ * @example
+ * processTree(process.pid); // [process.pid, …]
+ */
+export function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let index = 0; index < tree.length; index++) {
+    const current = tree[index] as number;
+    try {
+      const children = readFileSync(`/proc/${current}/task/${current}/children`, 'utf8');
+      for (const child of children.trim().split(/\s+/)) if (child !== '') tree.push(Number(child));
+    } catch {
+      // Gone meanwhile: it has no children to count.
+    }
+  }
+  return tree;
+}
+
+/**
+ * One `kB` field summed over a process and its descendants, in MiB: what the whole sandbox holds
+ * (for VmHWM, the sum of each process's peak: an upper bound of the tree's peak).
+ *
+ * @example
+ * treeStatusMiB(sandbox.pid, 'VmRSS'); // e.g. 140.2
+ */
+export function treeStatusMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  let total = 0;
+  for (const member of processTree(pid)) {
+    try {
+      total += procStatusMiB(member, field);
+    } catch {
+      // Exited between the listing and the read.
+    }
+  }
+  return total;
 }
 
 /**
@@ -90,8 +130,8 @@ export function startSandbox(flags: string[] = [], env: NodeJS.ProcessEnv = {}):
         pid,
         child,
         alive,
-        rssMiB: () => procStatusMiB(pid, 'VmRSS'),
-        peakRssMiB: () => procStatusMiB(pid, 'VmHWM'),
+        rssMiB: () => treeStatusMiB(pid, 'VmRSS'),
+        peakRssMiB: () => treeStatusMiB(pid, 'VmHWM'),
         output: () => output,
         async stop() {
           if (!alive()) return;

@@ -1,161 +1,34 @@
-// The `payment-service-mock` command: serves the sandbox over HTTP, logs one line per request, stops cleanly on signals.
-import { createRequire } from 'node:module';
-import { networkInterfaces } from 'node:os';
-import { type CliSettings, HELP, isLoopback, readCli } from './cli-options.js';
-import { formatTokenTable } from './domain/tokens.js';
-import { newTestApiKey } from './ids.js';
-import { createLineWriter } from './line-writer.js';
-import { type RunningMockServer, startMockServer } from './node.js';
-import { maskUrl } from './secrets.js';
-import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from './webhooks/default-endpoint.js';
+// The `payment-service-mock` command: starts the sandbox in a node whose heap limit fits its memory budget.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { heapLimitFlags, RELAUNCHED_ENV } from './heap-limit.js';
 
-/** How long requests in flight may take to finish after SIGTERM or SIGINT. */
-const SHUTDOWN_GRACE_MS = 5000;
+const args = process.argv.slice(2);
+const flags = heapLimitFlags(args, process.execArgv, process.env);
 
-const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
-
-function fail(message: string): never {
-  process.stderr.write(
-    `payment-service-mock: ${message}\n(run payment-service-mock --help for every option)\n`,
-  );
-  process.exit(2);
-}
-
-/** Addresses other machines may use when the sandbox listens on every interface. */
-function networkAddresses(port: number): string[] {
-  return Object.values(networkInterfaces())
-    .flatMap((entries) => entries ?? [])
-    .filter((entry) => !entry.internal && entry.family === 'IPv4')
-    .map((entry) => `http://${entry.address}:${port}`);
-}
-
-function startError(error: unknown, settings: CliSettings): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  const port = `port ${settings.port} (from ${settings.portSource})`;
-  if (code === 'EADDRINUSE')
-    return `${port} is already in use on ${settings.host}; choose another with --port or $PORT`;
-  if (code === 'EACCES')
-    return `${port} needs privileges to listen on; choose one above 1023 with --port or $PORT`;
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return `--host ${settings.host} is not an address of this machine`;
-  }
-  return (error as Error).message;
-}
-
-async function serve(settings: CliSettings): Promise<void> {
-  const requestLog = settings.quiet ? undefined : createLineWriter(process.stdout);
-  // Signals are handled from the start: one that arrives before the server listens still exits 0.
-  let server: RunningMockServer | undefined;
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    requestLog?.flush();
-    if (server === undefined) process.exit(0);
-    if (!settings.quiet) {
-      process.stdout.write(`\nReceived ${signal}: finishing requests in flight, then stopping.\n`);
-    }
-    server.close({ graceMs: SHUTDOWN_GRACE_MS }).then(
-      () => {
-        requestLog?.flush();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        process.stderr.write(
-          `payment-service-mock: error while stopping: ${(error as Error).message}\n`,
-        );
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-
-  const webhookSecret =
-    settings.webhookUrl === undefined
-      ? undefined
-      : (settings.webhookSecret ?? generateWebhookSecret());
-  const limits = {
-    ...(settings.memoryBudgetBytes === undefined
-      ? {}
-      : { memoryBudgetBytes: settings.memoryBudgetBytes }),
-    ...(settings.keyMemoryBudgetBytes === undefined
-      ? {}
-      : { keyMemoryBudgetBytes: settings.keyMemoryBudgetBytes }),
-  };
-  server = await startMockServer({
-    port: settings.port,
-    hostname: settings.host,
-    settlementDelaySeconds: settings.settlementDelaySeconds,
-    http: settings.http,
-    ...(Object.keys(limits).length === 0 ? {} : { limits }),
-    ...(settings.webhookUrl === undefined
-      ? {}
-      : { webhookUrl: settings.webhookUrl, webhookSecret }),
-    logger: requestLog,
-  }).catch((error: unknown) => fail(`could not start: ${startError(error, settings)}`));
-
-  const exposed = !isLoopback(settings.host);
-  const everyInterface = settings.host === '0.0.0.0' || settings.host === '::';
-  const baseUrl = everyInterface ? `http://127.0.0.1:${server.port}` : server.url;
-  if (exposed) {
-    process.stderr.write(
-      `payment-service-mock: warning: --host ${settings.host} exposes the sandbox to the network. ` +
-        'Anyone who can reach this port can use it with any sk_test_ key; bind 127.0.0.1 unless you need this.\n',
-    );
-  }
-  const apiKey = newTestApiKey();
-  process.stdout.write(
+if (flags === undefined) {
+  await import('./cli-main.js');
+} else {
+  // One relaunch with the limit: stdio is shared, signals are passed on, the exit code is kept.
+  const child = spawn(
+    process.execPath,
     [
-      `Payment service mock sandbox ${version} listening on ${baseUrl}`,
-      ...(everyInterface
-        ? [
-            '',
-            `From other machines: ${networkAddresses(server.port).join(', ') || '(no network address found)'}`,
-          ]
-        : []),
-      '',
-      `Base URL:  ${baseUrl}`,
-      `Console:   ${baseUrl}/   (open it in a browser: the inspector, the API reference, test tokens)`,
-      `Test key:  ${apiKey}   (any sk_test_ key works; each key has its own isolated data)`,
-      `Settlement delay for pending tokens: ${settings.settlementDelaySeconds}s (sandbox clock)`,
-      '',
-      'Test tokens (payment_method.token):',
-      formatTokenTable(),
-      '',
-      'Try it:',
-      `  curl -s ${baseUrl}/v1/payments \\`,
-      `    -H "Authorization: Bearer ${apiKey}" \\`,
-      `    -H "Content-Type: application/json" \\`,
-      `    -H "Idempotency-Key: $(uuidgen 2>/dev/null || date +%s)" \\`,
-      `    -d '{"amount":1000,"currency":"KZT","payment_method":{"type":"token","token":"tok_test_success"}}'`,
-      '',
-      'Sandbox controls: /_sandbox/reset, /_sandbox/clock, /_sandbox/clock/advance, /_sandbox/faults,',
-      '  /_sandbox/webhook_deliveries, /_sandbox/events/{id}/redeliver, /_sandbox/inspector',
-      '',
-      ...(settings.webhookUrl === undefined
-        ? []
-        : [
-            `Webhooks:  every key's events are POSTed to ${maskUrl(settings.webhookUrl)} (endpoint ${DEFAULT_ENDPOINT_ID})`,
-            `Webhook signing secret:  ${webhookSecret}`,
-            '  (verify with webhooks.verify(rawBody, headers, secret) from @payment-service/sdk;',
-            '   pass --webhook-secret to keep it across restarts)',
-            '',
-          ]),
-      '',
-    ].join('\n'),
+      ...process.execArgv,
+      ...flags,
+      fileURLToPath(new URL('./cli-main.js', import.meta.url)),
+      ...args,
+    ],
+    { stdio: 'inherit', env: { ...process.env, [RELAUNCHED_ENV]: '1' } },
   );
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => child.kill(signal));
+  }
+  child.on('error', (error) => {
+    process.stderr.write(`payment-service-mock: could not start: ${error.message}\n`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    process.exit(code ?? 128 + (signal === null ? 0 : (constants.signals[signal] ?? 0)));
+  });
 }
-
-// A failure in a background task (a webhook delivery, a timer) is logged; the sandbox keeps serving.
-process.on('unhandledRejection', (reason) => {
-  process.stderr.write(
-    `payment-service-mock: unexpected error in a background task: ${String(reason)}\n`,
-  );
-});
-
-const request = readCli(process.argv.slice(2), process.env);
-if (request.kind === 'help') process.stdout.write(HELP);
-else if (request.kind === 'version') process.stdout.write(`${version}\n`);
-else if (request.kind === 'error') fail(request.message);
-else await serve(request.settings);

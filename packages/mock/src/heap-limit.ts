@@ -1,0 +1,44 @@
+// How large the CLI lets V8's heap grow: sized from the memory budget, so the process stays under 512 MiB RSS.
+import { readCli } from './cli-options.js';
+import { DEFAULT_MEMORY_BUDGET_BYTES } from './store/memory.js';
+
+/** Set in the environment of a CLI that was started with its heap limit (it never relaunches again). */
+export const RELAUNCHED_ENV = 'PAYMENT_SERVICE_MOCK_HEAP_LIMITED';
+
+const MIB = 1024 * 1024;
+
+/**
+ * The old-space limit for a sandbox budget: the budget (whose estimates run above the real heap)
+ * plus 128 MiB for requests in flight and the server itself, and never under 192 MiB.
+ *
+ * @example
+ * heapLimitMiB(256 * 1024 * 1024); // 384
+ */
+export function heapLimitMiB(memoryBudgetBytes: number): number {
+  return Math.max(192, Math.ceil(memoryBudgetBytes / MIB) + 128);
+}
+
+/**
+ * The node flag to relaunch the CLI with, or undefined when it runs as it is: already relaunched,
+ * the user set `--max-old-space-size` (on the command line or in NODE_OPTIONS), or the arguments
+ * ask for help, the version or are wrong (the CLI answers those itself).
+ *
+ * V8 sizes its heap to the machine, not to the live data: under a fast allocation rate a
+ * 200 MiB live set grew the process past 600 MiB RSS. A limit makes it collect sooner instead.
+ *
+ * @example
+ * heapLimitFlags(['--port', '0'], [], {}); // ['--max-old-space-size=384']
+ */
+export function heapLimitFlags(
+  args: string[],
+  execArgv: readonly string[],
+  env: Record<string, string | undefined>,
+): string[] | undefined {
+  if (env[RELAUNCHED_ENV] === '1') return undefined;
+  const userSet = (text: string) => /--max-old-space-size\b/.test(text);
+  if (execArgv.some(userSet) || userSet(env.NODE_OPTIONS ?? '')) return undefined;
+  const request = readCli(args, env);
+  if (request.kind !== 'serve') return undefined;
+  const budget = request.settings.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  return [`--max-old-space-size=${heapLimitMiB(budget)}`];
+}
