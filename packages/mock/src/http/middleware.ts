@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { newRequestId } from '../ids.js';
 import { maskSecrets } from '../secrets.js';
 import type { AccountService, EventDelivery } from '../service/account-service.js';
-import { checkIdempotencyKey, hashBody } from '../service/idempotency.js';
+import { checkIdempotencyKey } from '../service/idempotency.js';
 import { clip } from '../store/request-log.js';
 import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
@@ -58,6 +58,12 @@ async function problemCodeOf(response: Response): Promise<string | undefined> {
   }
 }
 
+/** The text of a JSON answer (read from a copy), or null for any other answer. */
+async function jsonTextOf(response: Response): Promise<string | null> {
+  if (!response.headers.get('content-type')?.includes('json')) return null;
+  return response.clone().text();
+}
+
 /** The `code` member of a problem body's text, if it has a valid one. */
 function codeIn(text: string): string | undefined {
   try {
@@ -85,9 +91,9 @@ export function requestRecorder(clock: { now(): number }): MiddlewareHandler<Moc
     try {
       const dropped = c.get('drop');
       const stored = c.get('stored');
-      const contentType = c.res.headers.get('content-type') ?? '';
-      const answer =
-        stored?.body ?? (contentType.includes('json') ? await c.res.clone().text() : null);
+      // The handler's stored answer when there is one: reading `c.res.headers` would make the
+      // adapter build a Headers object for every answer.
+      const answer = stored?.body ?? (await jsonTextOf(c.res));
       const request = clip(c.get('bodyText') ?? null);
       const response = clip(dropped ? null : answer);
       c.get('service').recordRequest(
@@ -212,7 +218,8 @@ export function idempotency(): MiddlewareHandler<MockEnv> {
         key,
         method: c.req.method,
         path: pathOf(c.req.url),
-        bodyHash: hashBody(c.get('json')),
+        bodyText: c.get('bodyText'),
+        body: c.get('json'),
       };
       const decision = service.beginIdempotentRequest(request);
       if (decision.kind === 'problem') return problem(c, decision.problem);

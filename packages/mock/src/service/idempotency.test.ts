@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSandboxControls } from '../controls.js';
 import { createHarness, TEST_KEY, validCreateBody } from '../test-support/harness.js';
-import { hashBody } from './idempotency.js';
+import { bodyFingerprint, hashBody, MAX_KEPT_BODY_CHARS, sameBody } from './idempotency.js';
 
 function withKey(key: string, extra: Record<string, string> = {}) {
   return { headers: { 'idempotency-key': key, ...extra } };
@@ -12,6 +12,39 @@ describe('hashBody', () => {
     expect(hashBody({ a: 1, b: { c: 2, d: 3 } })).toBe(hashBody({ b: { d: 3, c: 2 }, a: 1 }));
     expect(hashBody({ a: 1 })).not.toBe(hashBody({ a: 2 }));
     expect(hashBody(undefined)).not.toBe(hashBody({}));
+  });
+});
+
+describe('bodyFingerprint and sameBody', () => {
+  const parse = (text: string) => [text, JSON.parse(text)] as const;
+
+  it('keeps a short body as its text and matches it without hashing', () => {
+    const [text, body] = parse('{"amount":1000,"currency":"KZT"}');
+    const fingerprint = bodyFingerprint(text, body);
+    expect(fingerprint).toBe(`t${text}`);
+    expect(sameBody(fingerprint, text, body)).toBe(true);
+  });
+
+  it('matches the same fields in another order or spacing, and not other values', () => {
+    const fingerprint = bodyFingerprint(...parse('{"a":1,"b":{"c":2,"d":[3,4]}}'));
+    expect(sameBody(fingerprint, ...parse('{ "b": { "d": [3, 4], "c": 2 }, "a": 1 }'))).toBe(true);
+    expect(sameBody(fingerprint, ...parse('{"a":1,"b":{"c":2,"d":[4,3]}}'))).toBe(false);
+    expect(sameBody(fingerprint, ...parse('{"a":"1","b":{"c":2,"d":[3,4]}}'))).toBe(false);
+  });
+
+  it('keeps a long body as a canonical hash, and still matches it in another order', () => {
+    const long = 'x'.repeat(MAX_KEPT_BODY_CHARS);
+    const fingerprint = bodyFingerprint(...parse(JSON.stringify({ a: long, b: 1 })));
+    expect(fingerprint).toBe(`h${hashBody({ b: 1, a: long })}`);
+    expect(sameBody(fingerprint, ...parse(JSON.stringify({ b: 1, a: long })))).toBe(true);
+    expect(sameBody(fingerprint, ...parse(JSON.stringify({ b: 2, a: long })))).toBe(false);
+  });
+
+  it('tells no body from an empty object', () => {
+    const none = bodyFingerprint(undefined, undefined);
+    expect(sameBody(none, undefined, undefined)).toBe(true);
+    expect(sameBody(none, ...parse('{}'))).toBe(false);
+    expect(sameBody(bodyFingerprint(...parse('{}')), undefined, undefined)).toBe(false);
   });
 });
 

@@ -9,7 +9,9 @@ export interface IdempotentRequest {
   key: string;
   method: string;
   path: string;
-  bodyHash: string;
+  /** The request body's text (undefined when there was none) and its parsed value. */
+  bodyText: string | undefined;
+  body: unknown;
 }
 
 /** Go on with a new in-flight record, replay a stored response, or answer a problem. */
@@ -38,9 +40,45 @@ export function checkIdempotencyKey(value: string | null): FieldError | undefine
   };
 }
 
+/** Bodies up to this many characters are kept as they are; longer ones as a hash. */
+export const MAX_KEPT_BODY_CHARS = 512;
+
 /**
- * Hashes a parsed JSON body in canonical form (object keys sorted), so the same fields in another
- * order or with other whitespace count as the same body. No body hashes as the empty string.
+ * What an idempotency record remembers of a request body, to tell a retry from another request:
+ * a short body's text itself (no hashing on the hot path), a long one's SHA-256 in canonical
+ * form; no body is the empty string.
+ *
+ * @example
+ * bodyFingerprint('{"amount":1}', { amount: 1 }); // 't{"amount":1}'
+ */
+export function bodyFingerprint(text: string | undefined, body: unknown): string {
+  if (body === undefined) return '';
+  if (text !== undefined && text.length <= MAX_KEPT_BODY_CHARS) return `t${text}`;
+  return `h${hashBody(body)}`;
+}
+
+/**
+ * Whether a request body is the one a record was made with: the same text, or the same JSON in
+ * canonical form (object keys sorted), so the same fields in another order or with other
+ * whitespace count as the same body.
+ *
+ * @example
+ * sameBody(bodyFingerprint('{"a":1,"b":2}', { a: 1, b: 2 }), '{ "b": 2, "a": 1 }', { b: 2, a: 1 }); // true
+ */
+export function sameBody(fingerprint: string, text: string | undefined, body: unknown): boolean {
+  if (fingerprint === bodyFingerprint(text, body)) return true;
+  if (fingerprint === '' || body === undefined) return false;
+  if (fingerprint.startsWith('h')) return fingerprint === `h${hashBody(body)}`;
+  try {
+    return canonicalJson(JSON.parse(fingerprint.slice(1))) === canonicalJson(body);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Hashes a parsed JSON body in canonical form (object keys sorted). No body hashes as the empty
+ * string.
  *
  * @example
  * hashBody({ b: 1, a: 2 }) === hashBody({ a: 2, b: 1 }); // true
@@ -94,7 +132,8 @@ export function beginIdempotentRequest(
     const differences: string[] = [];
     if (existing.method !== request.method) differences.push(`method (${existing.method})`);
     if (existing.path !== request.path) differences.push(`path (${existing.path})`);
-    if (existing.bodyHash !== request.bodyHash) differences.push('body');
+    if (!sameBody(existing.bodyFingerprint, request.bodyText, request.body))
+      differences.push('body');
     if (differences.length > 0) {
       return {
         kind: 'problem',
@@ -117,7 +156,10 @@ export function beginIdempotentRequest(
     return { kind: 'replay', response: existing.response };
   }
   const record: IdempotencyRecord = {
-    ...request,
+    key: request.key,
+    method: request.method,
+    path: request.path,
+    bodyFingerprint: bodyFingerprint(request.bodyText, request.body),
     expiresAt: accountNow + ttlMs,
     serverExpiresAt: serverNow + ttlMs,
   };

@@ -45,7 +45,8 @@ export interface IdempotencyRecord {
   key: string;
   method: string;
   path: string;
-  bodyHash: string;
+  /** The request body as `bodyFingerprint` keeps it (its text, or a hash of a long one). */
+  bodyFingerprint: string;
   response?: StoredResponse;
   /** Expiry on the account's clock. */
   expiresAt: number;

@@ -30,7 +30,7 @@ function record(key: string, expiresAt: number): IdempotencyRecord {
     key,
     method: 'POST',
     path: '/v1/payments',
-    bodyHash: 'h',
+    bodyFingerprint: 'h',
     expiresAt,
     serverExpiresAt: expiresAt,
   };

@@ -49,13 +49,15 @@ export function responseBytes(response: StoredResponse): number {
 }
 
 /**
- * The bytes one idempotency record holds without its answer (key, method, path, hash).
+ * The bytes one idempotency record holds without its answer (key, method, path, body fingerprint).
  *
  * @example
- * recordBytes({ key: 'k', method: 'POST', path: '/v1/payments', bodyHash: 'h', expiresAt: 0, serverExpiresAt: 0 });
+ * recordBytes({ key: 'k', method: 'POST', path: '/v1/payments', bodyFingerprint: '', expiresAt: 0, serverExpiresAt: 0 });
  */
 export function recordBytes(record: IdempotencyRecord): number {
-  return 256 + text(record.key) + text(record.method) + text(record.path) + text(record.bodyHash);
+  return (
+    256 + text(record.key) + text(record.method) + text(record.path) + text(record.bodyFingerprint)
+  );
 }
 
 /**
