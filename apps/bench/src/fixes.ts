@@ -44,4 +44,12 @@ export const HOT_PATH_FIXES: HotPathFix[] = [
     before: '1.44 µs per call',
     after: '0.013 µs',
   },
+  {
+    commit: '2259072',
+    change:
+      "Idempotency records keep a short body's text (≤ 512 characters; a longer one's canonical SHA-256) and canonicalize only when a retry's text differs, so a create hashes nothing (canonicalJson + crypto.hash were ~7 % of busy time); the inspector's recorder reads the stored answer, not `c.res.headers` (which made @hono/node-server build a Headers per answer, ~3 %)",
+    before:
+      'creates/s through the CLI child (--quiet), wrk c=50, median of 3 alternating 5 s rounds: 5,562',
+    after: '6,677',
+  },
 ];

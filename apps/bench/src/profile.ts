@@ -1,5 +1,5 @@
 // Profiles the mock's CLI under create load with `node --cpu-prof` and summarizes self time.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadTool } from './load/index.js';
@@ -44,7 +44,11 @@ export async function profileMock(
     } finally {
       await server.stop();
     }
-    const file = readdirSync(profileDir).find((entry) => entry.endsWith('.cpuprofile'));
+    // The CLI relaunches itself with a heap limit (node flags are passed on), so the launcher
+    // writes a profile too: the server's is the largest.
+    const file = readdirSync(profileDir)
+      .filter((entry) => entry.endsWith('.cpuprofile'))
+      .sort((a, b) => statSync(join(profileDir, b)).size - statSync(join(profileDir, a)).size)[0];
     if (file === undefined) throw new Error('node --cpu-prof wrote no profile');
     const summary = summarizeProfile(JSON.parse(readFileSync(join(profileDir, file), 'utf8')));
     return { server: name, seconds: settings.profileSeconds, requestsPerSecond, ...summary };

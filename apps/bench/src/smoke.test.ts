@@ -85,11 +85,12 @@ describe('bench smoke run', () => {
     expect(report.ratios['create.mock/floor']).toBeGreaterThan(0);
     expect(report.ratios['retrieve.mock/floor']).toBeGreaterThan(0);
     expect(report.targets.map((target) => target.target)).toEqual([
-      '≥ 50 %',
+      '≥ 55 %',
+      '≥ 72.6 % (d7ac2fd, before the redesign)',
       '≥ 10×',
       '< 10 ms',
-      '< 300 ms',
-      '< 10 %',
+      '≤ 200 ms',
+      '≤ 15 %',
       '≤ 1.15',
       '< 512 MiB',
     ]);
