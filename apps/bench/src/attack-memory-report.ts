@@ -44,7 +44,7 @@ export function renderAttackMemory(rows: AttackMemoryResult[]): string[] {
     '',
     '## Memory under attack',
     '',
-    `The worst case of each attack of issue 10, replayed by \`@payment-service/reliability\`'s drivers on its own fresh CLI (\`--quiet\`, default budgets: ${DEFAULT_STORE_BUDGET_MIB} MiB for the stores, 16 MiB per key). Peak RSS is the high-water mark (VmHWM in /proc) summed over the CLI's processes (it relaunches node once with a heap limit), against the promise of ${ATTACK_RSS_LIMIT_MIB} MiB whatever clients do. 5xx counts every answer ≥ 500 or no answer, except 503 \`sandbox_full\`.`,
+    `The worst case of each attack of issue 10, replayed by \`@payment-service/reliability\`'s drivers on its own fresh CLI (\`--quiet\`, default budgets: ${DEFAULT_STORE_BUDGET_MIB} MiB for the stores, 16 MiB per key). Peak RSS is the high-water mark (VmHWM in /proc) summed over the CLI's processes (started as \`node dist/cli.js\`, it relaunches node once with a heap limit), against the promise of ${ATTACK_RSS_LIMIT_MIB} MiB whatever clients do. 5xx counts every answer ≥ 500 or no answer, except 503 \`sandbox_full\`.`,
     '',
     '| attack | load | s | RSS at start | peak RSS | alive | 5xx | outcome | |',
     '|---|---|---:|---:|---:|---|---:|---|---|',

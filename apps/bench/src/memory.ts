@@ -31,7 +31,7 @@ export const PLATEAU_TOLERANCE = 1.15;
  * residentMiB(process.pid); // e.g. 52.3
  */
 export function residentMiB(pid: number): number {
-  // The CLI relaunches node once with a heap limit: the server is the whole process tree.
+  // Started without the bin's heap flag, the CLI relaunches node once: the server is the whole process tree.
   return treeStatusMiB(pid, 'VmRSS');
 }
 

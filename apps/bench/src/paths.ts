@@ -15,8 +15,24 @@ export const REPO_ROOT = resolve(BENCH_DIR, '../..');
 export const SPEC_PATH = join(REPO_ROOT, 'spec/openapi.yaml');
 /** The mock's package directory, through the workspace link. */
 export const MOCK_DIR = dirname(require.resolve('@payment-service/mock/package.json'));
-/** The mock's CLI, as published (`payment-service-mock`). */
-export const MOCK_CLI = join(MOCK_DIR, 'dist/cli.js');
+/** The mock's CLI, as published (`payment-service-mock`): the bin launcher. */
+export const MOCK_CLI = join(MOCK_DIR, 'bin/payment-service-mock.js');
+/**
+ * The node flags of the launcher's shebang (`#!/usr/bin/env -S node …`), which a shell or npm's
+ * bin shim passes to node: the harness starts the CLI the way a user's `npx` does.
+ */
+export const MOCK_CLI_NODE_FLAGS = shebangNodeFlags(readFileSync(MOCK_CLI, 'utf8'));
+
+/**
+ * The flags after `node` in a script's `#!/usr/bin/env -S node …` line.
+ *
+ * @example
+ * shebangNodeFlags('#!/usr/bin/env -S node --max-old-space-size=384\n'); // ['--max-old-space-size=384']
+ */
+export function shebangNodeFlags(script: string): string[] {
+  const match = /^#!\/usr\/bin\/env(?: -S)? node((?: \S+)*)\s*$/m.exec(script.split('\n')[0] ?? '');
+  return match?.[1]?.trim().split(' ').filter(Boolean) ?? [];
+}
 /** The compiled floor server entry. */
 export const FLOOR_MAIN = join(BENCH_DIR, 'dist/floor-main.js');
 /** Tools the harness installs on demand (Prism), ignored by git. */

@@ -44,7 +44,7 @@ export async function profileMock(
     } finally {
       await server.stop();
     }
-    // The CLI relaunches itself with a heap limit (node flags are passed on), so the launcher
+    // A CLI started without a heap limit relaunches itself (node flags are passed on), so a launcher
     // writes a profile too: the server's is the largest.
     const file = readdirSync(profileDir)
       .filter((entry) => entry.endsWith('.cpuprofile'))

@@ -5,7 +5,7 @@ import { closeSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseJson, sendRequest } from './http-client.js';
-import { FLOOR_MAIN, MOCK_CLI, SPEC_PATH } from './paths.js';
+import { FLOOR_MAIN, MOCK_CLI, MOCK_CLI_NODE_FLAGS, SPEC_PATH } from './paths.js';
 import { CREATE_BODY_TEXT, CREATE_HEADERS, isPaymentBody } from './payment-request.js';
 
 /** Which server: the raw floor, our mock (default settings or --quiet), or Prism. */
@@ -42,16 +42,19 @@ export interface RunningServer {
  * The start command of each server. `prismEntry` is Prism's CLI script when installed.
  *
  * @example
- * serverCommand('mock').args(4010); // ['…/packages/mock/dist/cli.js', '--port', '4010']
+ * serverCommand('mock').args(4010); // ['--max-old-space-size=384', '…/packages/mock/bin/payment-service-mock.js', '--port', '4010']
  */
 export function serverCommand(name: ServerName, prismEntry?: string): ServerCommand {
   switch (name) {
     case 'floor':
       return { name, args: (port) => [FLOOR_MAIN, String(port)] };
     case 'mock':
-      return { name, args: (port) => [MOCK_CLI, '--port', String(port)] };
+      return { name, args: (port) => [...MOCK_CLI_NODE_FLAGS, MOCK_CLI, '--port', String(port)] };
     case 'mock-quiet':
-      return { name, args: (port) => [MOCK_CLI, '--port', String(port), '--quiet'] };
+      return {
+        name,
+        args: (port) => [...MOCK_CLI_NODE_FLAGS, MOCK_CLI, '--port', String(port), '--quiet'],
+      };
     case 'prism':
       if (prismEntry === undefined) throw new Error('Prism is not installed.');
       return {

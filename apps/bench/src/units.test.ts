@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wrkScript } from './load/wrk.js';
+import { MOCK_CLI_NODE_FLAGS, shebangNodeFlags } from './paths.js';
 import { packageOf, shortLocation, summarizeProfile } from './profile-summary.js';
 import { median, ratio, round } from './stats.js';
 
@@ -76,5 +77,18 @@ describe('summarizeProfile', () => {
     expect(packageOf('@hono/node-server/dist/index.mjs', 'f')).toBe('@hono/node-server');
     expect(packageOf('', 'JSONParse')).toBe('(native)');
     expect(packageOf('', '(garbage collector)')).toBe('(garbage collector)');
+  });
+});
+
+describe('shebangNodeFlags', () => {
+  it('reads the node flags of an env -S shebang, and none of a plain one', () => {
+    expect(shebangNodeFlags('#!/usr/bin/env -S node --max-old-space-size=384\nimport x;')).toEqual([
+      '--max-old-space-size=384',
+    ]);
+    expect(shebangNodeFlags('#!/usr/bin/env node\n')).toEqual([]);
+  });
+
+  it("finds the mock's launcher flag, so the harness starts the CLI as npx does", () => {
+    expect(MOCK_CLI_NODE_FLAGS).toEqual([expect.stringMatching(/^--max-old-space-size=\d+$/)]);
   });
 });

@@ -2,10 +2,16 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { getHeapStatistics } from 'node:v8';
 import { heapLimitFlags, RELAUNCHED_ENV } from './heap-limit.js';
 
 const args = process.argv.slice(2);
-const flags = heapLimitFlags(args, process.execArgv, process.env);
+const flags = heapLimitFlags(
+  args,
+  process.execArgv,
+  process.env,
+  getHeapStatistics().heap_size_limit / (1024 * 1024),
+);
 
 if (flags === undefined) {
   await import('./cli-main.js');

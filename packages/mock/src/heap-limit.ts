@@ -19,26 +19,32 @@ export function heapLimitMiB(memoryBudgetBytes: number): number {
 }
 
 /**
- * The node flag to relaunch the CLI with, or undefined when it runs as it is: already relaunched,
- * the user set `--max-old-space-size` (on the command line or in NODE_OPTIONS), or the arguments
- * ask for help, the version or are wrong (the CLI answers those itself).
+ * The node flag to relaunch the CLI with, or undefined when it runs as it is: already relaunched;
+ * a `--max-old-space-size` was given (the bin's shebang gives the default one, or the user set
+ * theirs on the command line or in NODE_OPTIONS) and the heap it allows (`currentLimitMiB`)
+ * holds the budget; or the arguments ask for help, the version or are wrong (the CLI answers
+ * those itself). A given limit too small for a larger `--memory-budget` is raised.
  *
  * V8 sizes its heap to the machine, not to the live data: under a fast allocation rate a
  * 200 MiB live set grew the process past 600 MiB RSS. A limit makes it collect sooner instead.
  *
  * @example
- * heapLimitFlags(['--port', '0'], [], {}); // ['--max-old-space-size=384']
+ * heapLimitFlags(['--port', '0'], [], {}, 4144); // ['--max-old-space-size=384']
+ * heapLimitFlags(['--port', '0'], ['--max-old-space-size=384'], {}, 432); // undefined
  */
 export function heapLimitFlags(
   args: string[],
   execArgv: readonly string[],
   env: Record<string, string | undefined>,
+  currentLimitMiB: number,
 ): string[] | undefined {
   if (env[RELAUNCHED_ENV] === '1') return undefined;
-  const userSet = (text: string) => /--max-old-space-size\b/.test(text);
-  if (execArgv.some(userSet) || userSet(env.NODE_OPTIONS ?? '')) return undefined;
   const request = readCli(args, env);
   if (request.kind !== 'serve') return undefined;
-  const budget = request.settings.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
-  return [`--max-old-space-size=${heapLimitMiB(budget)}`];
+  const wanted = heapLimitMiB(request.settings.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES);
+  const given = (text: string) => /--max-old-space-size\b/.test(text);
+  // V8's limit adds the young generation to the old space the flag sets, so it is never below it.
+  if ((execArgv.some(given) || given(env.NODE_OPTIONS ?? '')) && currentLimitMiB >= wanted)
+    return undefined;
+  return [`--max-old-space-size=${wanted}`];
 }
