@@ -34,7 +34,15 @@ const ENTRY_BYTES = 256;
  */
 export function clip(text: string | null): { text: string | null; truncated: boolean } {
   if (text === null || text.length <= MAX_RECORDED_BODY_CHARS) return { text, truncated: false };
-  return { text: text.slice(0, MAX_RECORDED_BODY_CHARS), truncated: true };
+  return { text: copyOf(text.slice(0, MAX_RECORDED_BODY_CHARS)), truncated: true };
+}
+
+/**
+ * A string that shares no memory with another: V8's `slice` makes a view that keeps the whole
+ * original alive (a 64 KiB body behind each 4 096-character clip, unseen by the byte budget).
+ */
+function copyOf(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 function entryBytes(entry: RecordedEntry): number {
