@@ -85,7 +85,10 @@ describe('retries', () => {
       return stub.fetch(input, init);
     }) as typeof globalThis.fetch;
     const client = createClient({ apiKey, baseUrl: 'http://sandbox.test', fetch });
-    await client.payments.create(createParams, { idempotencyKey: 'order-1042' });
+    vi.useFakeTimers();
+    const created = client.payments.create(createParams, { idempotencyKey: 'order-1042' });
+    await vi.runAllTimersAsync(); // the back-off before the retry, on injected time
+    await created;
     expect(stub.requests.map((request) => request.headers.get('Idempotency-Key'))).toEqual([
       'order-1042',
       'order-1042',

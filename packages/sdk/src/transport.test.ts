@@ -99,3 +99,54 @@ describe('transport request()', () => {
     expect(error.cause).toBe(controller.signal.reason);
   });
 });
+
+describe('transport redirects', () => {
+  it('refuses a 3xx without retrying, saying what to fix, and the Location is never requested', async () => {
+    const { createServer } = await import('node:http');
+    const hits: string[] = [];
+    const server = createServer((request, response) => {
+      hits.push(`${request.method} ${request.url}`);
+      response.writeHead(302, { location: '/v1/payments' }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    try {
+      const transport = createTransport(
+        validateClientOptions({
+          apiKey,
+          baseUrl: `http://127.0.0.1:${address.port}`,
+          maxRetries: 2,
+        }),
+      );
+      const error = await transport
+        .request('POST', undefined, (init) =>
+          transport.api.POST('/v1/payments/{id}/cancel', {
+            params: { path: { id: 'pay_1' } },
+            ...init,
+          }),
+        )
+        .catch((e) => e);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(error.attempts).toBe(1);
+      expect(error.message).toMatch(
+        /failed: the server answered a redirect \(3xx\), which the SDK does not follow: set baseUrl to the final URL$/,
+      );
+      expect(hits).toEqual(['POST /v1/payments/pay_1/cancel']);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('names the cause of a failed fetch (Node says only "fetch failed")', async () => {
+    const cause = new TypeError('fetch failed', {
+      cause: new Error('connect ECONNREFUSED 127.0.0.1:9'),
+    });
+    const error = await retrieve(async () => {
+      throw cause;
+    }).catch((e) => e);
+    expect(error.message).toBe(
+      'connection_error: GET http://sandbox.test/v1/payments/pay_1 failed: fetch failed (connect ECONNREFUSED 127.0.0.1:9)',
+    );
+  });
+});

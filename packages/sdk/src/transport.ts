@@ -110,8 +110,7 @@ export function createTransport(options: ValidatedClientOptions): Transport {
         attempts += 1;
         current?.clear();
         current = startAttemptSignal(signal, timeout);
-        const started = Date.now();
-        const entry = { method, path, attempt: attempts };
+        const started = logger === undefined ? 0 : Date.now();
         let response: Response;
         try {
           response = await sendFetch(outgoing.url, {
@@ -119,12 +118,20 @@ export function createTransport(options: ValidatedClientOptions): Transport {
             headers: outgoing.headers,
             body,
             signal: current.signal,
+            // The API never redirects: a 3xx means a wrong baseUrl, and following it could turn
+            // a POST into a GET. Refusing redirects (with no window) also spares fetch a copy of
+            // the request and a tee of its body (~25 % of bare fetch's CPU per call on Node 20).
+            redirect: 'error',
+            window: null,
           });
         } catch (cause) {
           const error = failure(cause, current, outgoing, timeout);
-          const willRetry = !(error instanceof AbortedError) && attempts <= maxRetries;
+          const willRetry =
+            !(error instanceof AbortedError) && !isRedirect(cause) && attempts <= maxRetries;
           logAttempt(logger, {
-            ...entry,
+            method,
+            path,
+            attempt: attempts,
             status: undefined,
             requestId: undefined,
             elapsedMs: Date.now() - started,
@@ -143,15 +150,19 @@ export function createTransport(options: ValidatedClientOptions): Transport {
           isRetryableStatus(response.status, problem?.code)
             ? retryDelayMs(attempts, parseRetryAfter(response.headers.get('Retry-After')))
             : undefined;
-        logAttempt(logger, {
-          ...entry,
-          status: response.status,
-          requestId: response.headers.get('Request-Id') ?? undefined,
-          elapsedMs: Date.now() - started,
-          willRetry: delay !== undefined,
-          code: problem?.code,
-          message: problem?.detail,
-        });
+        if (logger !== undefined) {
+          logAttempt(logger, {
+            method,
+            path,
+            attempt: attempts,
+            status: response.status,
+            requestId: response.headers.get('Request-Id') ?? undefined,
+            elapsedMs: Date.now() - started,
+            willRetry: delay !== undefined,
+            code: problem?.code,
+            message: problem?.detail,
+          });
+        }
         if (delay === undefined) {
           last = response;
           return response;
@@ -189,8 +200,11 @@ export function createTransport(options: ValidatedClientOptions): Transport {
     ): PaymentServiceError {
       if (signal?.aborted) return aborted();
       if (attempt.timedOut()) return timeoutError(timeoutMs, attempts, cause);
+      const reason = isRedirect(cause)
+        ? 'the server answered a redirect (3xx), which the SDK does not follow: set baseUrl to the final URL'
+        : messageOf(cause);
       return new ConnectionError(
-        `connection_error: ${outgoing.method} ${outgoing.url} failed: ${messageOf(cause)}`,
+        `connection_error: ${outgoing.method} ${outgoing.url} failed: ${reason}`,
         { code: 'connection_error', cause, attempts },
       );
     }
@@ -250,6 +264,18 @@ function invalidResponse(
   });
 }
 
+/** The message of a failed fetch, with its cause's (Node's fetch says only "fetch failed"). */
 function messageOf(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
+  if (!(cause instanceof Error)) return String(cause);
+  const inner = cause.cause instanceof Error ? cause.cause.message : undefined;
+  return inner === undefined || inner === '' ? cause.message : `${cause.message} (${inner})`;
+}
+
+/** Whether fetch failed because the server redirected (Node's fetch names it; browsers do not). */
+function isRedirect(cause: unknown): boolean {
+  return (
+    cause instanceof TypeError &&
+    cause.cause instanceof Error &&
+    cause.cause.message === 'unexpected redirect'
+  );
 }
