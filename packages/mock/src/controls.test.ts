@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandboxControls, SandboxControlError } from './controls.js';
 import { createHarness, TEST_KEY, validCreateBody } from './test-support/harness.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function setup(options: Parameters<typeof createHarness>[0] = {}) {
   const harness = createHarness(options);
@@ -185,19 +189,27 @@ describe('faults', () => {
     expect((await controls.getFaults()).drop_after_commit?.count).toBe(1);
   });
 
-  it('adds latency to /v1 responses', async () => {
+  it('adds latency to /v1 responses (on injected time)', async () => {
     const { controls, call } = setup();
     await controls.setFaults({ latency_ms: 60 });
-    const started = performance.now();
-    await call('GET', '/v1/payments');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(50);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let answered = false;
+    const pending = call('GET', '/v1/payments').then((response) => {
+      answered = true;
+      return response;
+    });
+    await vi.advanceTimersByTimeAsync(59);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await pending).status).toBe(200);
   });
 
   it('ends pending latency when the server closes', async () => {
     const { controls, call, mock } = setup();
     await controls.setFaults({ latency_ms: 60_000 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const pending = call('GET', '/v1/payments');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.advanceTimersByTimeAsync(5); // the request is now waiting out its latency
     mock.close();
     expect((await pending).status).toBe(200);
   });

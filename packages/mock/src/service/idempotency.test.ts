@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandboxControls } from '../controls.js';
 import { createHarness, TEST_KEY, validCreateBody } from '../test-support/harness.js';
 import { bodyFingerprint, hashBody, MAX_KEPT_BODY_CHARS, sameBody } from './idempotency.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function withKey(key: string, extra: Record<string, string> = {}) {
   return { headers: { 'idempotency-key': key, ...extra } };
@@ -195,12 +199,13 @@ describe('Idempotency-Key', () => {
       fetch: mock.fetch,
     });
     await controls.setFaults({ latency_ms: 50 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const first = call('POST', '/v1/payments', { body: validCreateBody, ...withKey('slow') });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const second = await json('POST', '/v1/payments', {
-      body: validCreateBody,
-      ...withKey('slow'),
-    });
+    await vi.advanceTimersByTimeAsync(10); // the first request holds the key, waiting out its latency
+    // The second finds the key held at once; its answer, too, waits out the latency.
+    const answer = json('POST', '/v1/payments', { body: validCreateBody, ...withKey('slow') });
+    await vi.advanceTimersByTimeAsync(50);
+    const second = await answer;
     expect(second.status).toBe(409);
     expect(second.body.code).toBe('idempotency_key_in_use');
     expect((await first).status).toBe(201);
