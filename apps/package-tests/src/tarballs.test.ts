@@ -88,6 +88,20 @@ describe.each(PUBLISHED)('the %s tarball', (name) => {
   });
 });
 
+describe('the mock tarball’s CLI bundle', () => {
+  const tarball = tarballs.mock;
+
+  it('ships the bundle the bin runs, with the licence of every package bundled into it', () => {
+    const files = listFiles(tarball);
+    expect(files).toContain('dist/cli-bundle.js');
+    expect(readFile(tarball, 'dist/cli.js')).toContain("'./cli-bundle.js'");
+    const notices = readFile(tarball, 'dist/cli-bundle.LICENSES.txt');
+    for (const bundled of ['ajv', 'ajv-formats', 'fast-uri', 'hono', '@hono/node-server']) {
+      expect(notices).toMatch(new RegExp(`^${bundled} \\d+\\.\\d+\\.\\d+ \\(`, 'm'));
+    }
+  });
+});
+
 describe('the workspace: guard', () => {
   it('refuses `npm pack`, which would ship workspace: ranges unresolved', async () => {
     const failure = await run('npm', ['pack', '--dry-run'], {

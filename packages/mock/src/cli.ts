@@ -13,18 +13,17 @@ const flags = heapLimitFlags(
   getHeapStatistics().heap_size_limit / (1024 * 1024),
 );
 
+// cli-main.js bundled with its dependencies into one file (scripts/bundle-cli.mjs): it loads
+// ~70 ms faster than the ~150 modules it is made of.
+const main = new URL('./cli-bundle.js', import.meta.url);
+
 if (flags === undefined) {
-  await import('./cli-main.js');
+  await import(main.href);
 } else {
   // One relaunch with the limit: stdio is shared, signals are passed on, the exit code is kept.
   const child = spawn(
     process.execPath,
-    [
-      ...process.execArgv,
-      ...flags,
-      fileURLToPath(new URL('./cli-main.js', import.meta.url)),
-      ...args,
-    ],
+    [...process.execArgv, ...flags, fileURLToPath(main), ...args],
     { stdio: 'inherit', env: { ...process.env, [RELAUNCHED_ENV]: '1' } },
   );
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
