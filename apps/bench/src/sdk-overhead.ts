@@ -14,9 +14,13 @@ export interface SdkOverheadResult {
   server: RunningServer['name'];
   concurrency: number;
   fetchRequestsPerSecond: number;
+  /** Bare fetch with the init the SDK passes (`redirect: 'error'`, no window). */
+  sameInitFetchRequestsPerSecond: number;
   sdkRequestsPerSecond: number;
   /** Extra time per request with the SDK: fetch rate / SDK rate − 1 (0.05 is 5 %). */
   overhead: number;
+  /** The SDK's own cost (openapi-fetch, retries, timeout signal): same-init fetch rate / SDK rate − 1. */
+  machineryOverhead: number;
   /** Every create answered a payment, with both clients. */
   correct: boolean;
 }
@@ -28,10 +32,11 @@ export interface SdkOverheadResult {
  * const create = bareFetchCreate('http://127.0.0.1:4010');
  * await create(); // 'pay_…'
  */
-export function bareFetchCreate(baseUrl: string): CreateOnce {
+export function bareFetchCreate(baseUrl: string, init: RequestInit = {}): CreateOnce {
   const url = `${baseUrl}/v1/payments`;
   return async () => {
     const response = await fetch(url, {
+      ...init,
       method: 'POST',
       headers: {
         authorization: `Bearer ${BENCH_API_KEY}`,
@@ -45,6 +50,12 @@ export function bareFetchCreate(baseUrl: string): CreateOnce {
     return body.id;
   };
 }
+
+/**
+ * The fetch init the SDK adds to each attempt: it refuses redirects, which lets Node's fetch skip
+ * copying the request and teeing its body (a large share of bare fetch's own cost on Node 20).
+ */
+export const SDK_FETCH_INIT: RequestInit = { redirect: 'error', window: null };
 
 /**
  * The SDK's `payments.create` with the same body (it sends its own UUID Idempotency-Key).
@@ -95,8 +106,9 @@ export async function runFor(
 }
 
 /**
- * Measures SDK overhead on a server at concurrency 1 (sequential) and `settings.sdkConcurrency`,
- * alternating which client goes first each round; medians over rounds.
+ * Measures SDK overhead on a server at concurrency 1 (sequential) and `settings.sdkConcurrency`
+ * against bare fetch and against fetch with the SDK's init, alternating the order each round;
+ * medians over rounds.
  *
  * @example
  * const results = await measureSdkOverhead(mockQuiet, settingsFor('full'), console.error);
@@ -106,15 +118,21 @@ export async function measureSdkOverhead(
   settings: BenchSettings,
   log: (line: string) => void,
 ): Promise<SdkOverheadResult[]> {
-  const clients = { fetch: bareFetchCreate(server.url), sdk: sdkCreate(server.url) };
+  const clients = {
+    fetch: bareFetchCreate(server.url),
+    sameInitFetch: bareFetchCreate(server.url, SDK_FETCH_INIT),
+    sdk: sdkCreate(server.url),
+  };
   const results: SdkOverheadResult[] = [];
   for (const concurrency of [1, settings.sdkConcurrency]) {
-    await runFor(clients.fetch, concurrency, Math.min(1, settings.sdkRoundSeconds)); // warm up
-    await runFor(clients.sdk, concurrency, Math.min(1, settings.sdkRoundSeconds));
-    const rates = { fetch: [] as number[], sdk: [] as number[] };
+    const variants = ['fetch', 'sameInitFetch', 'sdk'] as const;
+    for (const variant of variants) {
+      await runFor(clients[variant], concurrency, Math.min(1, settings.sdkRoundSeconds)); // warm up
+    }
+    const rates = { fetch: [] as number[], sameInitFetch: [] as number[], sdk: [] as number[] };
     let failures = 0;
     for (let round = 0; round < settings.sdkRounds; round++) {
-      const order = round % 2 === 0 ? (['fetch', 'sdk'] as const) : (['sdk', 'fetch'] as const);
+      const order = round % 2 === 0 ? variants : [...variants].reverse();
       for (const variant of order) {
         const run = await runFor(clients[variant], concurrency, settings.sdkRoundSeconds);
         rates[variant].push(run.requestsPerSecond);
@@ -122,17 +140,20 @@ export async function measureSdkOverhead(
       }
     }
     const fetchRate = median(rates.fetch);
+    const sameInitRate = median(rates.sameInitFetch);
     const sdkRate = median(rates.sdk);
     log(
-      `sdk ${server.name} concurrency ${concurrency}: fetch ${Math.round(fetchRate)} req/s, sdk ${Math.round(sdkRate)} req/s`,
+      `sdk ${server.name} concurrency ${concurrency}: fetch ${Math.round(fetchRate)} req/s, same-init fetch ${Math.round(sameInitRate)} req/s, sdk ${Math.round(sdkRate)} req/s`,
     );
     results.push({
       server: server.name,
       concurrency,
       fetchRequestsPerSecond: fetchRate,
+      sameInitFetchRequestsPerSecond: sameInitRate,
       sdkRequestsPerSecond: sdkRate,
       overhead: fetchRate / sdkRate - 1,
-      correct: failures === 0 && fetchRate > 0 && sdkRate > 0,
+      machineryOverhead: sameInitRate / sdkRate - 1,
+      correct: failures === 0 && fetchRate > 0 && sameInitRate > 0 && sdkRate > 0,
     });
   }
   return results;

@@ -1,7 +1,9 @@
+import { createClient } from '@payment-service/sdk';
 import { describe, expect, it } from 'vitest';
 import { wrkScript } from './load/wrk.js';
 import { MOCK_CLI_NODE_FLAGS, shebangNodeFlags } from './paths.js';
 import { packageOf, shortLocation, summarizeProfile } from './profile-summary.js';
+import { SDK_FETCH_INIT } from './sdk-overhead.js';
 import { median, ratio, round } from './stats.js';
 
 describe('stats', () => {
@@ -90,5 +92,28 @@ describe('shebangNodeFlags', () => {
 
   it("finds the mock's launcher flag, so the harness starts the CLI as npx does", () => {
     expect(MOCK_CLI_NODE_FLAGS).toEqual([expect.stringMatching(/^--max-old-space-size=\d+$/)]);
+  });
+});
+
+describe('SDK_FETCH_INIT', () => {
+  it('is the init the SDK passes to fetch (the "same init" baseline copies it)', async () => {
+    const inits: RequestInit[] = [];
+    const client = createClient({
+      apiKey: 'sk_test_bench_units_0001',
+      baseUrl: 'http://bench.test',
+      fetch: async (_input: RequestInfo | URL, init?: RequestInit) => {
+        inits.push(init ?? {});
+        return Response.json({ id: 'pay_1', object: 'payment' }, { status: 201 });
+      },
+    });
+    await client.payments.create({
+      amount: 1,
+      currency: 'KZT',
+      payment_method: { type: 'token', token: 'tok_test_success' },
+    });
+    expect(inits).toHaveLength(1);
+    for (const [name, value] of Object.entries(SDK_FETCH_INIT)) {
+      expect(inits[0]?.[name as keyof RequestInit]).toBe(value);
+    }
   });
 });
