@@ -29,7 +29,6 @@ export interface RequestOptions {
 /** What `request()` hands the openapi-fetch call: spread it into the call's options. */
 export type SendInit = {
   fetch: (request: Request) => Promise<Response>;
-  headers: Record<string, string>;
 };
 
 /** The shape of an openapi-fetch result that `request()` unwraps. */
@@ -72,12 +71,14 @@ export function createTransport(options: ValidatedClientOptions): Transport {
     fetch: options.fetch,
     // openapi-fetch builds an OutgoingRequest, not a WHATWG Request: request() sends it.
     Request: OutgoingRequest as unknown as typeof Request,
-    headers: {
-      Authorization: `Bearer ${options.apiKey}`,
-      Accept: 'application/json',
-      ...(userAgent === undefined ? {} : { 'User-Agent': userAgent }),
-    },
   });
+  // The headers of every call, added when each attempt is sent as a plain record: given to
+  // openapi-fetch, they would be copied into two Headers objects per call (~10 µs on Node 20).
+  const callHeaders: Record<string, string> = {
+    authorization: `Bearer ${options.apiKey}`,
+    accept: 'application/json',
+  };
+  if (userAgent !== undefined) callHeaders['user-agent'] = userAgent;
   const { fetch: sendFetch, logger } = options;
 
   async function request<Data>(
@@ -88,8 +89,7 @@ export function createTransport(options: ValidatedClientOptions): Transport {
     const maxRetries = checkMaxRetries(requestOptions?.maxRetries) ?? options.maxRetries;
     const timeout = checkTimeout(requestOptions?.timeout) ?? options.timeout;
     const signal = requestOptions?.signal;
-    const headers: Record<string, string> = {};
-    if (method === 'POST') headers['Idempotency-Key'] = idempotencyKeyFor(requestOptions);
+    const idempotencyKey = method === 'POST' ? idempotencyKeyFor(requestOptions) : undefined;
 
     let attempts = 0;
     let current: AttemptSignal | undefined;
@@ -104,6 +104,11 @@ export function createTransport(options: ValidatedClientOptions): Transport {
 
     const sendWithRetries = async (outgoing: OutgoingRequest): Promise<Response> => {
       const { body } = outgoing;
+      const headers = { ...callHeaders };
+      outgoing.headers.forEach((value, name) => {
+        headers[name] = value; // Content-Type, from openapi-fetch
+      });
+      if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
       // Parsed only for the logger (URL parsing costs on every call otherwise).
       const path = logger === undefined ? '' : new URL(outgoing.url).pathname;
       while (true) {
@@ -115,7 +120,7 @@ export function createTransport(options: ValidatedClientOptions): Transport {
         try {
           response = await sendFetch(outgoing.url, {
             method: outgoing.method,
-            headers: outgoing.headers,
+            headers,
             body,
             signal: current.signal,
             // The API never redirects: a 3xx means a wrong baseUrl, and following it could turn
@@ -174,10 +179,7 @@ export function createTransport(options: ValidatedClientOptions): Transport {
 
     let result: SendResult<Data>;
     try {
-      result = await send({
-        fetch: sendWithRetries as unknown as SendInit['fetch'],
-        headers,
-      });
+      result = await send({ fetch: sendWithRetries as unknown as SendInit['fetch'] });
     } catch (error) {
       if (error instanceof PaymentServiceError) throw error;
       // Reading the final body failed: the caller aborted, the timeout fired, or it was not JSON.
