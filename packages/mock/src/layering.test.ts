@@ -19,6 +19,7 @@ const LAYERS: [prefix: string, layer: number, name: string][] = [
   ['secrets.ts', 6, 'shared'],
   ['faults.ts', 6, 'shared'],
   ['validation.ts', 6, 'shared'],
+  ['generated/', 6, 'shared'],
   ['line-writer.ts', 6, 'shared'],
 ];
 

@@ -1,11 +1,10 @@
 // The shared parts of one mock server: options, store, token table, validators, dispatcher, timers.
-import {
-  type components,
-  openapiDocument,
-  type SandboxComponents,
-  sandboxDocument,
-} from '@payment-service/openapi';
+import { type components, openapiDocument, type SandboxComponents } from '@payment-service/openapi';
 import { createTokenTable, type TokenTable } from './domain/tokens.js';
+import {
+  openapiRequestValidators,
+  sandboxRequestValidators,
+} from './generated/request-validators.js';
 import { type MockServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { maskSecrets } from './secrets.js';
 import {
@@ -16,7 +15,11 @@ import {
 } from './service/account-service.js';
 import { AccountStore } from './store/accounts.js';
 import { IDLE_ACCOUNT_MS } from './store/memory.js';
-import { createSchemaValidators, type SchemaValidators } from './validation.js';
+import {
+  type ApiValidators,
+  createSchemaValidators,
+  type SandboxValidators,
+} from './validation.js';
 import { createDefaultEndpoint } from './webhooks/default-endpoint.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
@@ -24,8 +27,8 @@ import { WebhookDispatcher } from './webhooks/dispatcher.js';
 export interface Runtime {
   options: ResolvedOptions;
   tokens: TokenTable;
-  validators: SchemaValidators<components['schemas']>;
-  sandboxValidators: SchemaValidators<SandboxComponents['schemas']>;
+  validators: ApiValidators;
+  sandboxValidators: SandboxValidators;
   limitBounds: { minimum: number; maximum: number; default: number };
   /** The account service of one key (expired idempotency records are swept first). */
   serviceFor(apiKey: string): AccountService;
@@ -86,8 +89,14 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
   return {
     options: resolved,
     tokens,
-    validators: createSchemaValidators<components['schemas']>(openapiDocument),
-    sandboxValidators: createSchemaValidators<SandboxComponents['schemas']>(sandboxDocument),
+    validators: createSchemaValidators<
+      components['schemas'],
+      keyof typeof openapiRequestValidators
+    >(openapiRequestValidators),
+    sandboxValidators: createSchemaValidators<
+      SandboxComponents['schemas'],
+      keyof typeof sandboxRequestValidators
+    >(sandboxRequestValidators),
     limitBounds: {
       minimum: limitSchema.minimum,
       maximum: limitSchema.maximum,

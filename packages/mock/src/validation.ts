@@ -1,15 +1,19 @@
-// Request-body validation: schemas compiled once from the spec with Ajv 2020, errors in words.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+// Request-body validation: Ajv validators compiled from the spec at build time, errors in words.
+import type { components, SandboxComponents } from '@payment-service/openapi';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import type {
+  openapiRequestValidators,
+  sandboxRequestValidators,
+} from './generated/request-validators.js';
 import type { FieldError } from './problems.js';
 
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv2020) => void;
-
-/** A spec document with component schemas, such as `openapiDocument` or `sandboxDocument`. */
-export interface SpecDocument {
-  components?: { schemas?: Record<string, unknown> };
+/**
+ * A validator compiled by Ajv's standalone code (src/generated/request-validators.ts): true for a
+ * valid value; otherwise every problem is in `errors` (Ajv's `allErrors` and `verbose` options).
+ */
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
 }
 
 /** A checked body: the value narrowed to its generated type, or every field problem. */
@@ -31,50 +35,53 @@ interface SchemaLike {
   properties?: Record<string, unknown>;
 }
 
-let documentCounter = 0;
-
-/** Makes validators for the component schemas of one spec document. */
-export interface SchemaValidators<Schemas> {
-  /** The validator of one named schema, compiled on first use. */
-  validator<Name extends keyof Schemas & string>(name: Name): BodyValidator<Schemas[Name]>;
+/** The body validators of one spec document's request schemas. */
+export interface SchemaValidators<Schemas, Names extends keyof Schemas & string> {
+  /** The validator of one request-body schema. */
+  validator<Name extends Names>(name: Name): BodyValidator<Schemas[Name]>;
 }
 
+/** The validators of the API's request bodies. */
+export type ApiValidators = SchemaValidators<
+  components['schemas'],
+  keyof typeof openapiRequestValidators
+>;
+
+/** The validators of the sandbox controls' request bodies. */
+export type SandboxValidators = SchemaValidators<
+  SandboxComponents['schemas'],
+  keyof typeof sandboxRequestValidators
+>;
+
 /**
- * Makes validators for the named component schemas of a spec document: each narrows a parsed
+ * Wraps the compiled validators of a spec document's request-body schemas: each narrows a parsed
  * body to the schema's generated type or lists every field problem in words.
  *
  * @example
- * const validators = createSchemaValidators<components['schemas']>(openapiDocument);
+ * const validators = createSchemaValidators<components['schemas'], keyof typeof openapiRequestValidators>(openapiRequestValidators);
  * validators.validator('CreatePaymentRequest')({ amount: 0 });
  * // { ok: false, errors: [{ param: 'amount', code: 'minimum', message: 'amount must be an integer ≥ 1 and ≤ 999999999999' }, …] }
  */
-export function createSchemaValidators<Schemas>(document: SpecDocument): SchemaValidators<Schemas> {
-  // validateSchema: false skips checking the document against the 2020-12 meta-schema, whose
-  // compilation was most of the mock's start-up; `npm run lint:spec` checks the spec instead.
-  const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true, validateSchema: false });
-  addFormats(ajv);
-  const documentId = `urn:payment-service:spec:${documentCounter++}`;
-  ajv.addSchema({ $id: documentId, components: document.components ?? {} });
+export function createSchemaValidators<Schemas, Names extends keyof Schemas & string>(
+  compiled: Readonly<Record<Names, CompiledValidator>>,
+): SchemaValidators<Schemas, Names> {
   return {
-    validator<Name extends keyof Schemas & string>(name: Name): BodyValidator<Schemas[Name]> {
-      if (document.components?.schemas?.[name] === undefined) {
-        throw new Error(`The spec document has no schema named ${name}.`);
+    validator<Name extends Names>(name: Name): BodyValidator<Schemas[Name]> {
+      const validate: CompiledValidator | undefined = Object.hasOwn(compiled, name)
+        ? compiled[name]
+        : undefined;
+      if (validate === undefined) {
+        throw new Error(`The spec has no request-body schema named ${name}.`);
       }
-      // Compiled on first use, so start-up pays only for the validators a run needs.
-      let validate: ValidateFunction<Schemas[Name]> | undefined;
-      return (body) => {
-        validate ??= ajv.compile<Schemas[Name]>({
-          $ref: `${documentId}#/components/schemas/${name}`,
-        });
-        return validate(body)
-          ? { ok: true, value: body }
+      return (body) =>
+        validate(body)
+          ? { ok: true, value: body as Schemas[Name] }
           : { ok: false, errors: toFieldErrors(validate) };
-      };
     },
   };
 }
 
-function toFieldErrors(validate: ValidateFunction<unknown>): FieldError[] {
+function toFieldErrors(validate: CompiledValidator): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {

@@ -1,6 +1,6 @@
 // The sandbox controls of spec/sandbox.yaml: one route per operationId, on the caller's own key.
-import type { SandboxComponents, SandboxOperations, SandboxPaths } from '@payment-service/openapi';
-import type { SchemaValidators } from '../validation.js';
+import type { SandboxOperations, SandboxPaths } from '@payment-service/openapi';
+import type { SandboxValidators } from '../validation.js';
 import type { RouteTable } from './operations.js';
 import { noBody, requiredBody } from './routes.js';
 
@@ -11,7 +11,7 @@ import { noBody, requiredBody } from './routes.js';
  * @example
  * const routes = createSandboxRoutes(sandboxValidators);
  */
-export function createSandboxRoutes(validators: SchemaValidators<SandboxComponents['schemas']>) {
+export function createSandboxRoutes(validators: SandboxValidators) {
   return {
     resetSandbox: {
       body: noBody,

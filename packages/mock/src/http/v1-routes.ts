@@ -4,7 +4,7 @@ import type { DomainResult } from '../domain/payments.js';
 import { checkPaymentToken, type TokenTable } from '../domain/tokens.js';
 import type { FieldError } from '../problems.js';
 import type { EventDelivery } from '../service/account-service.js';
-import type { SchemaValidators } from '../validation.js';
+import type { ApiValidators } from '../validation.js';
 import type { BodyCheck, RouteTable } from './operations.js';
 import { invalidRequest } from './respond.js';
 import { noBody, optionalBody, requiredBody } from './routes.js';
@@ -46,7 +46,7 @@ type DomainProblem = Extract<DomainResult<unknown>, { ok: false }>['problem'];
  * const routes = createV1Routes(validators, tokens, { minimum: 1, maximum: 100, default: 10 });
  */
 export function createV1Routes(
-  validators: SchemaValidators<Schemas>,
+  validators: ApiValidators,
   tokens: TokenTable,
   limitBounds: LimitBounds,
 ) {
