@@ -34,6 +34,17 @@ export interface MockServer {
    * your own Hono app under a prefix with `app.route('/sandbox', mock.app)`.
    */
   readonly app: Hono<MockEnv>;
+  /**
+   * Resolves once no webhook attempt is in flight and none is due now; retries due later on a
+   * key's sandbox clock do not count. Await it in a test before checking what a receiver got,
+   * instead of sleeping.
+   *
+   * @example
+   * await mock.fetch('/v1/payments', { method: 'POST', headers, body });
+   * await mock.webhooksSettled();
+   * expect(receiver.received).toHaveLength(1);
+   */
+  webhooksSettled(): Promise<void>;
   /** Stops every timer (injected latencies end at once). */
   close(): void;
 }
@@ -129,6 +140,7 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
       }
       return response;
     },
+    webhooksSettled: () => runtime.webhooksSettled(),
     close() {
       runtime.close();
     },

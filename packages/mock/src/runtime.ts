@@ -36,6 +36,8 @@ export interface Runtime {
   deliver(events: readonly EventDelivery[]): void;
   /** Waits `ms` (for injected latency); `close()` ends every wait at once. */
   sleep(ms: number): Promise<void>;
+  /** Resolves once no webhook attempt is in flight or due now. */
+  webhooksSettled(): Promise<void>;
   close(): void;
 }
 
@@ -126,6 +128,7 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
         waits.set(timer, resolve);
       });
     },
+    webhooksSettled: () => webhooks.settled(),
     close() {
       webhooks.close();
       for (const [timer, resolve] of waits) {

@@ -93,7 +93,7 @@ describe('webhook delivery', () => {
     await receiver.waitFor(4);
     await harness.json('POST', '/_sandbox/clock/advance', { body: { seconds: 5 } });
     const deliveries = await receiver.waitFor(5);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.mock.webhooksSettled(); // every attempt made, none in flight
     expect(deliveries.map((delivery) => delivery.event.type)).toEqual([
       'payment.authorized',
       'payment.succeeded',
@@ -114,7 +114,7 @@ describe('webhook delivery', () => {
     await harness.createPayment();
     await harness.createPayment({ payment_method: { type: 'token', token: 'tok_test_declined' } });
     const [failed] = await receiver.waitFor(1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.mock.webhooksSettled(); // every attempt made, none in flight
     expect(receiver.received).toHaveLength(1);
     expect(failed?.event.type).toBe('payment.failed');
   });
@@ -154,7 +154,7 @@ describe('webhook delivery', () => {
       .poll(async () => (await harness.json('GET', '/v1/webhook_endpoints')).body.data[0].status)
       .toBe('disabled');
     await harness.createPayment();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.mock.webhooksSettled(); // every attempt made, none in flight
     expect(receiver.received).toHaveLength(1);
     const [entry] = await deliveriesOf(harness);
     expect(entry).toMatchObject({ status: 410, next_retry_at: null });
@@ -212,7 +212,7 @@ describe('webhook delivery', () => {
     await harness.json('POST', '/_sandbox/reset');
     expect((await harness.json('GET', '/v1/webhook_endpoints')).body.data).toEqual([]);
     await harness.createPayment();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.mock.webhooksSettled(); // every attempt made, none in flight
     expect(receiver.received).toHaveLength(0);
   });
 });
@@ -268,3 +268,38 @@ describe('the default endpoint (webhookUrl)', () => {
 async function deliveriesOf(harness: Harness): Promise<any[]> {
   return (await harness.json('GET', '/_sandbox/webhook_deliveries')).body.data;
 }
+
+describe('webhooksSettled', () => {
+  it('waits for an attempt in flight, then ignores the retry due later on the sandbox clock', async () => {
+    const receiver = await startTestReceiver(() => 'hang');
+    const harness = createHarness({ webhookTimeoutMs: 100 });
+    cleanups.push(
+      () => receiver.close(),
+      () => harness.mock.close(),
+    );
+    await register(harness, receiver);
+    await harness.createPayment();
+    let settled = false;
+    const waiting = harness.mock.webhooksSettled().then(() => {
+      settled = true;
+    });
+    await receiver.waitFor(1); // the attempt arrived and hangs
+    expect(settled).toBe(false);
+    await waiting; // it timed out
+    const [entry] = await deliveriesOf(harness);
+    expect(entry).toMatchObject({ attempt: 1, error: 'timeout', status: null });
+    expect(entry.next_retry_at).not.toBeNull();
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('resolves at once with nothing to deliver, and when the server closes', async () => {
+    const { receiver, harness } = await setup(() => 'hang');
+    await harness.mock.webhooksSettled();
+    await register(harness, receiver);
+    await harness.createPayment();
+    await receiver.waitFor(1);
+    const waiting = harness.mock.webhooksSettled();
+    harness.mock.close();
+    await waiting;
+  });
+});

@@ -71,6 +71,7 @@ export class WebhookDispatcher {
   private timerAt = Number.POSITIVE_INFINITY;
   private running = 0;
   private closed = false;
+  private readonly settledWaiters: Array<() => void> = [];
   private readonly maxConcurrent: number;
   private readonly maxConcurrentPerKey: number;
   private readonly fetch: typeof fetch;
@@ -105,6 +106,15 @@ export class WebhookDispatcher {
     this.setTimer(this.options.clock.now());
   }
 
+  /**
+   * Resolves once no attempt is in flight and none is due now (retries due later, on a key's
+   * sandbox clock, do not count), or once the dispatcher is closed.
+   */
+  settled(): Promise<void> {
+    if (this.isSettled()) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
   /** Stops the timer and aborts every attempt in flight. */
   close(): void {
     this.closed = true;
@@ -113,6 +123,19 @@ export class WebhookDispatcher {
     for (const controller of this.inFlight) controller.abort();
     this.inFlight.clear();
     this.active.clear();
+    this.notifySettled();
+  }
+
+  private isSettled(): boolean {
+    if (this.closed) return true;
+    return (
+      this.running === 0 && (this.timer === undefined || this.timerAt > this.options.clock.now())
+    );
+  }
+
+  private notifySettled(): void {
+    if (this.settledWaiters.length === 0 || !this.isSettled()) return;
+    for (const resolve of this.settledWaiters.splice(0)) resolve();
   }
 
   private enqueueEvent(
@@ -226,6 +249,7 @@ export class WebhookDispatcher {
       earliest = Math.min(earliest, due - (accountNow - serverNow));
     }
     if (earliest !== Number.POSITIVE_INFINITY) this.setTimer(Math.max(earliest, serverNow + 1));
+    this.notifySettled();
   }
 
   private async attempt(
@@ -276,7 +300,10 @@ export class WebhookDispatcher {
       state.inFlight--;
       this.inFlight.delete(controller);
     }
-    if (this.closed || account.closed) return;
+    if (this.closed || account.closed) {
+      this.notifySettled();
+      return;
+    }
     const latencyMs = Math.round(performance.now() - started);
     const succeeded = status !== null && status >= 200 && status < 300;
     let nextRetryAt: number | undefined;
