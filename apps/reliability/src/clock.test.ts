@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { advanceClockToLimit, CLOCK_LIMIT_SECONDS } from './attacks/floods.js';
 import { badTimestamps } from './expect-helpers.js';
-import { call, pause, paymentBody } from './http.js';
+import { call, paymentBody } from './http.js';
 import { useSandbox } from './test-support/use-sandbox.js';
 
 const KEY = 'sk_test_reliability_clock';
@@ -78,13 +78,10 @@ describe('clock attack: many one-year advances', () => {
     // Its events after the limit arrive too: the capture's, the cancel's, the refund's.
     const eventsOf = (payment: string) =>
       fx.receivers.receiver.received.filter((event) => event.data?.object?.id === payment).length;
-    while (
-      eventsOf(id(toCapture)) < 2 ||
-      eventsOf(id(toCancel)) < 2 ||
-      eventsOf(id(toRefund)) < 2
-    ) {
-      await pause(50);
-    }
+    await fx.receivers.receiver.until(
+      () =>
+        eventsOf(id(toCapture)) >= 2 && eventsOf(id(toCancel)) >= 2 && eventsOf(id(toRefund)) >= 2,
+    );
     const deliveries = await call(url, { path: '/_sandbox/webhook_deliveries', key: KEY });
     expect(deliveries.status).toBe(200);
     expect(badTimestamps(deliveries.json)).toEqual([]);

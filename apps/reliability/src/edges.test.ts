@@ -65,10 +65,9 @@ describe('secrets in webhook URLs never reach the log', () => {
     expect(payment.status).toBe(201);
     // Both deliveries (the CLI's URL and the endpoint) arrive and are logged.
     await receiver.waitFor(String(payment.json?.id));
-    while (receiver.received.length < 2) await pause(50);
+    await receiver.until(() => receiver.received.length >= 2);
     const eventId = String(receiver.received[0]?.id);
-    for (let waited = 0; waited < 3000 && logged.output().split(eventId).length < 3; waited += 50)
-      await pause(50);
+    await logged.untilOutput((output) => output.split(eventId).length >= 3);
     expect(logged.output()).toContain(`${logged.url}`);
     expect(logged.output()).not.toContain('QSECRET_');
     expect(logged.output()).not.toContain(key);
@@ -127,7 +126,10 @@ describe('a reset during a create in flight', () => {
       idempotencyKey: 'r-1',
       body: paymentBody(),
     });
-    await pause(300); // pacing: let the create reach the server and start its latency
+    // Pacing, not a wait for a result: another process gives no sign that a request arrived (every
+    // answer, a 409 too, waits out the latency). If the reset came first, the assertions below
+    // still hold; packages/mock/src/service/reset-in-flight.test.ts is the deterministic version.
+    await pause(300);
     expect((await call(url, { method: 'POST', path: '/_sandbox/reset', key })).status).toBe(200);
     const first = await inFlight;
     expect(first.status).toBeLessThan(500);

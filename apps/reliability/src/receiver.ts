@@ -1,6 +1,7 @@
 // Webhook receivers on 127.0.0.1: one that answers 200 at once, one that never answers.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createChanges } from './changes.js';
 
 /** A receiver listening on a free port. */
 export interface Receiver {
@@ -11,6 +12,8 @@ export interface Receiver {
   abandoned: number;
   /** Resolves with the first received event whose payment id is `paymentId` (any event if omitted). */
   waitFor(paymentId?: string): Promise<{ at: number }>;
+  /** Resolves once `predicate` holds, re-checked after each delivery. */
+  until(predicate: () => boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,6 +27,7 @@ export interface Receiver {
 export async function startReceiver(mode: 'answer' | 'hang'): Promise<Receiver> {
   const sockets = new Set<Socket>();
   const waiters: Array<{ id: string | undefined; resolve: (value: { at: number }) => void }> = [];
+  const changes = createChanges();
   const receiver: Receiver = {
     url: '',
     received: [],
@@ -35,6 +39,7 @@ export async function startReceiver(mode: 'answer' | 'hang'): Promise<Receiver> 
       if (hit !== undefined) return Promise.resolve({ at: hit.at });
       return new Promise((resolve) => waiters.push({ id: paymentId, resolve }));
     },
+    until: (predicate) => changes.until(predicate),
     close: async () => {},
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -51,6 +56,7 @@ export async function startReceiver(mode: 'answer' | 'hang'): Promise<Receiver> 
         if (waiter.id === undefined || waiter.id === event.data?.object?.id) waiter.resolve({ at });
         else waiters.push(waiter);
       }
+      changes.notify();
       if (mode === 'answer') res.end('ok');
       else res.on('close', () => receiver.abandoned++);
     });

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { createChanges } from './changes.js';
 
 const require = createRequire(import.meta.url);
 
@@ -30,6 +31,8 @@ export interface Sandbox {
   peakRssMiB(): number;
   /** Everything it wrote to stdout and stderr so far (the first 4 MiB). */
   output(): string;
+  /** Resolves once `predicate` holds for the output, re-checked after each chunk it writes. */
+  untilOutput(predicate: (output: string) => boolean): Promise<void>;
   /** Sends SIGTERM and waits for the exit (SIGKILL after 5 s). */
   stop(): Promise<void>;
 }
@@ -101,8 +104,10 @@ export function startSandbox(flags: string[] = [], env: NodeJS.ProcessEnv = {}):
     env: { ...process.env, ...env },
   });
   let output = '';
+  const changes = createChanges();
   const collect = (chunk: Buffer) => {
     if (output.length < MAX_OUTPUT_CHARS) output += chunk.toString('utf8');
+    changes.notify();
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
@@ -133,6 +138,7 @@ export function startSandbox(flags: string[] = [], env: NodeJS.ProcessEnv = {}):
         rssMiB: () => treeStatusMiB(pid, 'VmRSS'),
         peakRssMiB: () => treeStatusMiB(pid, 'VmHWM'),
         output: () => output,
+        untilOutput: (predicate) => changes.until(() => predicate(output)),
         async stop() {
           if (!alive()) return;
           child.kill('SIGTERM');

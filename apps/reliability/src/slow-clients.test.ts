@@ -2,7 +2,7 @@
 // requests are answered meanwhile, and the server cuts the slow ones by its (short) timeouts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { dribble, type HeldSockets } from './attacks/sockets.js';
-import { call, pause, paymentBody } from './http.js';
+import { call, paymentBody } from './http.js';
 import { useSandbox } from './test-support/use-sandbox.js';
 
 const SLOW_HEADERS = 300;
@@ -45,9 +45,8 @@ describe('slow clients', () => {
     }
     expect((await call(url, { path: '/v1/payments?limit=5', key })).status).toBe(200);
     // The server ends every slow socket (well before this test's 20 s timeout fails it).
-    while (headers.closedByServer() < SLOW_HEADERS || bodies.closedByServer() < SLOW_BODIES) {
-      await pause(100);
-    }
+    await headers.untilClosedByServer(SLOW_HEADERS);
+    await bodies.untilClosedByServer(SLOW_BODIES);
     expect(fx.sandbox.alive()).toBe(true);
     expect((await call(url, { path: '/v1/payments?limit=5', key })).status).toBe(200);
   });

@@ -31,6 +31,14 @@ export interface RunningMockServer {
   url: string;
   port: number;
   /**
+   * Resolves once no webhook attempt is in flight and none is due now (as `MockServer.webhooksSettled`).
+   *
+   * @example
+   * await client.payments.create(params);
+   * await server.webhooksSettled(); // every webhook of that create has reached its receiver
+   */
+  webhooksSettled(): Promise<void>;
+  /**
    * Stops listening, lets requests in flight finish for up to `graceMs` (default 0), then ends
    * every connection and stops the mock's timers.
    */
@@ -86,6 +94,7 @@ export async function startMockServer(
   return {
     url: `http://${host}:${address.port}`,
     port: address.port,
+    webhooksSettled: () => mock.webhooksSettled(),
     close: async ({ graceMs = 0 } = {}) => {
       const closed = new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),

@@ -12,6 +12,8 @@ export interface Target {
   hasSandboxControls: boolean;
   /** A fresh API key; on the mock every new `sk_test_` key is an empty account. */
   newApiKey(): string;
+  /** Resolves once the mock has no webhook attempt in flight or due now; undefined on a live sandbox. */
+  webhooksSettled: (() => Promise<void>) | undefined;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export async function startTarget(name: TargetName): Promise<Target> {
       fetch: (request) => mock.fetch(request),
       hasSandboxControls: true,
       newApiKey: randomKey,
+      webhooksSettled: () => mock.webhooksSettled(),
       close: async () => mock.close(),
     };
   }
@@ -68,6 +71,7 @@ export async function startTarget(name: TargetName): Promise<Target> {
       fetch: (request) => fetch(request),
       hasSandboxControls: true,
       newApiKey: randomKey,
+      webhooksSettled: () => server.webhooksSettled(),
       close: () => server.close(),
     };
   }
@@ -83,6 +87,7 @@ export async function startTarget(name: TargetName): Promise<Target> {
     fetch: (request) => fetch(request),
     hasSandboxControls: false,
     newApiKey: () => apiKey,
+    webhooksSettled: undefined,
     close: async () => {},
   };
 }

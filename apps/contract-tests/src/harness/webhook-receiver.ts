@@ -31,7 +31,7 @@ export interface WebhookReceiver {
   readonly received: ReceivedWebhook[];
   /** The verified events acknowledged with a 2xx, deduplicated on `webhook-id`, in arrival order. */
   events(): WebhookEvent[];
-  /** Waits until `predicate` holds (polling), or fails after `timeoutMs`. */
+  /** Resolves once `predicate` holds (checked now and after each delivery), or fails after `timeoutMs`. */
   waitUntil(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   /** Stops listening (the port is refused) until `reopen()`. */
   stop(): Promise<void>;
@@ -55,6 +55,8 @@ export async function startWebhookReceiver(
   options: WebhookReceiverOptions = {},
 ): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
+  /** Checks of pending `waitUntil` calls, run after each delivery. */
+  const waiters = new Set<() => void>();
   let port = 0;
   let server: Server | undefined;
 
@@ -83,6 +85,7 @@ export async function startWebhookReceiver(
       };
       const status = options.answer?.(delivery, received.length) ?? (event ? 204 : 400);
       received.push({ ...delivery, answeredWith: status });
+      for (const check of waiters) check();
       response.writeHead(status).end();
     });
     await new Promise<void>((resolve, reject) => {
@@ -115,16 +118,25 @@ export async function startWebhookReceiver(
       }
       return events;
     },
-    async waitUntil(predicate, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!predicate()) {
-        if (Date.now() > deadline) {
-          throw new Error(
-            `webhook receiver: condition not met within ${timeoutMs} ms; received ${received.length} attempt(s): ${received.map((delivery) => `${delivery.event?.type ?? 'unverified'}→${delivery.answeredWith}`).join(', ')}`,
+    waitUntil(predicate, timeoutMs = 5000) {
+      if (predicate()) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!predicate()) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(
+            new Error(
+              `webhook receiver: condition not met within ${timeoutMs} ms; received ${received.length} attempt(s): ${received.map((delivery) => `${delivery.event?.type ?? 'unverified'}→${delivery.answeredWith}`).join(', ')}`,
+            ),
           );
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+        }, timeoutMs);
+        waiters.add(check);
+      });
     },
     stop,
     reopen: listen,

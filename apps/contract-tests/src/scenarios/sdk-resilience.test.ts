@@ -7,7 +7,8 @@ import {
   ServerError,
   TimeoutError,
 } from '@payment-service/sdk';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runOnFakeTime, useFakeTime } from '../harness/fake-time.js';
 import { isLive } from '../harness/targets.js';
 import { useTarget } from '../harness/use-target.js';
 
@@ -73,15 +74,6 @@ describe.skipIf(isLive)('SDK resilience against the mock over HTTP', () => {
     },
   );
 
-  it('honours the Retry-After of a 429', async () => {
-    const { client, log, controls } = setUp();
-    await controls.setFaults({ fail_next: { count: 1, status: 429, retry_after: 1 } });
-    const started = performance.now();
-    await client.payments.list();
-    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
-    expect(log.map((entry) => entry.status)).toEqual([429, 200]);
-  });
-
   it('gives up after the default 2 retries with a ServerError counting 3 attempts', async () => {
     const { client, controls } = setUp();
     await controls.setFaults({ fail_next: { count: 3, status: 503, retry_after: 0 } });
@@ -92,63 +84,107 @@ describe.skipIf(isLive)('SDK resilience against the mock over HTTP', () => {
     expect((await client.payments.list()).object).toBe('list');
   });
 
-  it('retries a 409 idempotency_key_in_use until the first request finishes', async () => {
-    const { apiKey, client, log, controls } = setUp();
-    await controls.setFaults({ latency_ms: 300 });
-    const idempotencyKey = crypto.randomUUID();
-    const first = client.payments.create(params, { idempotencyKey });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const second = await client.payments.create(params, { idempotencyKey });
-    expect(second).toEqual(await first);
-    expect(log.some((entry) => entry.code === 'idempotency_key_in_use')).toBe(true);
-    await controls.clearFaults();
-    expect((await ctx.client(apiKey).payments.list()).data).toHaveLength(1);
-  });
+  describe('on injected time (fake timers and Date; the HTTP exchange is real)', () => {
+    beforeEach(useFakeTime);
+    afterEach(() => {
+      vi.useRealTimers();
+    });
 
-  it('without retries, a 409 idempotency_key_in_use is an IdempotencyError', async () => {
-    const { client, controls } = setUp();
-    await controls.setFaults({ latency_ms: 300 });
-    const idempotencyKey = crypto.randomUUID();
-    const first = client.payments.create(params, { idempotencyKey });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const second = await client.payments
-      .create(params, { idempotencyKey, maxRetries: 0 })
-      .catch((caught) => caught);
-    expect(second).toBeInstanceOf(IdempotencyError);
-    expect(second.code).toBe('idempotency_key_in_use');
-    await first;
-  });
+    it('honours the Retry-After of a 429: the retry waits the 1 s it asks for', async () => {
+      const { apiKey, controls } = setUp();
+      await controls.setFaults({ fail_next: { count: 1, status: 429, retry_after: 1 } });
+      const attempts: { status: number | undefined; at: number }[] = [];
+      const logged = ctx.client(apiKey, {
+        logger: (entry) => attempts.push({ status: entry.status, at: Date.now() }),
+      });
+      await runOnFakeTime(logged.payments.list());
+      expect(attempts.map((attempt) => attempt.status)).toEqual([429, 200]);
+      const [first, second] = attempts as [(typeof attempts)[0], (typeof attempts)[0]];
+      expect(second.at - first.at).toBeGreaterThanOrEqual(1_000);
+    });
 
-  it('times out a slow attempt, retries it, and throws a TimeoutError', async () => {
-    const { client, log, controls } = setUp();
-    await controls.setFaults({ latency_ms: 1_000 });
-    const error = await client.payments
-      .list(undefined, { timeout: 150, maxRetries: 1 })
-      .catch((caught) => caught);
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect(error.attempts).toBe(2);
-    expect(log.map((entry) => entry.code)).toEqual(['timeout', 'timeout']);
-  });
+    it('retries a 409 idempotency_key_in_use until the first request finishes', async () => {
+      const { apiKey, client, log, controls } = setUp();
+      await controls.setFaults({ latency_ms: 300 });
+      const idempotencyKey = crypto.randomUUID();
+      // Sent together: whichever arrives first holds the key, the other is answered 409 and retried.
+      const [one, two] = await runOnFakeTime(
+        Promise.all([
+          client.payments.create(params, { idempotencyKey }),
+          client.payments.create(params, { idempotencyKey }),
+        ]),
+      );
+      expect(two).toEqual(one);
+      expect(log.some((entry) => entry.code === 'idempotency_key_in_use')).toBe(true);
+      await controls.clearFaults();
+      expect((await ctx.client(apiKey).payments.list()).data).toHaveLength(1);
+    });
 
-  it('aborts a request in flight at once', async () => {
-    const { client, controls } = setUp();
-    await controls.setFaults({ latency_ms: 2_000 });
-    const controller = new AbortController();
-    const pending = client.payments.list(undefined, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
-    // Unaborted, the list would succeed after the 2 s latency: the rejection is the proof.
-    await expect(pending).rejects.toBeInstanceOf(AbortedError);
-  });
+    it('without retries, a 409 idempotency_key_in_use is an IdempotencyError', async () => {
+      const { client, controls } = setUp({ maxRetries: 0 });
+      await controls.setFaults({ latency_ms: 300 });
+      const idempotencyKey = crypto.randomUUID();
+      const outcomes = await runOnFakeTime(
+        Promise.allSettled([
+          client.payments.create(params, { idempotencyKey }),
+          client.payments.create(params, { idempotencyKey }),
+        ]),
+      );
+      const created = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+      const refused = outcomes.flatMap((outcome) =>
+        outcome.status === 'rejected' ? [outcome.reason] : [],
+      );
+      expect(created).toHaveLength(1);
+      expect(refused).toHaveLength(1);
+      expect(refused[0]).toBeInstanceOf(IdempotencyError);
+      expect(refused[0].code).toBe('idempotency_key_in_use');
+    });
 
-  it('aborts a pending retry: nothing more is sent', async () => {
-    const { client, log, controls } = setUp();
-    await controls.setFaults({ fail_next: { count: 3, status: 429, retry_after: 30 } });
-    const controller = new AbortController();
-    const pending = client.payments.list(undefined, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
-    // The retry waits 30 s (Retry-After): only the abort ends it within the test's timeout.
-    await expect(pending).rejects.toBeInstanceOf(AbortedError);
-    expect(log).toHaveLength(1);
-    expect((await controls.getFaults()).fail_next?.count).toBe(2);
+    it('times out a slow attempt, retries it, and throws a TimeoutError', async () => {
+      const { client, log, controls } = setUp();
+      await controls.setFaults({ latency_ms: 1_000 });
+      const error = await runOnFakeTime(
+        client.payments.list(undefined, { timeout: 150, maxRetries: 1 }).catch((caught) => caught),
+      );
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error.attempts).toBe(2);
+      expect(log.map((entry) => entry.code)).toEqual(['timeout', 'timeout']);
+    });
+
+    it('aborts a request in flight at once', async () => {
+      const { client, controls } = setUp();
+      await controls.setFaults({ latency_ms: 2_000 });
+      const controller = new AbortController();
+      const pending = client.payments.list(undefined, { signal: controller.signal });
+      // Fake time stands still: unaborted, the list would wait for its 2 s latency forever, so
+      // the rejection is the proof that the abort ended it.
+      await new Promise((resolve) => setImmediate(resolve));
+      controller.abort();
+      await expect(pending).rejects.toBeInstanceOf(AbortedError);
+    });
+
+    it('aborts a pending retry: nothing more is sent', async () => {
+      const { apiKey, controls } = setUp();
+      await controls.setFaults({ fail_next: { count: 3, status: 429, retry_after: 30 } });
+      const controller = new AbortController();
+      let firstAnswered: () => void = () => {};
+      const answered = new Promise<void>((resolve) => {
+        firstAnswered = resolve;
+      });
+      const log: RequestLogEntry[] = [];
+      const logged = ctx.client(apiKey, {
+        logger: (entry) => {
+          log.push(entry);
+          firstAnswered();
+        },
+      });
+      const pending = logged.payments.list(undefined, { signal: controller.signal });
+      await answered;
+      // The retry now waits 30 s (Retry-After) of fake time, which does not move: only the abort ends it.
+      controller.abort();
+      await expect(pending).rejects.toBeInstanceOf(AbortedError);
+      expect(log.map((entry) => entry.status)).toEqual([429]);
+      expect((await controls.getFaults()).fail_next?.count).toBe(2);
+    });
   });
 });

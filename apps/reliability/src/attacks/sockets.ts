@@ -1,11 +1,14 @@
 // Socket-level attacks: pipelined requests whose answers are never read, headers or bodies dribbled a byte at a time.
 import { connect, type Socket } from 'node:net';
+import { createChanges } from '../changes.js';
 
 /** Sockets an attack holds open; `close` destroys them. */
 export interface HeldSockets {
   sockets: Socket[];
   /** How many of them the server closed (ended or reset) so far. */
   closedByServer(): number;
+  /** Resolves once the server has closed at least `count` of them. */
+  untilClosedByServer(count: number): Promise<void>;
   close(): void;
 }
 
@@ -32,6 +35,7 @@ export async function pipelineUnread(
 ): Promise<HeldSockets> {
   let closed = 0;
   let closing = false;
+  const changes = createChanges();
   const sockets: Socket[] = [];
   const request =
     `GET /v1/payments?limit=100 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
@@ -39,7 +43,9 @@ export async function pipelineUnread(
   const burst = request.repeat(size.requestsPerSocket);
   for (let index = 0; index < size.sockets; index++) {
     const socket = await open(port, () => {
-      if (!closing) closed++;
+      if (closing) return;
+      closed++;
+      changes.notify();
     });
     socket.on('error', () => {});
     socket.pause();
@@ -49,6 +55,7 @@ export async function pipelineUnread(
   return {
     sockets,
     closedByServer: () => closed,
+    untilClosedByServer: (count) => changes.until(() => closed >= count),
     close() {
       closing = true;
       for (const socket of sockets) socket.destroy();
@@ -71,6 +78,7 @@ export async function dribble(
 ): Promise<HeldSockets> {
   let closed = 0;
   let closing = false;
+  const changes = createChanges();
   const sockets: Socket[] = [];
   const head =
     size.part === 'headers'
@@ -79,7 +87,9 @@ export async function dribble(
         'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
   for (let index = 0; index < size.sockets; index++) {
     const socket = await open(port, () => {
-      if (!closing) closed++;
+      if (closing) return;
+      closed++;
+      changes.notify();
     });
     socket.on('error', () => {});
     socket.resume();
@@ -93,6 +103,7 @@ export async function dribble(
   return {
     sockets,
     closedByServer: () => closed,
+    untilClosedByServer: (count) => changes.until(() => closed >= count),
     close() {
       closing = true;
       clearInterval(timer);

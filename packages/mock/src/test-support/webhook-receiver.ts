@@ -23,19 +23,27 @@ export interface TestReceiver {
 
 export async function startTestReceiver(answer: ReceiverAnswer = () => 204): Promise<TestReceiver> {
   const received: ReceivedDelivery[] = [];
+  /** Checks of pending `waitFor` calls, run after each delivery. */
+  const waiters = new Set<() => void>();
   const receiver: TestReceiver = {
     url: '',
     received,
     answer,
-    async waitFor(count, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) {
-          throw new Error(`expected ${count} deliveries, got ${received.length}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      return received;
+    waitFor(count, timeoutMs = 5000) {
+      if (received.length >= count) return Promise.resolve(received);
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (received.length < count) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(received);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`expected ${count} deliveries, got ${received.length}`));
+        }, timeoutMs);
+        waiters.add(check);
+      });
     },
     close: () =>
       new Promise((resolve) => {
@@ -55,6 +63,7 @@ export async function startTestReceiver(answer: ReceiverAnswer = () => 204): Pro
       };
       const status = receiver.answer(delivery, received.length);
       received.push(delivery);
+      for (const check of waiters) check();
       if (status === 'hang') return;
       response.writeHead(status, { 'content-type': 'text/plain' }).end(`answered ${status}`);
     });
