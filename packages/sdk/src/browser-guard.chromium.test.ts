@@ -1,5 +1,5 @@
 // The browser guard in a real headless Chromium: the built SDK, loaded into a page, refuses to construct unless told it is dangerous.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,8 +9,10 @@ import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWithSdk, inCi } from './test-support/built.js';
 
-/** Debian's chromium (apt-get install chromium); never a downloaded browser build. */
-const executablePath = '/usr/bin/chromium';
+/** Debian's chromium and its launch flags, shared by the repository's browser tests. */
+const { executablePath, args: chromiumArgs } = JSON.parse(
+  readFileSync(new URL('../../../test-support/chromium.json', import.meta.url), 'utf8'),
+) as { executablePath: string; args: string[] };
 const hasChromium = existsSync(executablePath);
 if (!hasChromium && !inCi) {
   console.warn(
@@ -44,16 +46,7 @@ describe.skipIf(!hasChromium && !inCi)('browser guard in headless Chromium', () 
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath,
       headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: chromiumArgs,
     });
   }, 60_000);
 

@@ -20,6 +20,30 @@ function open(port: number, onServerClose: () => void): Promise<Socket> {
   });
 }
 
+/** Counts the sockets the server closes (not those `close()` destroys) and hands them out. */
+function heldSockets(onClose: () => void = () => {}) {
+  let closed = 0;
+  let closing = false;
+  const changes = createChanges();
+  const sockets: Socket[] = [];
+  const held: HeldSockets = {
+    sockets,
+    closedByServer: () => closed,
+    untilClosedByServer: (count) => changes.until(() => closed >= count),
+    close() {
+      closing = true;
+      onClose();
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+  const serverClosed = () => {
+    if (closing) return;
+    closed++;
+    changes.notify();
+  };
+  return { held, sockets, serverClosed };
+}
+
 /**
  * Opens `sockets` connections and writes `requestsPerSocket` pipelined GETs on each, sent in
  * one burst per socket and never reading an answer (the socket is paused).
@@ -33,34 +57,19 @@ export async function pipelineUnread(
   key: string,
   size: { sockets: number; requestsPerSocket: number },
 ): Promise<HeldSockets> {
-  let closed = 0;
-  let closing = false;
-  const changes = createChanges();
-  const sockets: Socket[] = [];
+  const { held, sockets, serverClosed } = heldSockets();
   const request =
     `GET /v1/payments?limit=100 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
     `Authorization: Bearer ${key}\r\n\r\n`;
   const burst = request.repeat(size.requestsPerSocket);
   for (let index = 0; index < size.sockets; index++) {
-    const socket = await open(port, () => {
-      if (closing) return;
-      closed++;
-      changes.notify();
-    });
+    const socket = await open(port, serverClosed);
     socket.on('error', () => {});
     socket.pause();
     socket.write(burst);
     sockets.push(socket);
   }
-  return {
-    sockets,
-    closedByServer: () => closed,
-    untilClosedByServer: (count) => changes.until(() => closed >= count),
-    close() {
-      closing = true;
-      for (const socket of sockets) socket.destroy();
-    },
-  };
+  return held;
 }
 
 /**
@@ -76,40 +85,25 @@ export async function dribble(
   port: number,
   size: { sockets: number; intervalMs: number; part: 'headers' | 'body'; key?: string },
 ): Promise<HeldSockets> {
-  let closed = 0;
-  let closing = false;
-  const changes = createChanges();
-  const sockets: Socket[] = [];
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const { held, sockets, serverClosed } = heldSockets(() => clearInterval(timer));
   const head =
     size.part === 'headers'
       ? 'GET /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '
       : `POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${size.key ?? 'sk_test_slow_body'}\r\n` +
         'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
   for (let index = 0; index < size.sockets; index++) {
-    const socket = await open(port, () => {
-      if (closing) return;
-      closed++;
-      changes.notify();
-    });
+    const socket = await open(port, serverClosed);
     socket.on('error', () => {});
     socket.resume();
     socket.write(head);
     sockets.push(socket);
   }
-  const timer = setInterval(() => {
+  timer = setInterval(() => {
     for (const socket of sockets)
       if (!socket.destroyed) socket.write(size.part === 'headers' ? 'a' : ' ');
   }, size.intervalMs);
-  return {
-    sockets,
-    closedByServer: () => closed,
-    untilClosedByServer: (count) => changes.until(() => closed >= count),
-    close() {
-      closing = true;
-      clearInterval(timer);
-      for (const socket of sockets) socket.destroy();
-    },
-  };
+  return held;
 }
 
 /**

@@ -1,5 +1,5 @@
 // The console in a real headless Chromium (Debian's): offline, the reference with its badges, the inspector following a payment, a11y, screenshots.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockServer, startMockServer } from '../node.js';
 import { startTestReceiver, type TestReceiver } from '../test-support/webhook-receiver.js';
 
-/** Debian's chromium (apt-get install chromium); never a downloaded browser build. */
-const executablePath = '/usr/bin/chromium';
+/** Debian's chromium and its launch flags, shared by the repository's browser tests. */
+const { executablePath, args: chromiumArgs } = JSON.parse(
+  readFileSync(new URL('../../../../test-support/chromium.json', import.meta.url), 'utf8'),
+) as { executablePath: string; args: string[] };
 const hasChromium = existsSync(executablePath);
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
 if (!hasChromium && !inCi) {
@@ -65,16 +67,7 @@ describe.skipIf(!hasChromium && !inCi)('the console in headless Chromium', () =>
       executablePath,
       headless: true,
       viewport: { width: 1280, height: 800 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: chromiumArgs,
     });
     // The network is cut off: only the sandbox's own origin answers.
     await context.route('**/*', (route) => {
