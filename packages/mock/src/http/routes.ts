@@ -139,7 +139,19 @@ function erase<Operation>(route: Route<Operation>): ErasedRoute {
       const checked = route.body.check(raw);
       if (!checked.ok) return checked;
       const body = checked.value;
-      return { ok: true, value: (input) => route.handle({ ...input, body }) };
+      // Not `{ ...input, body }`: spreading would call the `query` getter, parsing every query.
+      return {
+        ok: true,
+        value: (input) =>
+          route.handle({
+            service: input.service,
+            id: input.id,
+            body,
+            get query() {
+              return input.query;
+            },
+          }),
+      };
     },
   };
 }
