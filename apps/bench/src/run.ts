@@ -44,7 +44,7 @@ export async function runBench(mode: 'full' | 'smoke', paths: ReportPaths): Prom
   const logDir = mkdtempSync(join(tmpdir(), 'bench-logs-'));
   const running: RunningServer[] = [];
   try {
-    const names: ServerName[] = ['floor', 'mock', 'mock-quiet'];
+    const names: ServerName[] = ['floor', 'hono-floor', 'mock', 'mock-quiet'];
     if (prism !== undefined) names.push('prism');
     for (const name of names)
       running.push(await startServer(serverCommand(name, prism?.entry), logDir));

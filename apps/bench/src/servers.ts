@@ -5,15 +5,16 @@ import { closeSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseJson, sendRequest } from './http-client.js';
-import { FLOOR_MAIN, MOCK_CLI, MOCK_CLI_NODE_FLAGS, SPEC_PATH } from './paths.js';
+import { FLOOR_MAIN, HONO_FLOOR_MAIN, MOCK_CLI, MOCK_CLI_NODE_FLAGS, SPEC_PATH } from './paths.js';
 import { CREATE_BODY_TEXT, CREATE_HEADERS, isPaymentBody } from './payment-request.js';
 
-/** Which server: the raw floor, our mock (default settings or --quiet), or Prism. */
-export type ServerName = 'floor' | 'mock' | 'mock-quiet' | 'prism';
+/** Which server: the raw floor, the Hono floor, our mock (default settings or --quiet), or Prism. */
+export type ServerName = 'floor' | 'hono-floor' | 'mock' | 'mock-quiet' | 'prism';
 
 /** Human labels of the servers, for the report. */
 export const SERVER_LABELS: Record<ServerName, string> = {
   floor: 'raw node:http floor',
+  'hono-floor': 'Hono floor (the same answers from a bare Hono app on @hono/node-server)',
   mock: 'our mock (CLI, default settings: logs each request)',
   'mock-quiet': 'our mock (CLI, --quiet)',
   prism: 'Prism 5.14 on our spec',
@@ -48,6 +49,8 @@ export function serverCommand(name: ServerName, prismEntry?: string): ServerComm
   switch (name) {
     case 'floor':
       return { name, args: (port) => [FLOOR_MAIN, String(port)] };
+    case 'hono-floor':
+      return { name, args: (port) => [HONO_FLOOR_MAIN, String(port)] };
     case 'mock':
       return { name, args: (port) => [...MOCK_CLI_NODE_FLAGS, MOCK_CLI, '--port', String(port)] };
     case 'mock-quiet':

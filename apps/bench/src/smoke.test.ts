@@ -42,6 +42,7 @@ describe('bench smoke run', () => {
   it('measured create and retrieve on every server, each answering correctly', () => {
     const servers = [
       'floor',
+      'hono-floor',
       'mock',
       'mock-quiet',
       ...(report.versions.prism.startsWith('5.') ? ['prism'] : []),
@@ -84,6 +85,8 @@ describe('bench smoke run', () => {
   it('computes the ratios and every target', () => {
     expect(report.ratios['create.mock/floor']).toBeGreaterThan(0);
     expect(report.ratios['retrieve.mock/floor']).toBeGreaterThan(0);
+    expect(report.ratios['create.hono-floor/floor']).toBeGreaterThan(0);
+    expect(report.ratios['retrieve.mock/hono-floor']).toBeGreaterThan(0);
     expect(report.targets.map((target) => target.target)).toEqual([
       '≥ 55 %',
       '≥ 72.6 % (d7ac2fd, before the redesign)',
