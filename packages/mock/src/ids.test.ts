@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { newPaymentId, newRefundId, newRequestId, newTestApiKey, randomBase62 } from './ids.js';
-import { formatTimestamp } from './time.js';
 
 describe('ids', () => {
   it('formats payment, refund and request ids', () => {
@@ -18,12 +17,5 @@ describe('ids', () => {
   it('uses every base62 character', () => {
     const seen = new Set(randomBase62(20000));
     expect(seen.size).toBe(62);
-  });
-});
-
-describe('formatTimestamp', () => {
-  it('drops milliseconds and ends with Z', () => {
-    expect(formatTimestamp(Date.UTC(2025, 0, 2, 3, 4, 5, 678))).toBe('2025-01-02T03:04:05Z');
-    expect(formatTimestamp(0)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
   });
 });

@@ -21,6 +21,7 @@ const LAYERS: [prefix: string, layer: number, name: string][] = [
   ['validation.ts', 6, 'shared'],
   ['generated/', 6, 'shared'],
   ['line-writer.ts', 6, 'shared'],
+  ['objects.ts', 6, 'shared'],
 ];
 
 function layerOf(path: string): { layer: number; name: string } {

@@ -1,10 +1,12 @@
 // The mock's Hono middleware, in contract order: request id, log, auth, faults, body, validation, idempotency, handler.
 import type { MiddlewareHandler } from 'hono';
 import { newRequestId } from '../ids.js';
+import { extend } from '../objects.js';
 import { maskSecrets } from '../secrets.js';
 import type { AccountService, EventDelivery } from '../service/account-service.js';
 import { checkIdempotencyKey } from '../service/idempotency.js';
 import { clip } from '../store/request-log.js';
+import { formatLogTime } from '../time.js';
 import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
 import type { MockEnv } from './env.js';
@@ -43,7 +45,7 @@ export function requestLog(logger: (line: string) => void): MiddlewareHandler<Mo
     const code = c.res.status >= 400 ? await problemCodeOf(c.res) : undefined;
     const elapsed = Math.round(performance.now() - started);
     logger(
-      `${new Date().toISOString()} ${c.req.method} ${maskSecrets(pathOf(c.req.url))} ${status}${code === undefined ? '' : ` ${code}`} ${elapsed}ms ${c.get('requestId')}`,
+      `${formatLogTime(Date.now())} ${c.req.method} ${maskSecrets(pathOf(c.req.url))} ${status}${code === undefined ? '' : ` ${code}`} ${elapsed}ms ${c.get('requestId')}`,
     );
   };
 }
@@ -87,7 +89,9 @@ export function requestRecorder(clock: { now(): number }): MiddlewareHandler<Moc
     const receivedAt = clock.now();
     const started = performance.now();
     await next();
-    if (c.req.method === 'GET' && c.req.path.includes('/_sandbox/')) return;
+    const method = c.req.method;
+    const path = pathOf(c.req.url);
+    if (method === 'GET' && path.includes('/_sandbox/')) return;
     try {
       const dropped = c.get('drop');
       const stored = c.get('stored');
@@ -99,8 +103,8 @@ export function requestRecorder(clock: { now(): number }): MiddlewareHandler<Moc
       c.get('service').recordRequest(
         {
           requestId: c.get('requestId'),
-          method: c.req.method,
-          path: pathOf(c.req.url),
+          method,
+          path,
           status: dropped ? null : c.res.status,
           code: c.res.status >= 400 && answer !== null ? (codeIn(answer) ?? null) : null,
           latencyMs: Math.max(0, Math.round(performance.now() - started)),
@@ -147,16 +151,15 @@ export function injectedFaults(sleep: (ms: number) => Promise<void>): Middleware
     c.set('latencyMs', service.latencyMs());
     const failure = service.takeFailure();
     if (failure !== undefined) {
-      await spendLatency(c.get('latencyMs'), sleep);
+      const latency = c.get('latencyMs');
+      if (latency > 0) await sleep(latency);
       return problem(c, failure);
     }
     await next();
-    await spendLatency(c.get('latencyMs'), sleep);
+    // What the handler step did not spend (an answer made before it, such as a 400).
+    const latency = c.get('latencyMs');
+    if (latency > 0) await sleep(latency);
   };
-}
-
-async function spendLatency(ms: number, sleep: (ms: number) => Promise<void>): Promise<void> {
-  if (ms > 0) await sleep(ms);
 }
 
 /**
@@ -283,7 +286,7 @@ export function handlerStep(options: HandlerStepOptions): MiddlewareHandler<Mock
         return toResponse(decision.response, c.get('requestId'), true);
       const account = service.find();
       if (account !== undefined)
-        c.set('idempotency', { ...pending, record: decision.record, account });
+        c.set('idempotency', extend(pending, { record: decision.record, account }));
     }
     if (options.settleFirst) {
       const { events } = service.settleDue();

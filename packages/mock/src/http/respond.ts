@@ -1,5 +1,6 @@
 // Builds responses: JSON bodies, problem+json and idempotent replays, each with Request-Id.
 import type { Context } from 'hono';
+import { extend } from '../objects.js';
 import { type ProblemInit, renderProblem } from '../problems.js';
 import type { StoredResponse } from '../store/account.js';
 import type { MockEnv } from './env.js';
@@ -32,7 +33,7 @@ export function toStoredProblem(problem: ProblemInit, requestId: string): Stored
  * toResponse(toStoredJson(200, {}), 'req_1').headers.get('request-id'); // 'req_1'
  */
 export function toResponse(stored: StoredResponse, requestId: string, replayed = false): Response {
-  const headers: Record<string, string> = { ...stored.headers, 'request-id': requestId };
+  const headers: Record<string, string> = extend(stored.headers, { 'request-id': requestId });
   if (replayed) headers['idempotent-replayed'] = 'true';
   return new Response(stored.body, { status: stored.status, headers });
 }

@@ -9,6 +9,7 @@ import {
   settlePendingPayment,
 } from '../domain/transitions.js';
 import { type Faults, normalizeFaults, takeDrop, takeFailure } from '../faults.js';
+import { extend } from '../objects.js';
 import type { ProblemInit } from '../problems.js';
 import type { Account, IdempotencyRecord, StoredResponse, TimelineStep } from '../store/account.js';
 import type { AccountStore } from '../store/accounts.js';
@@ -398,7 +399,7 @@ export class AccountService {
     const existing = this.find();
     if (existing === undefined && !this.sandbox.store.admit()) return false;
     const account = existing ?? this.sandbox.store.open(this.apiKey);
-    account.requestLog().record({ ...entry, receivedAt: account.now(receivedAtServer) });
+    account.requestLog().record(extend(entry, { receivedAt: account.now(receivedAtServer) }));
     return true;
   }
 

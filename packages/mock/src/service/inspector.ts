@@ -1,5 +1,6 @@
 // The console inspector's snapshot of one key: recent requests, payments with timelines, events with deliveries.
 import type { components, SandboxComponents } from '@payment-service/openapi';
+import { extend } from '../objects.js';
 import { maskBody, maskSecrets, maskUrl } from '../secrets.js';
 import type { Account } from '../store/account.js';
 import type { RecordedEntry } from '../store/request-log.js';
@@ -52,7 +53,7 @@ function inspectedPayments(account: Account): Schemas['InspectedPayment'][] {
     const steps = stored?.timeline ?? [];
     return {
       payment: { ...payment },
-      timeline: steps.map((step) => ({ ...step, at: formatTimestamp(step.at) })),
+      timeline: steps.map((step) => extend(step, { at: formatTimestamp(step.at) })),
     };
   });
 }
@@ -81,10 +82,9 @@ function inspectedEvents(account: Account): Schemas['InspectedEvent'][] {
       type,
       created_at: body.created_at,
       payment_id: body.data.object.id,
-      deliveries: (deliveries.get(event.id) ?? []).map((entry) => ({
-        ...entry,
-        url: maskUrl(entry.url),
-      })),
+      deliveries: (deliveries.get(event.id) ?? []).map((entry) =>
+        extend(entry, { url: maskUrl(entry.url) }),
+      ),
     };
   });
 }

@@ -3,6 +3,7 @@ import type { components } from '@payment-service/openapi';
 import type { DomainResult } from '../domain/payments.js';
 import { checkWebhookUrl } from '../domain/webhook-url.js';
 import { randomBase62 } from '../ids.js';
+import { extend } from '../objects.js';
 import type { Account } from '../store/account.js';
 import { MAX_ENDPOINTS_PER_KEY, type WebhookEndpoint } from '../store/webhook-state.js';
 import { formatTimestamp } from '../time.js';
@@ -53,7 +54,7 @@ export function createWebhookEndpoint(
     created_at: formatTimestamp(accountNow),
   };
   account.webhookState().endpoints.set(endpoint.id, { endpoint, key });
-  return { ok: true, status: 201, body: { ...endpoint, secret } };
+  return { ok: true, status: 201, body: extend(endpoint, { secret }) };
 }
 
 /**

@@ -1,5 +1,6 @@
 // What one sandbox key remembers about webhooks: endpoints, recent events, queued deliveries, the log.
 import type { components, SandboxComponents } from '@payment-service/openapi';
+import { extend } from '../objects.js';
 import { stringBytes } from './memory.js';
 import { MinHeap } from './min-heap.js';
 
@@ -93,7 +94,7 @@ export class AccountWebhooks {
   enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): boolean {
     if (this.queue.size >= MAX_QUEUED_PER_KEY) return false;
     if (this.queuedBytes + QUEUED_BYTES > this.budget.maxBytes / 2) return false;
-    this.queue.push({ ...delivery, sequence: this.nextSequence++ });
+    this.queue.push(extend(delivery, { sequence: this.nextSequence++ }));
     this.queuedBytes += QUEUED_BYTES;
     this.change(QUEUED_BYTES);
     return true;

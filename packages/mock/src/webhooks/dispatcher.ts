@@ -10,7 +10,7 @@ import {
   receiversOf,
   type StoredEvent,
 } from '../store/webhook-state.js';
-import { type Clock, formatTimestamp } from '../time.js';
+import { type Clock, formatLogTime, formatTimestamp } from '../time.js';
 import { retryDelayMs } from './schedule.js';
 import { signMessage } from './signing.js';
 
@@ -203,7 +203,7 @@ export class WebhookDispatcher {
   private report(step: string, error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
     this.options.logger?.(
-      `${new Date().toISOString()} webhook dispatcher: unexpected error in ${step}: ${maskSecrets(message)}`,
+      `${formatLogTime(Date.now())} webhook dispatcher: unexpected error in ${step}: ${maskSecrets(message)}`,
     );
     // The next wake-up retries what is still due.
     if (!this.closed && this.timer === undefined) this.setTimer(this.options.clock.now() + 1000);
@@ -333,7 +333,7 @@ export class WebhookDispatcher {
       next_retry_at: nextRetryAt === undefined ? null : formatTimestamp(nextRetryAt),
     });
     this.options.logger?.(
-      `${new Date().toISOString()} webhook ${event.type} ${event.id} → ${maskUrl(target.endpoint.url)} ${status ?? error} ${latencyMs}ms (attempt ${attempt}${nextRetryAt === undefined ? '' : `, retry at ${formatTimestamp(nextRetryAt)}`}${status === 410 ? ', endpoint disabled' : ''})`,
+      `${formatLogTime(Date.now())} webhook ${event.type} ${event.id} → ${maskUrl(target.endpoint.url)} ${status ?? error} ${latencyMs}ms (attempt ${attempt}${nextRetryAt === undefined ? '' : `, retry at ${formatTimestamp(nextRetryAt)}`}${status === 410 ? ', endpoint disabled' : ''})`,
     );
     this.watch(account);
   }
