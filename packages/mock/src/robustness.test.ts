@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createHarness, validCreateBody } from './test-support/harness.js';
 
 describe('eviction over HTTP', () => {
@@ -127,9 +127,16 @@ describe('logging', () => {
   it('logs one line per request without the API key', async () => {
     const lines: string[] = [];
     const { call } = createHarness({ logger: (line) => lines.push(line) });
-    await call('GET', '/v1/payments');
-    await call('GET', '/v1/payments/sk_test_leakedkey123');
-    await call('GET', '/v1/payments', { apiKey: 'sk_live_LIVESECRET99' });
+    // The code comes from the text the mock answered with, not from a copy of the Response.
+    const clone = vi.spyOn(Response.prototype, 'clone');
+    try {
+      await call('GET', '/v1/payments');
+      await call('GET', '/v1/payments/sk_test_leakedkey123');
+      await call('GET', '/v1/payments', { apiKey: 'sk_live_LIVESECRET99' });
+      expect(clone).not.toHaveBeenCalled();
+    } finally {
+      clone.mockRestore();
+    }
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^\S+Z GET \/v1\/payments 200 \d+ms req_[A-Za-z0-9]+$/);
     // A 4xx/5xx line carries the problem code.

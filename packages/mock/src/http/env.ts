@@ -26,6 +26,8 @@ export interface MockVariables {
   latencyMs: number;
   /** The answer as stored for idempotent replay (set by the handler step). */
   stored: StoredResponse | undefined;
+  /** The body text of the answer the mock made (for the inspector: no copy of the Response). */
+  answerText: string | undefined;
   /** The in-flight Idempotency-Key record of this request, and the account that holds it. */
   idempotency:
     | { request: IdempotentRequest; record: IdempotencyRecord; account: Account }

@@ -10,7 +10,7 @@ import { formatLogTime } from '../time.js';
 import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
 import type { MockEnv } from './env.js';
-import { invalidRequest, problem, toResponse, toStoredJson, toStoredProblem } from './respond.js';
+import { invalidRequest, problem, reply, toStoredJson, toStoredProblem } from './respond.js';
 
 /**
  * Gives each request a `req_…` id (sent back as `Request-Id` by every answer) and drops the
@@ -42,7 +42,13 @@ export function requestLog(logger: (line: string) => void): MiddlewareHandler<Mo
     const started = performance.now();
     await next();
     const status = c.get('drop') ? 'dropped' : String(c.res.status);
-    const code = c.res.status >= 400 ? await problemCodeOf(c.res) : undefined;
+    const answered = c.get('answerText');
+    const code =
+      c.res.status < 400
+        ? undefined
+        : answered === undefined
+          ? await problemCodeOf(c.res)
+          : codeIn(answered);
     const elapsed = Math.round(performance.now() - started);
     logger(
       `${formatLogTime(Date.now())} ${c.req.method} ${maskSecrets(pathOf(c.req.url))} ${status}${code === undefined ? '' : ` ${code}`} ${elapsed}ms ${c.get('requestId')}`,
@@ -50,7 +56,7 @@ export function requestLog(logger: (line: string) => void): MiddlewareHandler<Mo
   };
 }
 
-/** The `code` of a problem+json answer (read from a copy), if it has one. */
+/** The `code` of a problem+json answer that the mock did not make (read from a copy), if any. */
 async function problemCodeOf(response: Response): Promise<string | undefined> {
   if (!response.headers.get('content-type')?.includes('problem+json')) return undefined;
   try {
@@ -94,10 +100,9 @@ export function requestRecorder(clock: { now(): number }): MiddlewareHandler<Moc
     if (method === 'GET' && path.includes('/_sandbox/')) return;
     try {
       const dropped = c.get('drop');
-      const stored = c.get('stored');
-      // The handler's stored answer when there is one: reading `c.res.headers` would make the
-      // adapter build a Headers object for every answer.
-      const answer = stored?.body ?? (await jsonTextOf(c.res));
+      // The text the mock answered with; copying the Response to read it would make the adapter
+      // build a whole web Response, its Headers and a stream tee (only another answer needs it).
+      const answer = c.get('answerText') ?? (await jsonTextOf(c.res));
       const request = clip(c.get('bodyText') ?? null);
       const response = clip(dropped ? null : answer);
       c.get('service').recordRequest(
@@ -228,7 +233,7 @@ export function idempotency(): MiddlewareHandler<MockEnv> {
       if (decision.kind === 'problem') return problem(c, decision.problem);
       if (decision.kind === 'replay') {
         c.set('drop', service.takeDrop());
-        return toResponse(decision.response, c.get('requestId'), true);
+        return reply(c, decision.response, true);
       }
       const full = service.checkCapacity();
       if (full !== undefined) {
@@ -282,8 +287,7 @@ export function handlerStep(options: HandlerStepOptions): MiddlewareHandler<Mock
       // take the key again on the new one (no payment may be left without its record).
       const decision = service.beginIdempotentRequest(pending.request);
       if (decision.kind === 'problem') return problem(c, decision.problem);
-      if (decision.kind === 'replay')
-        return toResponse(decision.response, c.get('requestId'), true);
+      if (decision.kind === 'replay') return reply(c, decision.response, true);
       const account = service.find();
       if (account !== undefined)
         c.set('idempotency', extend(pending, { record: decision.record, account }));
@@ -309,7 +313,7 @@ export function handlerStep(options: HandlerStepOptions): MiddlewareHandler<Mock
         ? toStoredProblem(answer.problem, requestId)
         : toStoredJson(answer.status, answer.body);
     c.set('stored', stored);
-    return toResponse(stored, requestId);
+    return reply(c, stored);
   };
 }
 

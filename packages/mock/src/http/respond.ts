@@ -39,6 +39,19 @@ export function toResponse(stored: StoredResponse, requestId: string, replayed =
 }
 
 /**
+ * Answers a request with a stored response and its `Request-Id` (a replay also gets
+ * `Idempotent-Replayed: true`), and leaves the body text for the inspector's recorder, which
+ * would otherwise copy the Response to read it.
+ *
+ * @example
+ * return reply(c, toStoredJson(201, payment));
+ */
+export function reply(c: Context<MockEnv>, stored: StoredResponse, replayed = false): Response {
+  c.set('answerText', stored.body);
+  return toResponse(stored, c.get('requestId'), replayed);
+}
+
+/**
  * A problem+json Response.
  *
  * @example
@@ -76,5 +89,5 @@ export function invalidRequest(
  * app.notFound((c) => problem(c, { code: 'not_found', detail: 'No such path.' }));
  */
 export function problem(c: Context<MockEnv>, init: ProblemInit): Response {
-  return problemResponse(init, c.get('requestId'));
+  return reply(c, renderProblem(init, c.get('requestId')));
 }

@@ -47,6 +47,39 @@ describe('GET /_sandbox/inspector', () => {
     expect(JSON.parse(requests[1].response_body).status).toBe('SUCCEEDED');
   });
 
+  it('records replays and refusals with the answers sent, without copying a Response', async () => {
+    const harness = createHarness();
+    // The recorder reads the text the mock answered with; a copy would build a stream tee.
+    const clone = vi.spyOn(Response.prototype, 'clone');
+    try {
+      const first = await harness.call('POST', '/v1/payments', {
+        body: payment('tok_test_success'),
+        headers: { 'idempotency-key': 'replayed-1' },
+      });
+      const replay = await harness.call('POST', '/v1/payments', {
+        body: payment('tok_test_success'),
+        headers: { 'idempotency-key': 'replayed-1' },
+      });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      await harness.call('POST', '/v1/payments', {
+        body: payment('tok_test_declined'),
+        headers: { 'idempotency-key': 'replayed-1' },
+      });
+      await harness.call('GET', '/v1/payments', { apiKey: 'sk_live_not_here_1234' });
+      const { requests } = await snapshot(harness);
+      expect(requests.map((request: { status: number }) => request.status)).toEqual([
+        422, 201, 201,
+      ]);
+      expect(requests[0].code).toBe('idempotency_key_reused');
+      expect(JSON.parse(requests[0].response_body).code).toBe('idempotency_key_reused');
+      expect(requests[1].response_body).toBe(requests[2].response_body);
+      expect(JSON.parse(requests[1].response_body).id).toBe((await first.json()).id);
+      expect(clone).not.toHaveBeenCalled();
+    } finally {
+      clone.mockRestore();
+    }
+  });
+
   it('records a 400 with the body as sent, even invalid JSON, and not its own GET /_sandbox reads', async () => {
     const harness = createHarness();
     await harness.call('POST', '/v1/payments', {
