@@ -18,6 +18,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function isJsonMediaType(contentType: string | null): boolean {
   if (contentType === null) return false;
+  if (contentType === 'application/json') return true; // what nearly every client sends
   const [essence = '', ...parameters] = contentType.split(';');
   if (essence.trim().toLowerCase() !== 'application/json') return false;
   for (const parameter of parameters) {
