@@ -16,6 +16,8 @@ export interface BenchSettings {
   profileSeconds: number;
   /** Install Prism when it is absent (the full run) or skip it (smoke). */
   installPrism: boolean;
+  /** Build the pre-redesign mock when it is absent (the full run) or skip it (smoke). */
+  buildBaselineMock: boolean;
 }
 
 /**
@@ -41,6 +43,7 @@ export function settingsFor(mode: 'full' | 'smoke'): BenchSettings {
       memoryKeys: 1_000,
       profileSeconds: 8,
       installPrism: true,
+      buildBaselineMock: true,
     };
   }
   return {
@@ -57,5 +60,6 @@ export function settingsFor(mode: 'full' | 'smoke'): BenchSettings {
     memoryKeys: 100,
     profileSeconds: 1,
     installPrism: process.env.BENCH_PRISM === '1',
+    buildBaselineMock: process.env.BENCH_BASELINE === '1',
   };
 }

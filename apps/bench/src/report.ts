@@ -1,6 +1,8 @@
 // The report: ratios and targets computed from the measurements, as JSON and as BENCHMARKS.md.
+
 import type { AttackMemoryResult } from './attack-memory.js';
 import { attackMemoryTarget, renderAttackMemory } from './attack-memory-report.js';
+import { BASELINE_MOCK_COMMIT } from './baseline-mock.js';
 import type { ColdStartResult } from './cold-start.js';
 import type { HotPathFix } from './fixes.js';
 import type { MachineInfo, Versions } from './machine.js';
@@ -53,9 +55,6 @@ const findThroughput = (
 ): ThroughputResult | undefined =>
   results.find((result) => result.server === server && result.endpoint === endpoint);
 
-/** retrieve.mock/floor in the last full run before the mock's redesign (d7ac2fd's BENCHMARKS.md). */
-const RETRIEVE_BEFORE_REDESIGN = 0.726;
-
 /**
  * Computes the ratios (each against the baseline measured in the same run) and the targets.
  *
@@ -74,6 +73,7 @@ export function buildReport(measurements: Measurements): BenchReport {
       ratios[`${endpoint}.${server}/hono-floor`] = ratio(rate(server), rate('hono-floor'));
       ratios[`${endpoint}.${server}/prism`] = ratio(rate(server), rate('prism'));
     }
+    ratios[`${endpoint}.mock/mock-before`] = ratio(rate('mock'), rate('mock-before'));
   }
   const coldMock = measurements.coldStart.find((result) => result.server === 'mock')?.medianMs;
   const coldPrism = measurements.coldStart.find((result) => result.server === 'prism')?.medianMs;
@@ -89,7 +89,7 @@ export function buildReport(measurements: Measurements): BenchReport {
   const mockCreate = findThroughput(measurements.throughput, 'mock', 'create');
   const toFloor = ratios['create.mock/floor'] ?? null;
   const toPrism = ratios['create.mock/prism'] ?? null;
-  const retrieveToFloor = ratios['retrieve.mock/floor'] ?? null;
+  const retrieveToBefore = ratios['retrieve.mock/mock-before'] ?? null;
   const worstSdk = Math.max(
     ...measurements.sdkOverhead
       .filter((result) => result.server === 'mock-quiet')
@@ -104,10 +104,11 @@ export function buildReport(measurements: Measurements): BenchReport {
       met: toFloor === null ? null : toFloor >= 0.55,
     },
     {
-      name: 'retrieve throughput vs raw floor: no regression',
-      target: `≥ ${percent(RETRIEVE_BEFORE_REDESIGN)} (d7ac2fd, before the redesign)`,
-      value: retrieveToFloor === null ? 'n/a' : percent(retrieveToFloor),
-      met: retrieveToFloor === null ? null : retrieveToFloor >= RETRIEVE_BEFORE_REDESIGN,
+      name: `retrieve throughput vs the mock before the redesign (${BASELINE_MOCK_COMMIT}, same run): no regression`,
+      target: '≥ 1×',
+      value:
+        retrieveToBefore === null ? 'n/a (baseline not built)' : `${retrieveToBefore.toFixed(2)}×`,
+      met: retrieveToBefore === null ? null : retrieveToBefore >= 1,
     },
     {
       name: 'create throughput vs Prism',
@@ -194,7 +195,8 @@ export function renderMarkdown(report: BenchReport): string {
     'retrieve is `GET /v1/payments/{id}` of one payment. Our mock goes through its whole pipeline (auth, validation,',
     'idempotency, store, events); the floor parses the body and answers the payment JSON; the Hono floor gives the',
     "same answers from a bare Hono app on @hono/node-server (the mock's framework without the mock's work: the gap",
-    "between it and the mock is the mock's own cost); Prism mocks `spec/openapi.yaml`.",
+    "between it and the mock is the mock's own cost); the mock before the redesign is the CLI built from",
+    `${BASELINE_MOCK_COMMIT} (issue 9's baseline: a regression shows as a ratio below 1); Prism mocks \`spec/openapi.yaml\`.`,
     '',
     '| server | endpoint | requests/s | p50 ms | p99 ms | vs floor | vs Hono floor | answered correctly |',
     '|---|---|---:|---:|---:|---:|---:|---|',

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureAttackMemory } from './attack-memory.js';
+import { ensureBaselineMock } from './baseline-mock.js';
 import { measureColdStart } from './cold-start.js';
 import { HOT_PATH_FIXES } from './fixes.js';
 import { chooseLoadTool } from './load/index.js';
@@ -35,9 +36,12 @@ export async function runBench(mode: 'full' | 'smoke', paths: ReportPaths): Prom
   const machine = describeMachine();
   const loadTool = chooseLoadTool(autocannonVersion());
   const prism = ensurePrism(settings.installPrism);
+  const baseline = ensureBaselineMock(settings.buildBaselineMock);
   const skipped: string[] = [];
   if (prism === undefined)
     skipped.push('Prism: not installed (smoke mode installs it only with BENCH_PRISM=1).');
+  if (!baseline.ok) skipped.push(`The mock before the redesign: ${baseline.reason}.`);
+  const entries = { prism: prism?.entry, mockBefore: baseline.ok ? baseline.entry : undefined };
   log(
     `${mode} run with ${loadTool.version}; Prism ${prism?.version ?? 'skipped'}; load ${machine.loadAverageStart.toFixed(2)}`,
   );
@@ -45,9 +49,9 @@ export async function runBench(mode: 'full' | 'smoke', paths: ReportPaths): Prom
   const running: RunningServer[] = [];
   try {
     const names: ServerName[] = ['floor', 'hono-floor', 'mock', 'mock-quiet'];
+    if (baseline.ok) names.push('mock-before');
     if (prism !== undefined) names.push('prism');
-    for (const name of names)
-      running.push(await startServer(serverCommand(name, prism?.entry), logDir));
+    for (const name of names) running.push(await startServer(serverCommand(name, entries), logDir));
     const throughput = await measureThroughput(running, loadTool, settings, log);
     const mockQuiet = running.find((server) => server.name === 'mock-quiet') as RunningServer;
     const sdkOverhead = await measureSdkOverhead(mockQuiet, settings, log);
@@ -57,7 +61,7 @@ export async function runBench(mode: 'full' | 'smoke', paths: ReportPaths): Prom
 
     const coldStart = [await measureColdStart(serverCommand('mock'), settings, logDir)];
     if (prism !== undefined) {
-      coldStart.push(await measureColdStart(serverCommand('prism', prism.entry), settings, logDir));
+      coldStart.push(await measureColdStart(serverCommand('prism', entries), settings, logDir));
     }
     log(
       `cold start: ${coldStart.map((result) => `${result.server} ${Math.round(result.medianMs)} ms`).join(', ')}`,

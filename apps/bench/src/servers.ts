@@ -4,12 +4,16 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { BASELINE_MOCK_COMMIT } from './baseline-mock.js';
 import { parseJson, sendRequest } from './http-client.js';
 import { FLOOR_MAIN, HONO_FLOOR_MAIN, MOCK_CLI, MOCK_CLI_NODE_FLAGS, SPEC_PATH } from './paths.js';
 import { CREATE_BODY_TEXT, CREATE_HEADERS, isPaymentBody } from './payment-request.js';
 
-/** Which server: the raw floor, the Hono floor, our mock (default settings or --quiet), or Prism. */
-export type ServerName = 'floor' | 'hono-floor' | 'mock' | 'mock-quiet' | 'prism';
+/**
+ * Which server: the raw floor, the Hono floor, our mock (default settings or --quiet), our mock
+ * before its redesign, or Prism.
+ */
+export type ServerName = 'floor' | 'hono-floor' | 'mock' | 'mock-quiet' | 'mock-before' | 'prism';
 
 /** Human labels of the servers, for the report. */
 export const SERVER_LABELS: Record<ServerName, string> = {
@@ -17,6 +21,7 @@ export const SERVER_LABELS: Record<ServerName, string> = {
   'hono-floor': 'Hono floor (the same answers from a bare Hono app on @hono/node-server)',
   mock: 'our mock (CLI, default settings: logs each request)',
   'mock-quiet': 'our mock (CLI, --quiet)',
+  'mock-before': `our mock before the redesign (${BASELINE_MOCK_COMMIT}, CLI, default settings)`,
   prism: 'Prism 5.14 on our spec',
 };
 
@@ -39,13 +44,21 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** The entries of the servers installed on demand. */
+export interface OnDemandEntries {
+  /** Prism's CLI script. */
+  prism?: string;
+  /** The pre-redesign mock's CLI script. */
+  mockBefore?: string;
+}
+
 /**
- * The start command of each server. `prismEntry` is Prism's CLI script when installed.
+ * The start command of each server; Prism and the pre-redesign mock need their entries.
  *
  * @example
  * serverCommand('mock').args(4010); // ['--max-old-space-size=384', '…/packages/mock/bin/payment-service-mock.js', '--port', '4010']
  */
-export function serverCommand(name: ServerName, prismEntry?: string): ServerCommand {
+export function serverCommand(name: ServerName, entries: OnDemandEntries = {}): ServerCommand {
   switch (name) {
     case 'floor':
       return { name, args: (port) => [FLOOR_MAIN, String(port)] };
@@ -58,12 +71,20 @@ export function serverCommand(name: ServerName, prismEntry?: string): ServerComm
         name,
         args: (port) => [...MOCK_CLI_NODE_FLAGS, MOCK_CLI, '--port', String(port), '--quiet'],
       };
-    case 'prism':
-      if (prismEntry === undefined) throw new Error('Prism is not installed.');
+    case 'mock-before': {
+      const entry = entries.mockBefore;
+      if (entry === undefined) throw new Error('The pre-redesign mock is not built.');
+      // Started as the mock is (the heap flag keeps it from relaunching itself).
+      return { name, args: (port) => [...MOCK_CLI_NODE_FLAGS, entry, '--port', String(port)] };
+    }
+    case 'prism': {
+      const entry = entries.prism;
+      if (entry === undefined) throw new Error('Prism is not installed.');
       return {
         name,
-        args: (port) => [prismEntry, 'mock', '-h', '127.0.0.1', '-p', String(port), SPEC_PATH],
+        args: (port) => [entry, 'mock', '-h', '127.0.0.1', '-p', String(port), SPEC_PATH],
       };
+    }
   }
 }
 
