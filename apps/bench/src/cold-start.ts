@@ -11,29 +11,41 @@ export interface ColdStartResult {
 }
 
 /**
- * Spawns the server `runs` times; each time measures process start to the first 2xx create with a
- * payment body (polling every ~2 ms), then stops it.
+ * Cold starts of several servers, interleaved so that the machine's drift reaches them alike: in
+ * each of `settings.coldStartRuns` rounds every server is spawned once (the order rotates by a
+ * step per round), timed from process start to its first 2xx create with a payment body (polling
+ * every ~2 ms), and stopped.
  *
  * @example
- * const result = await measureColdStart(serverCommand('mock'), settingsFor('full'), '/tmp');
- * result.medianMs; // e.g. 180
+ * const [floor, mock] = await measureColdStarts([serverCommand('floor'), serverCommand('mock')], settingsFor('full'), '/tmp');
+ * mock.medianMs - floor.medianMs; // what the mock adds to node's own start, e.g. 60
  */
-export async function measureColdStart(
-  command: ServerCommand,
+export async function measureColdStarts(
+  commands: readonly ServerCommand[],
   settings: BenchSettings,
   logDir: string,
-): Promise<ColdStartResult> {
-  const runsMs: number[] = [];
+): Promise<ColdStartResult[]> {
+  const runsMs = commands.map((): number[] => []);
   for (let run = 0; run < settings.coldStartRuns; run++) {
-    const port = await freePort();
-    const started = performance.now();
-    const server = spawnServer(command, port, logDir);
-    try {
-      await waitForFirstCreate(server.url, 30_000);
-      runsMs.push(performance.now() - started);
-    } finally {
-      await server.stop();
+    for (let step = 0; step < commands.length; step++) {
+      const index = (run + step) % commands.length;
+      runsMs[index]?.push(await timeColdStart(commands[index] as ServerCommand, logDir));
     }
   }
-  return { server: command.name, runsMs, medianMs: median(runsMs) };
+  return commands.map((command, index) => {
+    const runs = runsMs[index] ?? [];
+    return { server: command.name, runsMs: runs, medianMs: median(runs) };
+  });
+}
+
+async function timeColdStart(command: ServerCommand, logDir: string): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const server = spawnServer(command, port, logDir);
+  try {
+    await waitForFirstCreate(server.url, 30_000);
+    return performance.now() - started;
+  } finally {
+    await server.stop();
+  }
 }

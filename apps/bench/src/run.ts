@@ -4,7 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureAttackMemory } from './attack-memory.js';
 import { ensureBaselineMock } from './baseline-mock.js';
-import { measureColdStart } from './cold-start.js';
+import { measureColdStarts } from './cold-start.js';
 import { HOT_PATH_FIXES } from './fixes.js';
 import { chooseLoadTool } from './load/index.js';
 import { autocannonVersion, collectVersions, describeMachine } from './machine.js';
@@ -59,10 +59,15 @@ export async function runBench(mode: 'full' | 'smoke', paths: ReportPaths): Prom
     sdkOverhead.push(...(await measureSdkOverhead(floor, settings, log)));
     await Promise.all(running.splice(0).map((server) => server.stop()));
 
-    const coldStart = [await measureColdStart(serverCommand('mock'), settings, logDir)];
-    if (prism !== undefined) {
-      coldStart.push(await measureColdStart(serverCommand('prism', entries), settings, logDir));
-    }
+    // The floors show how much of a cold start is node's own on this machine today.
+    const coldStartNames: ServerName[] = ['floor', 'hono-floor', 'mock'];
+    if (baseline.ok) coldStartNames.push('mock-before');
+    if (prism !== undefined) coldStartNames.push('prism');
+    const coldStart = await measureColdStarts(
+      coldStartNames.map((name) => serverCommand(name, entries)),
+      settings,
+      logDir,
+    );
     log(
       `cold start: ${coldStart.map((result) => `${result.server} ${Math.round(result.medianMs)} ms`).join(', ')}`,
     );
