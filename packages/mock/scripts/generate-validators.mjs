@@ -33,12 +33,86 @@ function requestBodySchemas(document) {
   return names;
 }
 
-/** Standalone validators of one document's request bodies, as an ES module's statements. */
-function compile(document, exportName) {
-  // The options the messages rely on: every error (allErrors), with its schema (verbose).
+/** The keywords that bound how much of a body a validator walks, kept in a body's bounds schema. */
+const BOUND_KEYWORDS = ['maxProperties', 'maxItems', 'maxLength'];
+
+/** Resolves a local `#/components/schemas/…` reference of a document. */
+function resolveRef(document, schema) {
+  if (typeof schema?.$ref !== 'string') return schema;
+  const name = schema.$ref.replace('#/components/schemas/', '');
+  const target = document.components?.schemas?.[name];
+  if (target === undefined) throw new Error(`unresolved reference ${schema.$ref}`);
+  return resolveRef(document, target);
+}
+
+/**
+ * The bounds of a request schema: its `maxProperties`, `maxItems` and `maxLength`, at the same
+ * places, and nothing else. Checked first and stopping at the first failure, they keep a hostile
+ * body (thousands of members or items, a huge string) from reaching the every-error validator.
+ * Throws when an object or array of a request schema has no bound: the spec must give one.
+ */
+function boundsOf(document, schema, where) {
+  const resolved = resolveRef(document, schema);
+  const bounds = {};
+  for (const keyword of BOUND_KEYWORDS) {
+    if (resolved[keyword] !== undefined) bounds[keyword] = resolved[keyword];
+  }
+  if (resolved.type === 'object' && resolved.maxProperties === undefined)
+    throw new Error(`${where} is an object with no maxProperties: give it one in the spec`);
+  if (resolved.type === 'array' && resolved.maxItems === undefined)
+    throw new Error(`${where} is an array with no maxItems: give it one in the spec`);
+  if (resolved.properties !== undefined) {
+    bounds.properties = Object.fromEntries(
+      Object.entries(resolved.properties).map(([name, property]) => [
+        name,
+        boundsOf(document, property, `${where}.${name}`),
+      ]),
+    );
+  }
+  if (resolved.items !== undefined) bounds.items = boundsOf(document, resolved.items, `${where}[]`);
+  return bounds;
+}
+
+/** Keywords whose value maps names to schemas (the names are not keywords). */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+
+/**
+ * A copy of a schema without what validation and its messages never read (descriptions, `x-`
+ * annotations, defaults), so the generated module carries only what runs.
+ */
+function withoutAnnotations(schema) {
+  if (Array.isArray(schema)) return schema.map(withoutAnnotations);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'description' || key === 'default' || key.startsWith('x-')) continue;
+    copy[key] = SCHEMA_MAPS.has(key)
+      ? Object.fromEntries(
+          Object.entries(value).map(([name, item]) => [name, withoutAnnotations(item)]),
+        )
+      : withoutAnnotations(value);
+  }
+  return copy;
+}
+
+/** The schemas of a document's components, without annotations. */
+function validationComponents(document) {
+  return {
+    schemas: Object.fromEntries(
+      Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => [
+        name,
+        withoutAnnotations(schema),
+      ]),
+    ),
+  };
+}
+
+/** Ajv's standalone code of the given schemas (name → reference), as an ES module's statements. */
+function standalone(document, exportName, allErrors, extraSchemas, refs) {
   const ajv = new Ajv2020({
-    allErrors: true,
+    allErrors,
     strict: false,
+    // The messages read each failing keyword's schema (verbose).
     verbose: true,
     validateSchema: false,
     code: {
@@ -49,12 +123,65 @@ function compile(document, exportName) {
     },
   });
   addFormats(ajv);
+  ajv.addSchema({
+    $id: `urn:payment-service:${exportName}`,
+    components: validationComponents(document),
+  });
+  for (const schema of extraSchemas) ajv.addSchema(schema);
+  return standaloneCode(ajv, refs);
+}
+
+/**
+ * Two standalone validators per request body of one document: `check` (the body's bounds, then
+ * the schema, stopping at the first error: the fast path) and `explain` (every error, run only on
+ * a body that `check` refused within its bounds).
+ */
+function compile(document, exportName) {
   const id = `urn:payment-service:${exportName}`;
-  ajv.addSchema({ $id: id, components: document.components });
   const names = requestBodySchemas(document);
-  const refs = Object.fromEntries(names.map((name) => [name, `${id}#/components/schemas/${name}`]));
-  const code = standaloneCode(ajv, refs);
-  return { names, code };
+  const checks = names.map((name) => ({
+    $id: `${id}:check:${name}`,
+    allOf: [
+      boundsOf(document, { $ref: `#/components/schemas/${name}` }, name),
+      { $ref: `${id}#/components/schemas/${name}` },
+    ],
+  }));
+  const check = standalone(
+    document,
+    exportName,
+    false,
+    checks,
+    Object.fromEntries(names.map((name) => [name, `${id}:check:${name}`])),
+  );
+  const explain = standalone(
+    document,
+    exportName,
+    true,
+    [],
+    Object.fromEntries(names.map((name) => [name, `${id}#/components/schemas/${name}`])),
+  );
+  return { names, check, explain };
+}
+
+/** One standalone module's code as a function scope's statements filling `exported`. */
+function scoped(code, exportName, runtime) {
+  const body = code
+    .replace(/^"use strict";/, '')
+    .replace(/export const (\w+) = (\w+);/g, 'exported.$1 = $2;')
+    .replace(/require\("ajv\/dist\/runtime\/(\w+)"\)\.default/g, (_match, helper) => {
+      runtime.add(helper);
+      return `__${helper}`;
+    });
+  if (/\brequire\(|\bimport\b|\bexport\b/.test(body)) {
+    throw new Error(
+      `the standalone code of ${exportName} needs a module this script does not provide`,
+    );
+  }
+  return `(() => {
+    const exported: Record<string, unknown> = {};
+    ${body}
+    return exported;
+  })()`;
 }
 
 function render() {
@@ -63,27 +190,17 @@ function render() {
     { document: sandboxDocument, exportName: 'sandboxRequestValidators' },
   ].map(({ document, exportName }) => ({ exportName, ...compile(document, exportName) }));
   const runtime = new Set();
-  const modules = parts.map(({ exportName, names, code }) => {
-    // Each document's module becomes a function scope, so the two share no names; Ajv's
-    // run-time helpers (string length in code points, deep equality) are imported once.
-    const body = code
-      .replace(/^"use strict";/, '')
-      .replace(/export const (\w+) = (\w+);/g, 'exported.$1 = $2;')
-      .replace(/require\("ajv\/dist\/runtime\/(\w+)"\)\.default/g, (_match, helper) => {
-        runtime.add(helper);
-        return `__${helper}`;
-      });
-    if (/\brequire\(|\bimport\b|\bexport\b/.test(body)) {
-      throw new Error(
-        `the standalone code of ${exportName} needs a module this script does not provide`,
-      );
-    }
+  const modules = parts.map(({ exportName, names, check, explain }) => {
+    // Each document's modules become function scopes, so they share no names; Ajv's run-time
+    // helpers (string length in code points, deep equality) are imported once.
     const type = names.map((name) => `'${name}'`).join(' | ');
     return `/** The request-body validators of the ${exportName.replace('RequestValidators', '')} document. */
-export const ${exportName}: Readonly<Record<${type}, CompiledValidator>> = (() => {
-  const exported: Record<string, unknown> = {};
-  ${body}
-  return exported;
+export const ${exportName}: Readonly<Record<${type}, RequestValidator>> = (() => {
+  const check = ${scoped(check, exportName, runtime)};
+  const explain = ${scoped(explain, exportName, runtime)};
+  return Object.fromEntries(
+    [${names.map((name) => `'${name}'`).join(', ')}].map((name) => [name, { check: check[name], explain: explain[name] }]),
+  );
 })() as never;`;
   });
   const helpers = [...runtime].sort();
@@ -93,7 +210,7 @@ ${helpers
   .map((helper) => `import ${helper}Module from 'ajv/dist/runtime/${helper}.js';`)
   .join('\n')}
 import { fullFormats as __formats } from 'ajv-formats/dist/formats.js';
-import type { CompiledValidator } from '../validation.js';
+import type { RequestValidator } from '../validation.js';
 
 // A CommonJS module's default import is the module under Node's ESM and its \`default\` under tsc's CommonJS.
 const unwrap = (module) => module.default ?? module;

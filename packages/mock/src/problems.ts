@@ -1,5 +1,5 @@
 // RFC 9457 problem details: the error codes, their statuses and titles, and the problem+json body.
-import { errorCodes } from '@payment-service/openapi';
+import { errorCodes, openapiDocument } from '@payment-service/openapi';
 import { maskSecrets } from './secrets.js';
 
 /**
@@ -34,9 +34,29 @@ export interface ProblemResponseParts {
   body: string;
 }
 
+/** Field problems listed in a problem's `errors` (the spec's `Problem.errors.maxItems`). */
+export const MAX_LISTED_ERRORS: number =
+  openapiDocument.components.schemas.Problem.properties.errors.maxItems;
+
+/** The most bytes a problem+json body has, whatever the request: every echo is cut to fit. */
+export const MAX_PROBLEM_BYTES = 16_384;
+
+/** The most characters of each text member of a problem (they may repeat what the client sent). */
+const MAX_CHARACTERS = { detail: 2048, param: 256, message: 512 } as const;
+
+/** Every character costs at most 3 bytes in UTF-8: shorter text needs no byte count. */
+const MAX_BYTES_PER_CHARACTER = 3;
+const encoder = new TextEncoder();
+
+function clipText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 /**
  * Builds the status, headers and `application/problem+json` body of a problem. Any text that
- * looks like a secret key is masked, so a detail can never echo an API key.
+ * looks like a secret key is masked, so a detail can never echo an API key. The body is bounded:
+ * at most `MAX_LISTED_ERRORS` field problems (`errors_omitted` counts the rest), each text member
+ * cut to a few hundred characters, and the whole at most `MAX_PROBLEM_BYTES` bytes.
  *
  * @example
  * const parts = renderProblem({ code: 'not_found', detail: 'No payment pay_1.' }, 'req_1');
@@ -48,21 +68,55 @@ export function renderProblem(problem: ProblemInit, requestId: string): ProblemR
     type: `urn:payment-service:problem:${problem.code}`,
     title,
     status,
-    detail: maskSecrets(problem.detail),
+    detail: clipText(maskSecrets(problem.detail), MAX_CHARACTERS.detail),
     code: problem.code,
   };
-  if (problem.param) body.param = maskSecrets(problem.param);
+  if (problem.param) body.param = clipText(maskSecrets(problem.param), MAX_CHARACTERS.param);
+  let listed: FieldError[] | undefined;
+  let found = 0;
   if (problem.errors) {
-    body.errors = problem.errors.map((error) => ({
-      param: maskSecrets(error.param),
+    found = problem.errors.length;
+    listed = problem.errors.slice(0, MAX_LISTED_ERRORS).map((error) => ({
+      param: clipText(maskSecrets(error.param), MAX_CHARACTERS.param),
       code: error.code,
-      message: maskSecrets(error.message),
+      message: clipText(maskSecrets(error.message), MAX_CHARACTERS.message),
     }));
+    body.errors = listed;
   }
   body.request_id = requestId;
+  let text = serialize(body, listed, found);
+  // Rare (long echoes of multi-byte or escaped text): leave field problems out until it fits.
+  while (!fits(text) && listed !== undefined && listed.length > 0) {
+    listed.pop();
+    text = serialize(body, listed, found);
+  }
+  if (!fits(text)) {
+    body.detail = clipText(String(body.detail), MAX_CHARACTERS.param);
+    if (body.param !== undefined) body.param = clipText(String(body.param), 64);
+    text = serialize(body, listed, found);
+  }
   return {
     status,
     headers: { 'content-type': 'application/problem+json', ...problem.headers },
-    body: JSON.stringify(body),
+    body: text,
   };
+}
+
+/** Whether a body's UTF-8 encoding is within `MAX_PROBLEM_BYTES` (counted only when it may not be). */
+function fits(text: string): boolean {
+  return (
+    text.length * MAX_BYTES_PER_CHARACTER <= MAX_PROBLEM_BYTES ||
+    encoder.encode(text).length <= MAX_PROBLEM_BYTES
+  );
+}
+
+/** The body's JSON, with `errors_omitted` when fewer problems are listed than were found. */
+function serialize(
+  body: Record<string, unknown>,
+  listed: FieldError[] | undefined,
+  found: number,
+): string {
+  if (listed === undefined || listed.length === found) return JSON.stringify(body);
+  const { request_id, ...members } = body;
+  return JSON.stringify({ ...members, errors_omitted: found - listed.length, request_id });
 }

@@ -1,5 +1,5 @@
 import type { components } from '@payment-service/openapi';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openapiRequestValidators } from './generated/request-validators.js';
 import { createSchemaValidators, describeExpectation } from './validation.js';
 
@@ -86,5 +86,84 @@ describe('describeExpectation', () => {
     expect(describeExpectation({ type: 'string', minLength: 1, maxLength: 255 })).toBe(
       'a string of 1 to 255 characters',
     );
+  });
+});
+
+describe('bounded validation of hostile bodies', () => {
+  const compiled = openapiRequestValidators.CreateWebhookEndpointRequest;
+  const explained = vi.fn((body: unknown) => compiled.explain(body));
+  const spied = createSchemaValidators<
+    components['schemas'],
+    keyof typeof openapiRequestValidators
+  >({
+    ...openapiRequestValidators,
+    CreateWebhookEndpointRequest: {
+      check: compiled.check,
+      explain: Object.defineProperty(explained, 'errors', { get: () => compiled.explain.errors }),
+    },
+  });
+  const endpoint = spied.validator('CreateWebhookEndpointRequest');
+  const errorsOf = (body: unknown) => {
+    const checked = endpoint(body);
+    return checked.ok ? [] : checked.errors;
+  };
+
+  it('answers an array over its maxItems with that one problem, without listing every item', () => {
+    explained.mockClear();
+    const events = Array.from({ length: 9000 }, (_, index) => `e${index}`);
+    expect(errorsOf({ url: 'not a url', events })).toEqual([
+      { param: 'events', code: 'max_items', message: 'events must have at most 32 items' },
+    ]);
+    expect(explained).not.toHaveBeenCalled();
+  });
+
+  it('answers an object over its maxProperties with that one problem', () => {
+    const body: Record<string, unknown> = { url: 'https://example.com/hook' };
+    for (let index = 0; index < 8000; index++) body[`u${index}`] = index;
+    expect(errorsOf(body)).toEqual([
+      {
+        param: '',
+        code: 'max_properties',
+        message: 'the request body must have at most 32 members',
+      },
+    ]);
+  });
+
+  it('answers a string over its maxLength before its format is tested', () => {
+    expect(errorsOf({ url: `https://example.com/${'a'.repeat(60_000)}` })).toEqual([
+      {
+        param: 'url',
+        code: 'max_length',
+        message: 'url must be a string of at most 2048 characters',
+      },
+    ]);
+  });
+
+  it('lists every problem of a body within its bounds', () => {
+    explained.mockClear();
+    const body: Record<string, unknown> = { events: ['payment.succeeded', 'payment.succeeded'] };
+    for (let index = 0; index < 20; index++) body[`u${index}`] = index;
+    const errors = errorsOf(body);
+    expect(explained).toHaveBeenCalledOnce();
+    expect(errors.map((error) => error.code)).toEqual([
+      'required',
+      ...Array.from({ length: 20 }, () => 'unknown_field'),
+      'unique_items',
+    ]);
+    expect(errors.at(-1)?.message).toBe(
+      'events must be an array of at least 1 and at most 32 distinct items',
+    );
+  });
+
+  it("cuts an unknown member's name in what it repeats", () => {
+    const name = 'x'.repeat(5000);
+    const [error] = validateCreate({
+      amount: 1,
+      currency: 'KZT',
+      payment_method: { type: 'token', token: 't' },
+      [name]: 1,
+    });
+    expect(error?.param).toBe(`${'x'.repeat(64)}…`);
+    expect(error?.message.length).toBeLessThan(200);
   });
 });

@@ -9,11 +9,22 @@ import type { FieldError } from './problems.js';
 
 /**
  * A validator compiled by Ajv's standalone code (src/generated/request-validators.ts): true for a
- * valid value; otherwise every problem is in `errors` (Ajv's `allErrors` and `verbose` options).
+ * valid value; otherwise its problems are in `errors` (with each keyword's schema: `verbose`).
  */
 export interface CompiledValidator {
   (data: unknown): boolean;
   errors?: ErrorObject[] | null;
+}
+
+/**
+ * The two compiled validators of one request-body schema: `check` tests the body's bounds
+ * (`maxProperties`, `maxItems`, `maxLength`) and then the schema, stopping at the first error;
+ * `explain` lists every error, and runs only on a body `check` refused within its bounds, so its
+ * work (and the error list) stays bounded whatever a hostile client sends.
+ */
+export interface RequestValidator {
+  check: CompiledValidator;
+  explain: CompiledValidator;
 }
 
 /** A checked body: the value narrowed to its generated type, or every field problem. */
@@ -33,6 +44,9 @@ interface SchemaLike {
   pattern?: string;
   examples?: unknown[];
   properties?: Record<string, unknown>;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
 }
 
 /** The body validators of one spec document's request schemas. */
@@ -55,7 +69,8 @@ export type SandboxValidators = SchemaValidators<
 
 /**
  * Wraps the compiled validators of a spec document's request-body schemas: each narrows a parsed
- * body to the schema's generated type or lists every field problem in words.
+ * body to the schema's generated type or lists every field problem in words. A body over one of
+ * its bounds gets that one problem, found without walking the rest of it.
  *
  * @example
  * const validators = createSchemaValidators<components['schemas'], keyof typeof openapiRequestValidators>(openapiRequestValidators);
@@ -63,28 +78,59 @@ export type SandboxValidators = SchemaValidators<
  * // { ok: false, errors: [{ param: 'amount', code: 'minimum', message: 'amount must be an integer ≥ 1 and ≤ 999999999999' }, …] }
  */
 export function createSchemaValidators<Schemas, Names extends keyof Schemas & string>(
-  compiled: Readonly<Record<Names, CompiledValidator>>,
+  compiled: Readonly<Record<Names, RequestValidator>>,
 ): SchemaValidators<Schemas, Names> {
   return {
     validator<Name extends Names>(name: Name): BodyValidator<Schemas[Name]> {
-      const validate: CompiledValidator | undefined = Object.hasOwn(compiled, name)
+      const validate: RequestValidator | undefined = Object.hasOwn(compiled, name)
         ? compiled[name]
         : undefined;
       if (validate === undefined) {
         throw new Error(`The spec has no request-body schema named ${name}.`);
       }
-      return (body) =>
-        validate(body)
-          ? { ok: true, value: body as Schemas[Name] }
-          : { ok: false, errors: toFieldErrors(validate) };
+      return (body) => {
+        if (validate.check(body)) return { ok: true, value: body as Schemas[Name] };
+        const first = validate.check.errors?.[0];
+        if (first !== undefined && BOUND_KEYWORDS.has(first.keyword)) {
+          return { ok: false, errors: [toBoundError(first)] };
+        }
+        validate.explain(body);
+        return { ok: false, errors: toFieldErrors(validate.explain.errors) };
+      };
     },
   };
 }
 
-function toFieldErrors(validate: CompiledValidator): FieldError[] {
+/** The keywords of a body's bounds: a body over one is refused with that one problem. */
+const BOUND_KEYWORDS: ReadonlySet<string> = new Set(['maxProperties', 'maxItems', 'maxLength']);
+
+/** The problem of a body over one of its bounds, in words. */
+function toBoundError(error: ErrorObject): FieldError {
+  const param = pointerToParam(error.instancePath);
+  const limit = Number(error.params.limit);
+  const subject = param === '' ? 'the request body' : param;
+  switch (error.keyword) {
+    case 'maxProperties':
+      return {
+        param,
+        code: 'max_properties',
+        message: `${subject} must have at most ${limit} members`,
+      };
+    case 'maxItems':
+      return { param, code: 'max_items', message: `${subject} must have at most ${limit} items` };
+    default:
+      return {
+        param,
+        code: 'max_length',
+        message: `${subject} must be a string of at most ${limit} characters`,
+      };
+  }
+}
+
+function toFieldErrors(found: readonly ErrorObject[] | null | undefined): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
-  for (const error of validate.errors ?? []) {
+  for (const error of found ?? []) {
     const fieldError = toFieldError(error);
     const identity = `${fieldError.param}\u0000${fieldError.message}`;
     if (seen.has(identity)) continue;
@@ -132,6 +178,10 @@ const CODE_BY_KEYWORD: Record<string, string> = {
   exclusiveMaximum: 'maximum',
   minLength: 'min_length',
   maxLength: 'max_length',
+  minItems: 'min_items',
+  maxItems: 'max_items',
+  uniqueItems: 'unique_items',
+  maxProperties: 'max_properties',
 };
 
 /**
@@ -174,8 +224,15 @@ export function describeExpectation(schema: SchemaLike): string {
       return 'a boolean (true or false)';
     case 'object':
       return 'a JSON object';
-    case 'array':
-      return 'an array';
+    case 'array': {
+      const counts: string[] = [];
+      if (schema.minItems !== undefined) counts.push(`at least ${schema.minItems}`);
+      if (schema.maxItems !== undefined) counts.push(`at most ${schema.maxItems}`);
+      const unique = schema.uniqueItems === true ? ' distinct' : '';
+      return counts.length > 0
+        ? `an array of ${counts.join(' and ')}${unique} items`
+        : `an array${unique === '' ? '' : ' of distinct items'}`;
+    }
     default:
       return 'a valid value';
   }
@@ -190,6 +247,10 @@ function pointerToParam(pointer: string): string {
     .join('.');
 }
 
+/** The most characters of a member name a message repeats (an unknown member's name is the client's). */
+const MAX_ECHOED_NAME = 64;
+
 function joinParam(base: string, field: string): string {
-  return base === '' ? field : `${base}.${field}`;
+  const name = field.length > MAX_ECHOED_NAME ? `${field.slice(0, MAX_ECHOED_NAME)}…` : field;
+  return base === '' ? name : `${base}.${name}`;
 }

@@ -87,6 +87,27 @@ function typesWithin(inner, outer) {
 }
 
 /**
+ * The most items or members any value the schema accepts can have, when the schema itself fixes
+ * it: distinct items of an enum (`uniqueItems`), or the declared members of a closed object
+ * (`additionalProperties: false`). A new bound at or above it narrows nothing.
+ *
+ * @param {Node} document
+ * @param {Node} schema
+ * @param {string} bound
+ * @returns {number | undefined}
+ */
+function mostAccepted(document, schema, bound) {
+  if (bound === 'maxItems' && schema.uniqueItems === true) {
+    const items = resolve(document, schema.items);
+    const values = items?.enum ?? (items?.const !== undefined ? [items.const] : undefined);
+    return values?.length;
+  }
+  if (bound === 'maxProperties' && schema.additionalProperties === false)
+    return Object.keys(schema.properties ?? {}).length;
+  return undefined;
+}
+
+/**
  * Compares two schemas. `direction` is `request` (the client sends values of it: anything the
  * old schema accepted must still be accepted) or `response` (the client receives values of it:
  * anything the new schema allows must have been allowed, and every field it relied on stays).
@@ -158,11 +179,19 @@ function compareSchemas(context, oldNode, newNode, pointer, direction, seen) {
       ['minimum', (a, b) => b > a],
       ['minItems', (a, b) => b > a],
     ];
+    bounds.push(['maxProperties', (a, b) => b < a]);
     for (const [bound, tighter] of bounds) {
       const a = before[bound];
       const b = after[bound];
-      if (b !== undefined && (a === undefined || tighter(a, b)))
-        add(true, 'narrowed-bound', `${bound} ${a ?? 'none'} → ${b}`);
+      if (b === undefined || (a !== undefined && !tighter(a, b))) continue;
+      const most = mostAccepted(oldDocument, before, bound);
+      if (most !== undefined && most <= b)
+        add(
+          false,
+          'redundant-bound',
+          `${bound} ${a ?? 'none'} → ${b} (no accepted value had more than ${most})`,
+        );
+      else add(true, 'narrowed-bound', `${bound} ${a ?? 'none'} → ${b}`);
     }
     if (after.pattern !== undefined && after.pattern !== before.pattern) {
       const widened =

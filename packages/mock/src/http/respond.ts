@@ -1,7 +1,12 @@
 // Builds responses: JSON bodies, problem+json and idempotent replays, each with Request-Id.
 import type { Context } from 'hono';
 import { extend } from '../objects.js';
-import { type ProblemInit, renderProblem } from '../problems.js';
+import {
+  type FieldError,
+  MAX_LISTED_ERRORS,
+  type ProblemInit,
+  renderProblem,
+} from '../problems.js';
 import type { StoredResponse } from '../store/account.js';
 import type { MockEnv } from './env.js';
 
@@ -63,19 +68,20 @@ export function problemResponse(problem: ProblemInit, requestId: string): Respon
 
 /**
  * Turns field errors into a 400 `invalid_request` problem: `param` is the first error's field,
- * `errors` lists every one, and the detail says them all in words.
+ * `errors` lists them (the first `MAX_LISTED_ERRORS`, with a count of the rest), and the detail
+ * says the same in words.
  *
  * @example
  * invalidRequest([{ param: 'amount', code: 'required', message: 'amount is required' }]).detail;
  * // 'amount is required.'
  */
-export function invalidRequest(
-  errors: { param: string; code: string; message: string }[],
-): ProblemInit {
+export function invalidRequest(errors: FieldError[]): ProblemInit {
+  const listed = errors.slice(0, MAX_LISTED_ERRORS).map((error) => error.message);
+  const more = errors.length - listed.length;
   const detail =
     errors.length === 1
-      ? `${errors[0]?.message}.`
-      : `The request has ${errors.length} problems: ${errors.map((error) => error.message).join('; ')}.`;
+      ? `${listed[0]}.`
+      : `The request has ${errors.length} problems: ${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}.`;
   const problem: ProblemInit = { code: 'invalid_request', detail, errors };
   const param = errors[0]?.param;
   if (param) problem.param = param;

@@ -1880,6 +1880,7 @@ export const openapiDocument = {
           "token"
         ],
         "additionalProperties": false,
+        "maxProperties": 32,
         "x-provenance": "documented",
         "x-provenance-ref": "2.2",
         "properties": {
@@ -1949,6 +1950,7 @@ export const openapiDocument = {
           "payment_method"
         ],
         "additionalProperties": false,
+        "maxProperties": 32,
         "x-provenance": "documented",
         "x-provenance-ref": "2.2",
         "properties": {
@@ -1977,6 +1979,7 @@ export const openapiDocument = {
         "type": "object",
         "description": "Capture options.",
         "additionalProperties": false,
+        "maxProperties": 32,
         "x-provenance": "inferred",
         "x-provenance-note": "Capture is not shown; an optional amount allows a partial capture.",
         "properties": {
@@ -1989,6 +1992,7 @@ export const openapiDocument = {
         "type": "object",
         "description": "Cancellation takes no options; the body, when sent, is an empty object.",
         "additionalProperties": false,
+        "maxProperties": 32,
         "x-provenance": "inferred",
         "x-provenance-note": "Cancellation is not shown; no options are modelled."
       },
@@ -1996,6 +2000,7 @@ export const openapiDocument = {
         "type": "object",
         "description": "Refund options.",
         "additionalProperties": false,
+        "maxProperties": 32,
         "x-provenance": "inferred",
         "x-provenance-note": "Refunds are not shown; an optional amount allows a partial refund.",
         "properties": {
@@ -2389,12 +2394,20 @@ export const openapiDocument = {
           },
           "errors": {
             "type": "array",
-            "description": "Every field problem in the request, not only the first.",
+            "maxItems": 10,
+            "description": "The field problems of the request, not only the first: at most 10, in the order they were found; `errors_omitted` counts the ones left out.",
             "x-provenance": "inferred",
-            "x-provenance-note": "Extension member so a client can fix all problems at once.",
+            "x-provenance-note": "Extension member so a client can fix all problems at once; bounded so a hostile body cannot make a huge answer.",
             "items": {
               "$ref": "#/components/schemas/FieldError"
             }
+          },
+          "errors_omitted": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "How many field problems were found beyond the ones listed in `errors` (absent when none were left out).",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Extension member; says the list in `errors` is not the whole story."
           },
           "request_id": {
             "type": "string",
@@ -2634,6 +2647,7 @@ export const openapiDocument = {
           "url"
         ],
         "additionalProperties": false,
+        "maxProperties": 32,
         "x-provenance": "inferred",
         "x-provenance-note": "Registration is not shown; a URL and an optional event filter.",
         "properties": {
@@ -2649,6 +2663,7 @@ export const openapiDocument = {
           "events": {
             "type": "array",
             "minItems": 1,
+            "maxItems": 32,
             "uniqueItems": true,
             "description": "The event types to send; omit it to receive every event type.",
             "x-provenance": "inferred",

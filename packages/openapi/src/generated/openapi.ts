@@ -442,8 +442,10 @@ export interface components {
             code: components["schemas"]["ErrorCode"];
             /** @description The request field at fault, as a dotted path, when there is one. */
             param?: string;
-            /** @description Every field problem in the request, not only the first. */
+            /** @description The field problems of the request, not only the first: at most 10, in the order they were found; `errors_omitted` counts the ones left out. */
             errors?: components["schemas"]["FieldError"][];
+            /** @description How many field problems were found beyond the ones listed in `errors` (absent when none were left out). */
+            errors_omitted?: number;
             /** @description The request's id, as in the Request-Id header. */
             request_id: string;
         };

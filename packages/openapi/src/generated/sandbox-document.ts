@@ -675,6 +675,7 @@ export const sandboxDocument = {
           "seconds"
         ],
         "additionalProperties": false,
+        "maxProperties": 32,
         "x-provenance": "inferred",
         "x-provenance-note": "Sandbox control request.",
         "properties": {
@@ -730,6 +731,7 @@ export const sandboxDocument = {
       "Faults": {
         "type": "object",
         "additionalProperties": false,
+        "maxProperties": 32,
         "x-provenance": "inferred",
         "x-provenance-note": "Sandbox fault injection settings.",
         "properties": {
@@ -748,6 +750,7 @@ export const sandboxDocument = {
               "status"
             ],
             "additionalProperties": false,
+            "maxProperties": 32,
             "description": "Answer the next `count` /v1 requests with `status`, changing no data.",
             "x-provenance": "inferred",
             "x-provenance-note": "Simulates rate limiting and outages.",
@@ -789,6 +792,7 @@ export const sandboxDocument = {
               "count"
             ],
             "additionalProperties": false,
+            "maxProperties": 32,
             "description": "The next `count` /v1 POSTs commit, then the connection drops with no response.",
             "x-provenance": "inferred",
             "x-provenance-note": "Simulates a lost response after the provider committed the change.",

@@ -63,6 +63,34 @@ describe('classifyChanges on the real spec', () => {
   });
 });
 
+describe('classifyChanges on request bounds', () => {
+  it('lets a bound through that no accepted value could exceed, and flags one that narrows', async () => {
+    const before = await currentSpec();
+    const roomy = await currentSpec();
+    const events = roomy.components.schemas.CreateWebhookEndpointRequest.properties.events;
+    delete before.components.schemas.CreateWebhookEndpointRequest.properties.events.maxItems;
+    delete before.components.schemas.CreatePaymentRequest.maxProperties;
+    // Six distinct event types fit in 6 items; five declared fields fit in 5 members.
+    events.maxItems = 6;
+    roomy.components.schemas.CreatePaymentRequest.maxProperties = 5;
+    expect(breakingOf(before, roomy)).toEqual([]);
+    expect(classifyChanges(before, roomy).map((change) => change.kind)).toContain(
+      'redundant-bound',
+    );
+
+    const tight = structuredClone(roomy);
+    tight.components.schemas.CreateWebhookEndpointRequest.properties.events.maxItems = 5;
+    tight.components.schemas.CreatePaymentRequest.maxProperties = 4;
+    const narrowed = breakingOf(before, tight).map((change) => change.message);
+    expect(narrowed).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^maxItems none → 5/),
+        expect.stringMatching(/^maxProperties none → 4/),
+      ]),
+    );
+  });
+});
+
 describe('classifyChanges on small documents', () => {
   const operation = (responses: object, extra: object = {}) => ({
     openapi: '3.1.0',
