@@ -14,7 +14,7 @@ import {
   requestRecorder,
   validation,
 } from './http/middleware.js';
-import { problem, problemResponse } from './http/respond.js';
+import { problem } from './http/respond.js';
 import { registerRoutes } from './http/routes.js';
 import { createSandboxRoutes } from './http/sandbox-routes.js';
 import { createV1Routes } from './http/v1-routes.js';
@@ -117,7 +117,13 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
         : 'No resource exists at this path; API paths begin with /v1.',
     }),
   );
-  app.onError((_error, c) => internalError(c.get('requestId') ?? newRequestId()));
+  app.onError((_error, c) => {
+    if (c.get('requestId') === undefined) c.set('requestId', newRequestId());
+    return problem(c, {
+      code: 'internal_error',
+      detail: 'The sandbox failed unexpectedly. Retrying with the same Idempotency-Key is safe.',
+    });
+  });
 
   return {
     app,
@@ -145,14 +151,4 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
       runtime.close();
     },
   };
-}
-
-function internalError(requestId: string): Response {
-  return problemResponse(
-    {
-      code: 'internal_error',
-      detail: 'The sandbox failed unexpectedly. Retrying with the same Idempotency-Key is safe.',
-    },
-    requestId,
-  );
 }

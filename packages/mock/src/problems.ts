@@ -27,11 +27,12 @@ export interface ProblemInit {
   headers?: Record<string, string>;
 }
 
-/** A problem as sent: status, headers and the serialized body. */
+/** A problem as sent: status, headers and the serialized body, and its code. */
 export interface ProblemResponseParts {
   status: number;
   headers: Record<string, string>;
   body: string;
+  code: ProblemCode;
 }
 
 /** Field problems listed in a problem's `errors` (the spec's `Problem.errors.maxItems`). */
@@ -99,6 +100,7 @@ export function renderProblem(problem: ProblemInit, requestId: string): ProblemR
     status,
     headers: { 'content-type': 'application/problem+json', ...problem.headers },
     body: text,
+    code: problem.code,
   };
 }
 

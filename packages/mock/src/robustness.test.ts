@@ -147,6 +147,23 @@ describe('logging', () => {
     expect(text).not.toContain('leakedkey123');
     expect(text).not.toContain('LIVESECRET99');
   });
+
+  it('logs and records a 400 without parsing the answer it built', async () => {
+    const lines: string[] = [];
+    const { call } = createHarness({ logger: (line) => lines.push(line) });
+    const body: Record<string, unknown> = { ...validCreateBody };
+    for (let index = 0; index < 30; index++) body[`unknown_${index}`] = index;
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const response = await call('POST', '/v1/payments', { body });
+      expect(response.status).toBe(400);
+      // The request body only: the log line and the inspector take the code from the answer.
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(lines[0]).toMatch(/ POST \/v1\/payments 400 invalid_request \d+ms req_/);
+  });
 });
 
 describe('errors never echo the key', () => {

@@ -28,6 +28,8 @@ export interface MockVariables {
   stored: StoredResponse | undefined;
   /** The body text of the answer the mock made (for the inspector: no copy of the Response). */
   answerText: string | undefined;
+  /** The problem `code` of that answer, if it is a problem (for the log and the inspector). */
+  answerCode: string | undefined;
   /** The in-flight Idempotency-Key record of this request, and the account that holds it. */
   idempotency:
     | { request: IdempotentRequest; record: IdempotencyRecord; account: Account }

@@ -42,44 +42,12 @@ export function requestLog(logger: (line: string) => void): MiddlewareHandler<Mo
     const started = performance.now();
     await next();
     const status = c.get('drop') ? 'dropped' : String(c.res.status);
-    const answered = c.get('answerText');
-    const code =
-      c.res.status < 400
-        ? undefined
-        : answered === undefined
-          ? await problemCodeOf(c.res)
-          : codeIn(answered);
+    const code = c.get('answerCode');
     const elapsed = Math.round(performance.now() - started);
     logger(
       `${formatLogTime(Date.now())} ${c.req.method} ${maskSecrets(pathOf(c.req.url))} ${status}${code === undefined ? '' : ` ${code}`} ${elapsed}ms ${c.get('requestId')}`,
     );
   };
-}
-
-/** The `code` of a problem+json answer that the mock did not make (read from a copy), if any. */
-async function problemCodeOf(response: Response): Promise<string | undefined> {
-  if (!response.headers.get('content-type')?.includes('problem+json')) return undefined;
-  try {
-    return codeIn(await response.clone().text());
-  } catch {
-    return undefined;
-  }
-}
-
-/** The text of a JSON answer (read from a copy), or null for any other answer. */
-async function jsonTextOf(response: Response): Promise<string | null> {
-  if (!response.headers.get('content-type')?.includes('json')) return null;
-  return response.clone().text();
-}
-
-/** The `code` member of a problem body's text, if it has a valid one. */
-function codeIn(text: string): string | undefined {
-  try {
-    const { code } = JSON.parse(text) as { code?: unknown };
-    return typeof code === 'string' && /^[a-z_]+$/.test(code) ? code : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -100,9 +68,9 @@ export function requestRecorder(clock: { now(): number }): MiddlewareHandler<Moc
     if (method === 'GET' && path.includes('/_sandbox/')) return;
     try {
       const dropped = c.get('drop');
-      // The text the mock answered with; copying the Response to read it would make the adapter
-      // build a whole web Response, its Headers and a stream tee (only another answer needs it).
-      const answer = c.get('answerText') ?? (await jsonTextOf(c.res));
+      // The text and code the mock answered with: every answer on these paths is made by
+      // `reply`, so nothing copies or parses the Response to find them.
+      const answer = c.get('answerText') ?? null;
       const request = clip(c.get('bodyText') ?? null);
       const response = clip(dropped ? null : answer);
       c.get('service').recordRequest(
@@ -111,7 +79,7 @@ export function requestRecorder(clock: { now(): number }): MiddlewareHandler<Moc
           method,
           path,
           status: dropped ? null : c.res.status,
-          code: c.res.status >= 400 && answer !== null ? (codeIn(answer) ?? null) : null,
+          code: c.get('answerCode') ?? null,
           latencyMs: Math.max(0, Math.round(performance.now() - started)),
           requestBody: request.text,
           responseBody: response.text,

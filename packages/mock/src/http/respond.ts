@@ -53,17 +53,8 @@ export function toResponse(stored: StoredResponse, requestId: string, replayed =
  */
 export function reply(c: Context<MockEnv>, stored: StoredResponse, replayed = false): Response {
   c.set('answerText', stored.body);
+  c.set('answerCode', stored.code);
   return toResponse(stored, c.get('requestId'), replayed);
-}
-
-/**
- * A problem+json Response.
- *
- * @example
- * problemResponse({ code: 'not_found', detail: 'No such path.' }, 'req_1').status; // 404
- */
-export function problemResponse(problem: ProblemInit, requestId: string): Response {
-  return toResponse(renderProblem(problem, requestId), requestId);
 }
 
 /**

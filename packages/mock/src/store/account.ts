@@ -38,6 +38,8 @@ export interface StoredResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The problem `code` of a problem answer (so nothing parses the body to find it). */
+  code?: string;
 }
 
 /** What the sandbox remembers about one Idempotency-Key. */
