@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createHarness, validCreateBody } from './test-support/harness.js';
+import { createHarness, TEST_KEY, validCreateBody } from './test-support/harness.js';
 
 describe('eviction over HTTP', () => {
   it('keeps at most maxPaymentsPerKey payments, evicting the oldest', async () => {
@@ -163,6 +163,36 @@ describe('logging', () => {
       parse.mockRestore();
     }
     expect(lines[0]).toMatch(/ POST \/v1\/payments 400 invalid_request \d+ms req_/);
+  });
+});
+
+describe('a client that goes away mid-body', () => {
+  it('is logged and recorded as aborted, not as a 500', async () => {
+    const lines: string[] = [];
+    const { mock, json } = createHarness({ logger: (line) => lines.push(line) });
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) {
+          controller.error(new Error('aborted'));
+          return;
+        }
+        sent = true;
+        controller.enqueue(new TextEncoder().encode('{"amount":'));
+      },
+    });
+    const response = await mock.fetch(
+      new Request('http://sandbox.test/v1/payments', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(response.status).toBeLessThan(500);
+    expect(lines[0]).toMatch(/ POST \/v1\/payments aborted \d+ms req_/);
+    const inspector = await json('GET', '/_sandbox/inspector');
+    expect(inspector.body.requests[0]).toMatchObject({ status: null, code: null });
   });
 });
 

@@ -65,14 +65,18 @@ function maskText(text: string): string {
   return maskSecrets(text).replace(SIGNING_SECRET_PATTERN, 'whsec_***');
 }
 
+/** One string of a JSON body, masked: a URL as in log lines, any text for keys and secrets. */
+function maskString(value: string): string {
+  return /^https?:\/\//i.test(value) ? maskText(maskUrl(value)) : maskText(value);
+}
+
 function maskStrings(value: unknown): unknown {
-  if (typeof value === 'string') {
-    return /^https?:\/\//i.test(value) ? maskText(maskUrl(value)) : maskText(value);
-  }
+  if (typeof value === 'string') return maskString(value);
   if (Array.isArray(value)) return value.map(maskStrings);
   if (typeof value === 'object' && value !== null) {
-    const masked: Record<string, unknown> = {};
-    for (const [name, item] of Object.entries(value)) masked[name] = maskStrings(item);
+    // No prototype: a member named `__proto__` stays a member. Names are masked like values.
+    const masked: Record<string, unknown> = Object.create(null);
+    for (const [name, item] of Object.entries(value)) masked[maskString(name)] = maskStrings(item);
     return masked;
   }
   return value;

@@ -1,11 +1,22 @@
 // Reads a request body once: media type (415), size (413, declared and actual) and JSON (400).
 import type { ProblemInit } from '../problems.js';
 
-/** The parsed JSON body (undefined when the request has none), or the problem to answer. */
-/** The parsed body (and its text, when there was one), or the problem; `text` too for bad JSON. */
+/**
+ * The parsed body (and its text, when there was one), or the problem; `text` too for bad JSON.
+ * `aborted` says the client closed the connection before its body arrived: nobody reads the answer.
+ */
 export type BodyResult =
   | { ok: true; body: unknown; text?: string }
-  | { ok: false; problem: ProblemInit; text?: string };
+  | { ok: false; problem: ProblemInit; text?: string; aborted?: true };
+
+const aborted: BodyResult = {
+  ok: false,
+  aborted: true,
+  problem: {
+    code: 'invalid_request',
+    detail: 'The connection closed before the whole request body arrived.',
+  },
+};
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -49,6 +60,15 @@ function tooLarge(maxBytes: number): BodyResult {
  * if (result.ok) console.log(result.body); // the parsed value, or undefined with no body
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
+  try {
+    return await readAndParse(request, maxBytes);
+  } catch {
+    // Only reading can throw (parsing is caught below): the client went away mid-body.
+    return aborted;
+  }
+}
+
+async function readAndParse(request: Request, maxBytes: number): Promise<BodyResult> {
   const lengthHeader = request.headers.get('content-length');
   const declaredLength = lengthHeader === null ? undefined : Number(lengthHeader);
   const mayHaveBody =

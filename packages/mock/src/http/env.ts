@@ -36,6 +36,8 @@ export interface MockVariables {
     | undefined;
   /** Whether the connection must be dropped instead of answered. */
   drop: boolean;
+  /** Whether the client closed the connection before its request body arrived. */
+  aborted: boolean;
 }
 
 /** The mock's Hono environment. */

@@ -24,6 +24,7 @@ export function requestId(): MiddlewareHandler<MockEnv> {
     c.set('requestId', newRequestId());
     c.set('latencyMs', 0);
     c.set('drop', false);
+    c.set('aborted', false);
     await next();
     if (c.get('drop')) dropConnection(c.env);
   };
@@ -41,8 +42,8 @@ export function requestLog(logger: (line: string) => void): MiddlewareHandler<Mo
   return async (c, next) => {
     const started = performance.now();
     await next();
-    const status = c.get('drop') ? 'dropped' : String(c.res.status);
-    const code = c.get('answerCode');
+    const status = c.get('aborted') ? 'aborted' : c.get('drop') ? 'dropped' : String(c.res.status);
+    const code = c.get('aborted') ? undefined : c.get('answerCode');
     const elapsed = Math.round(performance.now() - started);
     logger(
       `${formatLogTime(Date.now())} ${c.req.method} ${maskSecrets(pathOf(c.req.url))} ${status}${code === undefined ? '' : ` ${code}`} ${elapsed}ms ${c.get('requestId')}`,
@@ -67,7 +68,7 @@ export function requestRecorder(clock: { now(): number }): MiddlewareHandler<Moc
     const path = pathOf(c.req.url);
     if (method === 'GET' && path.includes('/_sandbox/')) return;
     try {
-      const dropped = c.get('drop');
+      const dropped = c.get('drop') || c.get('aborted');
       // The text and code the mock answered with: every answer on these paths is made by
       // `reply`, so nothing copies or parses the Response to find them.
       const answer = c.get('answerText') ?? null;
@@ -79,7 +80,7 @@ export function requestRecorder(clock: { now(): number }): MiddlewareHandler<Moc
           method,
           path,
           status: dropped ? null : c.res.status,
-          code: c.get('answerCode') ?? null,
+          code: dropped ? null : (c.get('answerCode') ?? null),
           latencyMs: Math.max(0, Math.round(performance.now() - started)),
           requestBody: request.text,
           responseBody: response.text,
@@ -146,7 +147,10 @@ export function jsonBody(maxBytes: number): MiddlewareHandler<MockEnv> {
   return async (c, next) => {
     const result = await readJsonBody(c.req.raw, maxBytes);
     c.set('bodyText', result.text);
-    if (!result.ok) return problem(c, result.problem);
+    if (!result.ok) {
+      if (result.aborted) c.set('aborted', true);
+      return problem(c, result.problem);
+    }
     c.set('json', result.body);
     await next();
   };
