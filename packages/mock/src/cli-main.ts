@@ -1,12 +1,13 @@
 // The sandbox server of the `payment-service-mock` command: serves over HTTP, logs one line per request, stops cleanly on signals.
 import { createRequire } from 'node:module';
 import { networkInterfaces } from 'node:os';
-import { type CliSettings, HELP, isLoopback, readCli } from './cli-options.js';
+import { type CliSettings, HELP, readCli } from './cli-options.js';
 import { formatTokenTable } from './domain/tokens.js';
 import { newTestApiKey } from './ids.js';
 import { createLineWriter } from './line-writer.js';
 import { type RunningMockServer, startMockServer } from './node.js';
 import { maskUrl } from './secrets.js';
+import { isLoopbackHost } from './server/allowed-hosts.js';
 import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from './webhooks/default-endpoint.js';
 
 /** How long requests in flight may take to finish after SIGTERM or SIGINT. */
@@ -86,6 +87,7 @@ async function serve(settings: CliSettings): Promise<void> {
   server = await startMockServer({
     port: settings.port,
     hostname: settings.host,
+    ...(settings.allowedHosts === undefined ? {} : { allowedHosts: settings.allowedHosts }),
     settlementDelaySeconds: settings.settlementDelaySeconds,
     http: settings.http,
     ...(Object.keys(limits).length === 0 ? {} : { limits }),
@@ -95,7 +97,7 @@ async function serve(settings: CliSettings): Promise<void> {
     logger: requestLog,
   }).catch((error: unknown) => fail(`could not start: ${startError(error, settings)}`));
 
-  const exposed = !isLoopback(settings.host);
+  const exposed = !isLoopbackHost(settings.host);
   const everyInterface = settings.host === '0.0.0.0' || settings.host === '::';
   const baseUrl = everyInterface ? `http://127.0.0.1:${server.port}` : server.url;
   if (exposed) {

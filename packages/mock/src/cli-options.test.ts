@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HELP, isLoopback, readCli } from './cli-options.js';
+import { HELP, readCli } from './cli-options.js';
 import { DEFAULT_HTTP_LIMITS } from './http-server-limits.js';
 
 function settingsOf(args: string[], env: Record<string, string> = {}) {
@@ -14,6 +14,21 @@ function errorOf(args: string[], env: Record<string, string> = {}): string {
   if (request.kind !== 'error') throw new Error(`expected an error, got ${request.kind}`);
   return request.message;
 }
+
+describe('readCli --allowed-hosts', () => {
+  const allowed = (text: string) => {
+    const request = readCli(['--allowed-hosts', text], {});
+    return request.kind === 'serve' ? request.settings.allowedHosts : request;
+  };
+  it('reads names, subdomain entries and any', () => {
+    expect(allowed('sandbox.test, .ci.internal')).toEqual(['sandbox.test', '.ci.internal']);
+    expect(allowed('ANY')).toBe('any');
+  });
+  it('leaves the default to the listen address when not given', () => {
+    const request = readCli([], {});
+    expect(request.kind === 'serve' && request.settings.allowedHosts).toBeUndefined();
+  });
+});
 
 describe('readCli', () => {
   it('defaults to 127.0.0.1:4010 and the documented HTTP limits', () => {
@@ -52,6 +67,8 @@ describe('readCli', () => {
       '--max-connections=50',
       '--max-pipelined=4',
       '--max-header-size=4096',
+      '--max-unsent-bytes=65536',
+      '--write-timeout=4000',
       '--memory-budget=64',
       '--key-memory-budget=8',
     ]);
@@ -62,6 +79,8 @@ describe('readCli', () => {
       maxConnections: 50,
       maxPipelined: 4,
       maxHeaderBytes: 4096,
+      maxUnsentBytes: 65_536,
+      writeTimeoutMs: 4000,
     });
     expect(settings.memoryBudgetBytes).toBe(64 * 1024 * 1024);
     expect(settings.keyMemoryBudgetBytes).toBe(8 * 1024 * 1024);
@@ -71,6 +90,10 @@ describe('readCli', () => {
     [['--max-connections', '0'], '--max-connections must be an integer from 1'],
     [['--max-pipelined', '1.5'], '--max-pipelined must be an integer'],
     [['--max-header-size', '100'], '--max-header-size must be an integer from 1024'],
+    [['--max-unsent-bytes', '100'], '--max-unsent-bytes must be an integer from 16384'],
+    [['--allowed-hosts', 'http://x.test'], '--allowed-hosts takes host names without scheme'],
+    [['--allowed-hosts', 'x.test:80'], '--allowed-hosts takes host names without scheme'],
+    [['--allowed-hosts', ' , '], '--allowed-hosts needs at least one host name'],
     [['--memory-budget=-1'], '--memory-budget must be an integer'],
     [
       ['--headers-timeout', '20000'],
@@ -96,17 +119,5 @@ describe('readCli', () => {
     for (const flag of ['-h, --help', '-v, --version', '--memory-budget', '--max-pipelined']) {
       expect(HELP).toContain(flag);
     }
-  });
-});
-
-describe('isLoopback', () => {
-  it('tells local-only hosts from exposing ones', () => {
-    expect(['127.0.0.1', 'localhost', '::1', '127.1.2.3'].map(isLoopback)).toEqual([
-      true,
-      true,
-      true,
-      true,
-    ]);
-    expect(['0.0.0.0', '::', '192.168.1.5'].map(isLoopback)).toEqual([false, false, false]);
   });
 });

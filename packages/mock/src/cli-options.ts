@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server-limits.js';
 import { maskUrl } from './secrets.js';
+import { type AllowedHosts, hostnameOf } from './server/allowed-hosts.js';
 import { parseSigningSecret } from './webhooks/signing.js';
 
 /** The help text; every flag the CLI accepts. */
@@ -13,6 +14,9 @@ Options:
   --port <port>                 Port to listen on (default: $PORT or 4010; 0 picks a free port)
   --host <host>                 Interface to listen on (default: 127.0.0.1; other values expose the
                                 sandbox to the network, with a warning)
+  --allowed-hosts <names>       Host names to answer besides loopback ones, comma-separated (.example.test
+                                allows its subdomains), or "any" (default: loopback names only on a
+                                loopback --host, any name otherwise; others get 421 host_not_allowed)
   --settlement-delay <seconds>  Seconds before pending test payments settle (default: 5)
   --webhook-url <url>           Send every key's webhook events to this URL (local development)
   --webhook-secret <whsec_…>    Its signing secret (default: a new one, printed at start-up)
@@ -24,6 +28,9 @@ Options:
   --max-connections <n>         Connections open at once (default: ${DEFAULT_HTTP_LIMITS.maxConnections})
   --max-pipelined <n>           Requests queued per connection before it is no longer read (default: ${DEFAULT_HTTP_LIMITS.maxPipelined})
   --max-header-size <bytes>     Size of a request's line and headers; larger is a 400 (default: ${DEFAULT_HTTP_LIMITS.maxHeaderBytes})
+  --max-unsent-bytes <bytes>    Unread answer bytes a connection may hold before none of its further
+                                requests start (default: ${DEFAULT_HTTP_LIMITS.maxUnsentBytes})
+  --write-timeout <ms>          Answer bytes left unread this long close the connection (default: ${DEFAULT_HTTP_LIMITS.writeTimeoutMs})
   --quiet                       Do not log requests
   -v, --version                 Print the version
   -h, --help                    Show this help
@@ -42,6 +49,8 @@ export interface CliSettings {
   /** Where the port came from, for error messages: `--port`, `$PORT` or the default. */
   portSource: string;
   host: string;
+  /** Host names answered besides loopback ones, or 'any' (undefined: the default for --host). */
+  allowedHosts?: AllowedHosts;
   settlementDelaySeconds: number;
   webhookUrl?: string;
   webhookSecret?: string;
@@ -76,6 +85,8 @@ const INTEGER_FLAGS = {
   'max-connections': ['maxConnections', 1],
   'max-pipelined': ['maxPipelined', 1],
   'max-header-size': ['maxHeaderBytes', 1024],
+  'max-unsent-bytes': ['maxUnsentBytes', 16_384],
+  'write-timeout': ['writeTimeoutMs', 1],
 } as const satisfies Record<string, [keyof HttpLimits, number]>;
 
 /**
@@ -91,6 +102,7 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
       options: {
         port: { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
+        'allowed-hosts': { type: 'string' },
         'settlement-delay': { type: 'string' },
         'webhook-url': { type: 'string' },
         'webhook-secret': { type: 'string' },
@@ -140,6 +152,8 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
       http,
       quiet: values.quiet === true,
     };
+    const allowedHosts = flag('allowed-hosts');
+    if (allowedHosts !== undefined) settings.allowedHosts = parseAllowedHosts(allowedHosts);
     const budget = flag('memory-budget');
     if (budget !== undefined)
       settings.memoryBudgetBytes = numberFrom('--memory-budget', budget, { min: 1 }) * MIB;
@@ -177,7 +191,21 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
   }
 }
 
-/** Whether listening on `host` is reachable only from this machine. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+/** `--allowed-hosts`: `any`, or host names separated by commas. */
+function parseAllowedHosts(text: string): AllowedHosts {
+  if (text.trim().toLowerCase() === 'any') return 'any';
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  for (const name of names) {
+    if (hostnameOf(name.replace(/^\./, '')) !== name.replace(/^\./, '').toLowerCase()) {
+      throw new CliError(
+        `--allowed-hosts takes host names without scheme or port, separated by commas, or "any"; got "${name}"`,
+      );
+    }
+  }
+  if (names.length === 0)
+    throw new CliError('--allowed-hosts needs at least one host name, or "any"');
+  return names;
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandboxControls, SandboxControlError } from './controls.js';
+import { MAX_HELD_REQUESTS_PER_KEY } from './faults.js';
 import { createHarness, TEST_KEY, validCreateBody } from './test-support/harness.js';
 
 afterEach(() => {
@@ -202,6 +203,34 @@ describe('faults', () => {
     expect(answered).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect((await pending).status).toBe(200);
+  });
+
+  it(`holds at most ${MAX_HELD_REQUESTS_PER_KEY} requests of a key on its latency, even across resets`, async () => {
+    const { controls, call, json } = setup();
+    await controls.setFaults({ latency_ms: 60_000 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const held = Array.from({ length: MAX_HELD_REQUESTS_PER_KEY }, () =>
+      call('GET', '/v1/payments'),
+    );
+    await vi.advanceTimersByTimeAsync(5);
+    const refused = await json('GET', '/v1/payments');
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('rate_limited');
+    expect(refused.headers.get('retry-after')).toBe('60');
+    // A reset does not end the waits, so it frees no slot either.
+    await controls.reset();
+    await controls.setFaults({ latency_ms: 60_000 });
+    expect((await json('GET', '/v1/payments')).status).toBe(429);
+    // Another key is not held back by this one's waits.
+    const other = call('GET', '/v1/payments', { apiKey: 'sk_test_another_key_01' });
+    expect((await other).status).toBe(200);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect((await Promise.all(held)).map((response) => response.status)).toEqual(
+      held.map(() => 200),
+    );
+    const again = call('GET', '/v1/payments');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect((await again).status).toBe(200);
   });
 
   it('ends pending latency when the server closes', async () => {

@@ -1,5 +1,13 @@
+import { sandboxDocument } from '@payment-service/openapi';
 import { describe, expect, it } from 'vitest';
-import { type Faults, normalizeFaults, takeDrop, takeFailure } from './faults.js';
+import {
+  type Faults,
+  heldRequestsFull,
+  MAX_HELD_REQUESTS_PER_KEY,
+  normalizeFaults,
+  takeDrop,
+  takeFailure,
+} from './faults.js';
 
 describe('faults', () => {
   it('counts fail_next down and then stops', () => {
@@ -36,5 +44,22 @@ describe('faults', () => {
         drop_after_commit: { count: 3 },
       }),
     ).toEqual({ drop_after_commit: { count: 3 } });
+  });
+});
+
+describe('held requests', () => {
+  it('the sandbox spec states the same cap as the code', () => {
+    const latency = sandboxDocument.components.schemas.Faults.properties.latency_ms;
+    expect(latency.description).toContain(
+      `At most ${MAX_HELD_REQUESTS_PER_KEY} of the key's requests`,
+    );
+  });
+
+  it('answers a request over the cap with 429 and a Retry-After of the delay, in whole seconds', () => {
+    expect(heldRequestsFull(60_000)).toMatchObject({
+      code: 'rate_limited',
+      headers: { 'retry-after': '60' },
+    });
+    expect(heldRequestsFull(1).headers).toEqual({ 'retry-after': '1' });
   });
 });

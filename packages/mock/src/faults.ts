@@ -24,6 +24,27 @@ const FAILURE_DETAILS: Record<FailureStatus, string> = {
   504: 'Gateway timeout (sandbox fault injection). Nothing was changed; retry with the same Idempotency-Key.',
 };
 
+/**
+ * Requests of one key its `latency_ms` fault may hold at once; more are answered at once with
+ * 429 `rate_limited` (see `heldRequestsFull`), so one key cannot hold the server's connections.
+ */
+export const MAX_HELD_REQUESTS_PER_KEY = 16;
+
+/**
+ * The answer to a request of a key whose latency fault already holds `MAX_HELD_REQUESTS_PER_KEY`
+ * requests: 429 `rate_limited`, with `Retry-After` when the delay will have passed.
+ *
+ * @example
+ * heldRequestsFull(2500).headers; // { 'retry-after': '3' }
+ */
+export function heldRequestsFull(latencyMs: number): ProblemInit {
+  return {
+    code: 'rate_limited',
+    detail: `This key already has ${MAX_HELD_REQUESTS_PER_KEY} requests waiting on its latency_ms fault (${latencyMs} ms); retry after the delay, or lower the fault with PUT /_sandbox/faults.`,
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(latencyMs / 1000))) },
+  };
+}
+
 /** Retry-After sent with an injected 429 when the fault names no delay. */
 const DEFAULT_RATE_LIMIT_RETRY_AFTER = 1;
 

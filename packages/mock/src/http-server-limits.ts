@@ -1,5 +1,5 @@
 // The Node HTTP server's limits and the answers made below the app: timeouts, connection cap, pipelining, bad requests.
-import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
+import type { ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import { newRequestId } from './ids.js';
 import { extend } from './objects.js';
@@ -13,7 +13,10 @@ export interface HttpLimits {
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this many ms (`--keep-alive-timeout`). */
   keepAliveTimeoutMs: number;
-  /** Connections open at once; more are closed on arrival (`--max-connections`). */
+  /**
+   * Connections open at once (`--max-connections`); a new one beyond it takes the slot of an idle
+   * connection or of a client holding more than an equal share, else it is closed.
+   */
   maxConnections: number;
   /** Requests handled or queued per connection before the server stops reading it (`--max-pipelined`). */
   maxPipelined: number;
@@ -22,6 +25,13 @@ export interface HttpLimits {
    * before the app reads anything (API requests need a few hundred bytes; Node's default is 16 KiB).
    */
   maxHeaderBytes: number;
+  /**
+   * Answer bytes a connection may leave unread before the server starts none of its further
+   * requests (`--max-unsent-bytes`).
+   */
+  maxUnsentBytes: number;
+  /** Answer bytes left unread this long close the connection, in ms (`--write-timeout`). */
+  writeTimeoutMs: number;
 }
 
 /** The defaults of every HTTP limit. */
@@ -32,6 +42,8 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   maxConnections: 1000,
   maxPipelined: 16,
   maxHeaderBytes: 8192,
+  maxUnsentBytes: 262_144,
+  writeTimeoutMs: 10_000,
 };
 
 /**
@@ -105,65 +117,4 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     'connection: close',
   ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${parts.body}`);
-}
-
-/** Counts requests in flight, bounds them per connection, and waits for them at shutdown. */
-export interface RequestGate {
-  /** Runs `handle` now, or once the connection has fewer than `maxPipelined` requests in flight. */
-  admit(request: IncomingMessage, response: ServerResponse, handle: () => void): void;
-  /** Resolves when no request is in flight. */
-  drained(): Promise<void>;
-}
-
-interface ConnectionState {
-  active: number;
-  waiting: (() => void)[];
-}
-
-/**
- * A gate that stops reading a connection while `maxPipelined` of its requests are being
- * answered or waiting, so unread answers cannot pile up in memory.
- *
- * @example
- * const gate = createRequestGate(16);
- * server.on('request', (req, res) => gate.admit(req, res, () => listener(req, res)));
- */
-export function createRequestGate(maxPipelined: number): RequestGate {
-  const connections = new WeakMap<Socket, ConnectionState>();
-  let inFlight = 0;
-  let onDrained: (() => void) | undefined;
-
-  return {
-    admit(request, response, handle) {
-      const socket = request.socket;
-      let state = connections.get(socket);
-      if (state === undefined) {
-        state = { active: 0, waiting: [] };
-        connections.set(socket, state);
-      }
-      const connection = state;
-      inFlight += 1;
-      const start = () => {
-        connection.active += 1;
-        // A response closes once: \`on\` spares the wrapper \`once\` makes per request.
-        response.on('close', () => {
-          connection.active -= 1;
-          inFlight -= 1;
-          connection.waiting.shift()?.();
-          if (connection.active + connection.waiting.length < maxPipelined) socket.resume();
-          if (inFlight === 0) onDrained?.();
-        });
-        handle();
-      };
-      if (connection.active < maxPipelined) start();
-      else connection.waiting.push(start);
-      if (connection.active + connection.waiting.length >= maxPipelined) socket.pause();
-    },
-    drained() {
-      if (inFlight === 0) return Promise.resolve();
-      return new Promise((resolve) => {
-        onDrained = resolve;
-      });
-    },
-  };
 }

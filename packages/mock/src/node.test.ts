@@ -97,3 +97,72 @@ describe('startMockServer', () => {
     );
   });
 });
+
+/** Sends raw HTTP/1.1 and resolves with the whole answer (the request asks to close). */
+function rawExchange(port: number, raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(raw));
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk.toString('utf8');
+    });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+describe('the names a sandbox answers (DNS rebinding)', () => {
+  let server: RunningMockServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  const request = (target: string, host: string, accept = 'application/json') =>
+    `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEY}\r\nAccept: ${accept}\r\nConnection: close\r\n\r\n`;
+
+  it.each([
+    ['the API, with Host attacker.example', request('/v1/payments', 'attacker.example:4010')],
+    ['the console, with Host attacker.example', request('/', 'attacker.example', 'text/html')],
+    [
+      'an absolute-form target naming attacker.example',
+      request('http://attacker.example/v1/payments', '127.0.0.1'),
+    ],
+    ['a private address in Host', request('/v1/payments', '192.168.1.20')],
+    [
+      'an absolute-form target with credentials before attacker.example',
+      request('http://localhost@attacker.example/v1/payments', 'localhost'),
+    ],
+  ])('refuses %s with a problem+json 421 on a loopback server', async (_name, raw) => {
+    server = await startMockServer({ port: 0 });
+    const answer = await rawExchange(server.port, raw);
+    expect(answer).toMatch(/^HTTP\/1\.1 421 /);
+    expect(answer).toMatch(/content-type: application\/problem\+json/i);
+    expect(answer).toMatch(/request-id: req_/i);
+    expect(answer).toContain('"code":"host_not_allowed"');
+    expect(answer).toContain('--allowed-hosts');
+    expect(answer).not.toContain('"object":"list"');
+  });
+
+  it.each(['localhost:4010', '127.0.0.1', '[::1]:4010', 'app.localhost'])(
+    'serves the loopback name %s',
+    async (host) => {
+      server = await startMockServer({ port: 0 });
+      expect(await rawExchange(server.port, request('/v1/payments', host))).toMatch(
+        /^HTTP\/1\.1 200 /,
+      );
+    },
+  );
+
+  it('serves the names allowedHosts lists', async () => {
+    server = await startMockServer({ port: 0, allowedHosts: ['sandbox.test', '.ci.test'] });
+    for (const host of ['sandbox.test', 'runner.ci.test']) {
+      expect(await rawExchange(server.port, request('/v1/payments', host))).toMatch(
+        /^HTTP\/1\.1 200 /,
+      );
+    }
+    expect(await rawExchange(server.port, request('/v1/payments', 'other.test'))).toMatch(
+      /^HTTP\/1\.1 421 /,
+    );
+  });
+});

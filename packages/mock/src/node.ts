@@ -5,15 +5,18 @@ import { getRequestListener } from '@hono/node-server';
 import { createMockServer } from './app.js';
 import {
   answerClientError,
-  createRequestGate,
   DEFAULT_HTTP_LIMITS,
   type HttpLimits,
   httpServerOptions,
   problemAnswer,
 } from './http-server-limits.js';
 import type { MockServerOptions } from './options.js';
+import type { ProblemInit } from './problems.js';
+import { type AllowedHosts, hostAllowance, hostnameOf } from './server/allowed-hosts.js';
+import { createConnections } from './server/connections.js';
 
 export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server-limits.js';
+export type { AllowedHosts } from './server/allowed-hosts.js';
 
 /** Options of `startMockServer`: the mock's options plus where to listen and the HTTP limits. */
 export interface StartMockServerOptions extends MockServerOptions {
@@ -23,6 +26,13 @@ export interface StartMockServerOptions extends MockServerOptions {
   hostname?: string;
   /** HTTP server limits; each defaults to `DEFAULT_HTTP_LIMITS`. */
   http?: Partial<HttpLimits>;
+  /**
+   * The names in `Host` the server answers besides loopback ones (an entry beginning with `.`
+   * allows that domain's subdomains), or `'any'`. By default a server on a loopback address
+   * answers loopback names only, so a web page that rebinds its own name to 127.0.0.1 cannot
+   * reach it; a server on any other address answers every name. Others get `421 host_not_allowed`.
+   */
+  allowedHosts?: AllowedHosts;
 }
 
 /** A mock listening over HTTP. */
@@ -57,7 +67,7 @@ export interface RunningMockServer {
 export async function startMockServer(
   options: StartMockServerOptions = {},
 ): Promise<RunningMockServer> {
-  const { port = 0, hostname = '127.0.0.1', http, ...mockOptions } = options;
+  const { port = 0, hostname = '127.0.0.1', http, allowedHosts, ...mockOptions } = options;
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...http };
   const mock = createMockServer(mockOptions);
   const listener = getRequestListener(mock.app.fetch, {
@@ -70,17 +80,24 @@ export async function startMockServer(
           : { code: 'invalid_request', detail: 'The request target is not a valid URL path.' },
       ),
   });
-  const gate = createRequestGate(limits.maxPipelined);
+  const allows = hostAllowance(hostname, allowedHosts);
+  const connections = createConnections(limits);
   const server = createServer(httpServerOptions(limits), (request, response) => {
-    gate.admit(request, response, () => {
-      if (request.httpVersion !== '1.0' && request.headers.host === undefined) {
+    connections.admit(request, response, () => {
+      const { host } = request.headers;
+      if (request.httpVersion !== '1.0' && host === undefined) {
         void listenerAnswer(response, problemAnswer(missingHost));
+        return;
+      }
+      const refused = refusedHost(host, request.url, allows);
+      if (refused !== undefined) {
+        void listenerAnswer(response, problemAnswer(refused));
         return;
       }
       void listener(request, response);
     });
   });
-  server.maxConnections = limits.maxConnections;
+  server.on('connection', connections.accept);
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -103,7 +120,7 @@ export async function startMockServer(
       if (graceMs > 0) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
-          gate.drained(),
+          connections.drained(),
           new Promise<void>((resolve) => {
             timer = setTimeout(resolve, graceMs);
           }),
@@ -122,6 +139,34 @@ const missingHost = {
   detail: 'HTTP/1.1 requests need a Host header.',
   param: 'Host',
 } as const;
+
+/**
+ * The problem for a request addressed to a name the server does not answer: its `Host`, or the
+ * authority of an absolute request target (which takes precedence over `Host`); undefined when
+ * it may be served (a malformed one is left to the adapter's 400).
+ */
+function refusedHost(
+  host: string | undefined,
+  target: string | undefined,
+  allows: (hostname: string) => boolean,
+): ProblemInit | undefined {
+  const names: string[] = [];
+  const named = host === undefined ? undefined : hostnameOf(host);
+  if (named !== undefined) names.push(named);
+  // The adapter serves an absolute http(s) target as the URL parser reads it, whatever `Host` says.
+  if (target !== undefined && /^https?:\/\//.test(target) && URL.canParse(target)) {
+    names.push(new URL(target).hostname);
+  }
+  for (const name of names) {
+    if (allows(name)) continue;
+    return {
+      code: 'host_not_allowed',
+      detail: `This sandbox does not answer requests addressed to ${name}: a sandbox on a loopback address answers loopback names only (localhost, 127.0.0.1, [::1]), so that no web page can reach it by rebinding its own name to this machine. Start it with --allowed-hosts ${name} (allowedHosts in startMockServer) to answer this name too.`,
+      param: 'Host',
+    };
+  }
+  return undefined;
+}
 
 /** Writes a Fetch `Response` made outside the app to a Node response. */
 async function listenerAnswer(response: ServerResponse, answer: Response): Promise<void> {

@@ -80,6 +80,7 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
     settlementDelayMs: resolved.settlementDelaySeconds * 1000,
     idempotencyTtlMs: resolved.idempotencyTtlSeconds * 1000,
     defaultEndpoint,
+    heldRequests: new Map(),
   };
   const webhooks = new WebhookDispatcher({
     clock: resolved.clock,

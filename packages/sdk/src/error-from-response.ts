@@ -34,6 +34,7 @@ const errorTable: ReadonlyArray<{
   { status: 409, type: ConflictError },
   { status: 413, type: InvalidRequestError },
   { status: 415, type: InvalidRequestError },
+  { status: 421, type: InvalidRequestError },
   { status: 422, type: IdempotencyError },
   { status: 429, type: RateLimitError },
   { status: '5xx', type: ServerError },

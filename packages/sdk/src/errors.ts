@@ -84,7 +84,8 @@ function hasBrand(type: typeof PaymentServiceError, value: unknown): boolean {
 
 /**
  * The request was malformed or refused as sent: 400 (`invalid_request`, `invalid_json`),
- * 413 (`body_too_large`) or 415 (`unsupported_media_type`).
+ * 413 (`body_too_large`), 415 (`unsupported_media_type`) or 421 (`host_not_allowed`: the base
+ * URL names a host the sandbox does not answer).
  *
  * @example
  * if (error instanceof InvalidRequestError) console.log(error.param, error.problem?.errors);

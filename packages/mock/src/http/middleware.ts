@@ -1,5 +1,6 @@
 // The mock's Hono middleware, in contract order: request id, log, auth, faults, body, validation, idempotency, handler.
 import type { MiddlewareHandler } from 'hono';
+import { heldRequestsFull } from '../faults.js';
 import { newRequestId } from '../ids.js';
 import { extend } from '../objects.js';
 import { maskSecrets } from '../secrets.js';
@@ -122,17 +123,28 @@ export function authentication(
 export function injectedFaults(sleep: (ms: number) => Promise<void>): MiddlewareHandler<MockEnv> {
   return async (c, next) => {
     const service = c.get('service');
-    c.set('latencyMs', service.latencyMs());
-    const failure = service.takeFailure();
-    if (failure !== undefined) {
+    const latencyMs = service.latencyMs();
+    if (latencyMs === 0) {
+      const failure = service.takeFailure();
+      if (failure !== undefined) return problem(c, failure);
+      return next();
+    }
+    const release = service.holdRequest();
+    if (release === undefined) return problem(c, heldRequestsFull(latencyMs));
+    try {
+      c.set('latencyMs', latencyMs);
+      const failure = service.takeFailure();
+      if (failure !== undefined) {
+        await sleep(latencyMs);
+        return problem(c, failure);
+      }
+      await next();
+      // What the handler step did not spend (an answer made before it, such as a 400).
       const latency = c.get('latencyMs');
       if (latency > 0) await sleep(latency);
-      return problem(c, failure);
+    } finally {
+      release();
     }
-    await next();
-    // What the handler step did not spend (an answer made before it, such as a 400).
-    const latency = c.get('latencyMs');
-    if (latency > 0) await sleep(latency);
   };
 }
 

@@ -8,7 +8,13 @@ import {
   refundPayment,
   settlePendingPayment,
 } from '../domain/transitions.js';
-import { type Faults, normalizeFaults, takeDrop, takeFailure } from '../faults.js';
+import {
+  type Faults,
+  MAX_HELD_REQUESTS_PER_KEY,
+  normalizeFaults,
+  takeDrop,
+  takeFailure,
+} from '../faults.js';
 import { extend } from '../objects.js';
 import type { ProblemInit } from '../problems.js';
 import type { Account, IdempotencyRecord, StoredResponse, TimelineStep } from '../store/account.js';
@@ -45,6 +51,11 @@ export interface SandboxState {
   idempotencyTtlMs: number;
   /** The server-wide endpoint (the CLI's `--webhook-url`), if any. */
   defaultEndpoint: EndpointRecord | undefined;
+  /**
+   * Requests each key has waiting on its `latency_ms` fault (by key, not by account: a reset
+   * does not end the waits, so it must not free their slots either).
+   */
+  heldRequests: Map<string, number>;
 }
 
 /** An event to deliver: made by an operation, handed to the webhook dispatcher. */
@@ -290,6 +301,25 @@ export class AccountService {
   /** The latency armed for the key's /v1 requests, in ms. */
   latencyMs(): number {
     return this.find()?.faults.latency_ms ?? 0;
+  }
+
+  /**
+   * Takes one of the key's `MAX_HELD_REQUESTS_PER_KEY` slots for a request its latency fault
+   * delays: the function that gives it back (once), or undefined when every slot is taken.
+   */
+  holdRequest(): (() => void) | undefined {
+    const { heldRequests } = this.sandbox;
+    const held = heldRequests.get(this.apiKey) ?? 0;
+    if (held >= MAX_HELD_REQUESTS_PER_KEY) return undefined;
+    heldRequests.set(this.apiKey, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (heldRequests.get(this.apiKey) ?? 1) - 1;
+      if (left > 0) heldRequests.set(this.apiKey, left);
+      else heldRequests.delete(this.apiKey);
+    };
   }
 
   /** Consumes one armed `fail_next`: the problem to answer with, if any. */

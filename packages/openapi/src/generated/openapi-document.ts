@@ -2240,7 +2240,8 @@ export const openapiDocument = {
           "bad_gateway",
           "service_unavailable",
           "sandbox_full",
-          "gateway_timeout"
+          "gateway_timeout",
+          "host_not_allowed"
         ],
         "x-provenance": "inferred",
         "x-provenance-note": "Errors are not shown in the document; the codes are our vocabulary for programs that branch on the error.",
@@ -2339,6 +2340,11 @@ export const openapiDocument = {
             "status": 504,
             "title": "Gateway timeout",
             "meaning": "An upstream timed out (fault injection only, in the sandbox). Safe to retry."
+          },
+          "host_not_allowed": {
+            "status": 421,
+            "title": "Host not allowed",
+            "meaning": "The request's `Host` is not a name this sandbox answers (a sandbox on a loopback address answers loopback names only, so a web page cannot reach it through DNS rebinding); start it with `--allowed-hosts` to add names."
           }
         }
       },

@@ -739,7 +739,7 @@ export const sandboxDocument = {
             "type": "integer",
             "minimum": 0,
             "maximum": 60000,
-            "description": "Added to every /v1 response of the key.",
+            "description": "Added to every /v1 response of the key. At most 16 of the key's requests wait at once; more are answered at once with 429 `rate_limited` and `Retry-After`.",
             "x-provenance": "inferred",
             "x-provenance-note": "Simulates a slow network or service."
           },
@@ -1085,7 +1085,7 @@ export const sandboxDocument = {
             ],
             "minimum": 100,
             "maximum": 599,
-            "description": "The answer's status; `null` when a `drop_after_commit` fault dropped the connection.",
+            "description": "The answer's status; `null` when none was sent (a `drop_after_commit` fault dropped the connection, or the client closed it before its request body arrived).",
             "x-provenance": "inferred",
             "x-provenance-note": "Shows dropped answers apart from answered ones."
           },

@@ -175,7 +175,7 @@ export interface components {
             settled_payments: number;
         };
         Faults: {
-            /** @description Added to every /v1 response of the key. */
+            /** @description Added to every /v1 response of the key. At most 16 of the key's requests wait at once; more are answered at once with 429 `rate_limited` and `Retry-After`. */
             latency_ms?: number;
             /** @description Answer the next `count` /v1 requests with `status`, changing no data. */
             fail_next?: {
@@ -255,7 +255,7 @@ export interface components {
             method: string;
             /** @description The path as sent, without the query; anything that looks like a secret is masked. */
             path: string;
-            /** @description The answer's status; `null` when a `drop_after_commit` fault dropped the connection. */
+            /** @description The answer's status; `null` when none was sent (a `drop_after_commit` fault dropped the connection, or the client closed it before its request body arrived). */
             status: number | null;
             /** @description The problem `code` of a 4xx/5xx answer, else `null`. */
             code: string | null;

@@ -97,6 +97,11 @@ export const errorCodes = {
     "status": 504,
     "title": "Gateway timeout",
     "meaning": "An upstream timed out (fault injection only, in the sandbox). Safe to retry."
+  },
+  "host_not_allowed": {
+    "status": 421,
+    "title": "Host not allowed",
+    "meaning": "The request's `Host` is not a name this sandbox answers (a sandbox on a loopback address answers loopback names only, so a web page cannot reach it through DNS rebinding); start it with `--allowed-hosts` to add names."
   }
 } as const;
 
