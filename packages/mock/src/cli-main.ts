@@ -89,6 +89,7 @@ async function serve(settings: CliSettings): Promise<void> {
     hostname: settings.host,
     ...(settings.allowedHosts === undefined ? {} : { allowedHosts: settings.allowedHosts }),
     settlementDelaySeconds: settings.settlementDelaySeconds,
+    allowPrivateWebhookUrls: settings.allowPrivateWebhookUrls,
     http: settings.http,
     ...(Object.keys(limits).length === 0 ? {} : { limits }),
     ...(settings.webhookUrl === undefined

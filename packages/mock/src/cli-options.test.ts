@@ -15,6 +15,13 @@ function errorOf(args: string[], env: Record<string, string> = {}): string {
   return request.message;
 }
 
+describe('readCli --allow-private-webhook-urls', () => {
+  it('is off unless given', () => {
+    expect(settingsOf([]).allowPrivateWebhookUrls).toBe(false);
+    expect(settingsOf(['--allow-private-webhook-urls']).allowPrivateWebhookUrls).toBe(true);
+  });
+});
+
 describe('readCli --allowed-hosts', () => {
   const allowed = (text: string) => {
     const request = readCli(['--allowed-hosts', text], {});

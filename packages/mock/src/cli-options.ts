@@ -20,6 +20,9 @@ Options:
   --settlement-delay <seconds>  Seconds before pending test payments settle (default: 5)
   --webhook-url <url>           Send every key's webhook events to this URL (local development)
   --webhook-secret <whsec_…>    Its signing secret (default: a new one, printed at start-up)
+  --allow-private-webhook-urls  Let keys register webhook endpoints on private networks (10/8, 172.16/12,
+                                192.168/16, fc00::/7, 100.64/10); by default only public addresses and
+                                this machine (loopback), checked where each name resolves when sent
   --memory-budget <MiB>         Memory for the whole sandbox's data (default: 256)
   --key-memory-budget <MiB>     Memory for one key's data (default: 16)
   --headers-timeout <ms>        Time a client has to send its headers (default: ${DEFAULT_HTTP_LIMITS.headersTimeoutMs})
@@ -58,6 +61,7 @@ export interface CliSettings {
   keyMemoryBudgetBytes?: number;
   http: HttpLimits;
   quiet: boolean;
+  allowPrivateWebhookUrls: boolean;
 }
 
 class CliError extends Error {}
@@ -112,6 +116,7 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
           Object.keys(INTEGER_FLAGS).map((flag) => [flag, { type: 'string' as const }]),
         ),
         quiet: { type: 'boolean', default: false },
+        'allow-private-webhook-urls': { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -151,6 +156,7 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
       }),
       http,
       quiet: values.quiet === true,
+      allowPrivateWebhookUrls: values['allow-private-webhook-urls'] === true,
     };
     const allowedHosts = flag('allowed-hosts');
     if (allowedHosts !== undefined) settings.allowedHosts = parseAllowedHosts(allowedHosts);

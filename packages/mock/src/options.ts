@@ -1,5 +1,6 @@
 // The mock server's options, their defaults, and checks that they make sense.
 import type { TokenBehaviour } from './domain/tokens.js';
+import type { WebhookAddressPolicy } from './domain/webhook-address.js';
 import { DEFAULT_KEY_MEMORY_BUDGET_BYTES, DEFAULT_MEMORY_BUDGET_BYTES } from './store/memory.js';
 import { type Clock, systemClock } from './time.js';
 
@@ -40,6 +41,14 @@ export interface MockServerOptions {
   webhookSecret?: string;
   /** How long one webhook attempt may take before it counts as failed, in ms. Default 10 000. */
   webhookTimeoutMs?: number;
+  /**
+   * Lets keys register webhook endpoints on private networks (RFC 1918, IPv6 unique-local,
+   * carrier-grade NAT), such as a receiver in a CI service network. By default the sandbox sends
+   * webhooks to public addresses and to this machine (loopback) only, checked on the address a
+   * name resolves to when each webhook is sent; link-local, multicast, unspecified, reserved and
+   * cloud-metadata addresses are always refused. `webhookUrl` is yours and is not checked.
+   */
+  allowPrivateWebhookUrls?: boolean;
 }
 
 /** Options with every default filled in. */
@@ -56,6 +65,7 @@ export interface ResolvedOptions {
   webhookUrl: string | undefined;
   webhookSecret: string | undefined;
   webhookTimeoutMs: number;
+  webhookPolicy: WebhookAddressPolicy;
 }
 
 function checkNumber(name: string, value: number, minimum: number): number {
@@ -104,5 +114,6 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
     webhookUrl: options.webhookUrl,
     webhookSecret: options.webhookSecret,
     webhookTimeoutMs: checkNumber('webhookTimeoutMs', options.webhookTimeoutMs ?? 10_000, 1),
+    webhookPolicy: { allowPrivate: options.allowPrivateWebhookUrls === true },
   };
 }

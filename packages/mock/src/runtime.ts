@@ -81,6 +81,7 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
     idempotencyTtlMs: resolved.idempotencyTtlSeconds * 1000,
     defaultEndpoint,
     heldRequests: new Map(),
+    webhookPolicy: resolved.webhookPolicy,
   };
   const webhooks = new WebhookDispatcher({
     clock: resolved.clock,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PUBLIC_AND_LOOPBACK } from './webhook-address.js';
 import { checkWebhookUrl } from './webhook-url.js';
 
 describe('checkWebhookUrl', () => {
@@ -18,5 +19,39 @@ describe('checkWebhookUrl', () => {
     expect(checkWebhookUrl('http://user:pass@example.com/')?.message).toMatch(/credentials/);
     expect(checkWebhookUrl('ftp://example.com/')?.message).toMatch(/http or https, not ftp/);
     expect(checkWebhookUrl('not a url')?.param).toBe('url');
+  });
+});
+
+describe('checkWebhookUrl with an address policy', () => {
+  it.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://10.0.0.1/',
+    'http://[::ffff:10.0.0.1]/',
+    'http://0x0a.0.0.1/',
+    'http://167772161/',
+    'http://0.0.0.0:3000/',
+    'http://[fe80::1]/',
+  ])('refuses %s, naming the address and the flag', (url) => {
+    const error = checkWebhookUrl(url, 'url', PUBLIC_AND_LOOPBACK);
+    expect(error?.param).toBe('url');
+    expect(error?.message).toMatch(/^url must not point at [0-9a-f.:]+, /);
+  });
+
+  it('accepts loopback, public addresses and host names (checked when sent)', () => {
+    for (const url of [
+      'http://127.0.0.1:3000/h',
+      'http://[::1]/',
+      'https://93.184.215.14/',
+      'https://hooks.example.com/',
+    ]) {
+      expect(checkWebhookUrl(url, 'url', PUBLIC_AND_LOOPBACK), url).toBeUndefined();
+    }
+  });
+
+  it('accepts private networks when allowed, and says how to allow them when not', () => {
+    expect(checkWebhookUrl('http://10.0.0.1/', 'url', { allowPrivate: true })).toBeUndefined();
+    expect(checkWebhookUrl('http://10.0.0.1/', 'url', PUBLIC_AND_LOOPBACK)?.message).toContain(
+      '--allow-private-webhook-urls',
+    );
   });
 });

@@ -1,16 +1,25 @@
-// The rule for webhook URLs, parsed with the WHATWG URL parser: http(s), a valid port, no credentials.
+// The rule for webhook URLs, parsed with the WHATWG URL parser: http(s), a valid port, no credentials, an allowed address.
 import type { FieldError } from '../problems.js';
+import { refusedAddress, type WebhookAddressPolicy } from './webhook-address.js';
 
 /**
- * Checks a webhook URL: it must parse as a WHATWG URL (so the scheme is case-insensitive and the
- * port is 0–65535), use `http` or `https`, and carry no credentials. Localhost is allowed:
- * receiving webhooks on your own machine is the point of the sandbox.
+ * Checks a webhook URL: it must parse as a WHATWG URL (so the scheme is case-insensitive, the
+ * port is 0–65535 and an IPv4 address in any notation is read as dotted decimal), use `http` or
+ * `https`, and carry no credentials. Localhost is allowed: receiving webhooks on your own machine
+ * is the point of the sandbox. With a `policy`, an IP address the policy refuses (private,
+ * link-local, metadata…) is refused here; a host name is checked on the addresses it resolves to,
+ * when a webhook is sent.
  *
  * @example
  * checkWebhookUrl('HTTP://127.0.0.1:3000/webhooks'); // undefined (valid)
  * checkWebhookUrl('http://user:pass@example.com/')?.message; // 'url must not contain credentials …'
+ * checkWebhookUrl('http://169.254.169.254/', 'url', PUBLIC_AND_LOOPBACK)?.message; // 'url must not point at 169.254.169.254, …'
  */
-export function checkWebhookUrl(text: string, param = 'url'): FieldError | undefined {
+export function checkWebhookUrl(
+  text: string,
+  param = 'url',
+  policy?: WebhookAddressPolicy,
+): FieldError | undefined {
   let url: URL;
   try {
     url = new URL(text);
@@ -34,6 +43,17 @@ export function checkWebhookUrl(text: string, param = 'url'): FieldError | undef
       code: 'invalid_value',
       message: `${param} must not contain credentials (user:password@); authenticate the receiver with the signing secret instead`,
     };
+  }
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (policy !== undefined && /^[0-9.]+$|:/.test(literal)) {
+    const refused = refusedAddress(literal, policy);
+    if (refused !== undefined) {
+      return {
+        param,
+        code: 'invalid_value',
+        message: `${param} must not point at ${literal}, ${refused}: the sandbox sends webhooks to public addresses and to this machine (loopback) only${policy.allowPrivate ? '' : '; start it with --allow-private-webhook-urls to reach private networks'}`,
+      };
+    }
   }
   return undefined;
 }

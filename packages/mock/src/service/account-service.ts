@@ -8,6 +8,7 @@ import {
   refundPayment,
   settlePendingPayment,
 } from '../domain/transitions.js';
+import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
 import {
   type Faults,
   MAX_HELD_REQUESTS_PER_KEY,
@@ -56,6 +57,8 @@ export interface SandboxState {
    * does not end the waits, so it must not free their slots either).
    */
   heldRequests: Map<string, number>;
+  /** The addresses the key's webhook endpoints may reach. */
+  webhookPolicy: WebhookAddressPolicy;
 }
 
 /** An event to deliver: made by an operation, handed to the webhook dispatcher. */
@@ -249,7 +252,12 @@ export class AccountService {
     request: Schemas['CreateWebhookEndpointRequest'],
   ): payments.DomainResult<Schemas['WebhookEndpointWithSecret']> {
     const account = this.sandbox.store.open(this.apiKey);
-    return endpoints.createWebhookEndpoint(account, this.now(account), request);
+    return endpoints.createWebhookEndpoint(
+      account,
+      this.now(account),
+      request,
+      this.sandbox.webhookPolicy,
+    );
   }
 
   listWebhookEndpoints(): payments.DomainResult<Schemas['WebhookEndpointList']> {

@@ -1,6 +1,7 @@
 // The webhook_endpoints operations of one key: register (secret shown once), list, delete.
 import type { components } from '@payment-service/openapi';
 import type { DomainResult } from '../domain/payments.js';
+import { PUBLIC_AND_LOOPBACK, type WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { checkWebhookUrl } from '../domain/webhook-url.js';
 import { randomBase62 } from '../ids.js';
 import { extend } from '../objects.js';
@@ -23,8 +24,9 @@ export function createWebhookEndpoint(
   account: Account,
   accountNow: number,
   request: Schemas['CreateWebhookEndpointRequest'],
+  policy: WebhookAddressPolicy = PUBLIC_AND_LOOPBACK,
 ): DomainResult<Schemas['WebhookEndpointWithSecret']> {
-  const urlError = checkWebhookUrl(request.url);
+  const urlError = checkWebhookUrl(request.url, 'url', policy);
   if (urlError !== undefined) {
     return {
       ok: false,

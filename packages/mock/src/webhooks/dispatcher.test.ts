@@ -76,6 +76,36 @@ describe('webhook endpoints', () => {
   });
 });
 
+describe('webhook endpoints beyond this machine', () => {
+  it.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://10.0.0.1/',
+    'http://[::ffff:10.0.0.1]/',
+    'http://0.0.0.0:8080/',
+  ])('refuses %s with a 400 naming url, storing nothing', async (url) => {
+    const harness = createHarness();
+    cleanups.push(() => harness.mock.close());
+    const refused = await harness.json('POST', '/v1/webhook_endpoints', { body: { url } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'invalid_request', param: 'url' });
+    expect(refused.body.detail).toMatch(/^url must not point at /);
+    expect((await harness.json('GET', '/v1/webhook_endpoints')).body.data).toEqual([]);
+  });
+
+  it('accepts a private network with allowPrivateWebhookUrls, never a metadata address', async () => {
+    const harness = createHarness({ allowPrivateWebhookUrls: true });
+    cleanups.push(() => harness.mock.close());
+    const created = await harness.json('POST', '/v1/webhook_endpoints', {
+      body: { url: 'http://10.0.0.1/hooks' },
+    });
+    expect(created.status).toBe(201);
+    const metadata = await harness.json('POST', '/v1/webhook_endpoints', {
+      body: { url: 'http://169.254.169.254/' },
+    });
+    expect(metadata.status).toBe(400);
+  });
+});
+
 describe('webhook delivery', () => {
   it('sends one signed event per status change, pending settlement included', async () => {
     const { receiver, harness } = await setup();

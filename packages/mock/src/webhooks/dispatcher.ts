@@ -1,4 +1,5 @@
 // Delivers webhook events outside the request path: per-key queues on the sandbox clock, one timer, retries, the log.
+import { PUBLIC_AND_LOOPBACK, type WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { maskSecrets, maskUrl } from '../secrets.js';
 import type { Account } from '../store/account.js';
 import {
@@ -13,6 +14,12 @@ import {
 import { type Clock, formatLogTime, formatTimestamp } from '../time.js';
 import { retryDelayMs } from './schedule.js';
 import { signMessage } from './signing.js';
+import {
+  ADDRESS_REFUSED,
+  fetchTransport,
+  networkTransport,
+  type WebhookTransport,
+} from './transport.js';
 
 /** An event to deliver, as the account service hands it over. */
 export interface Delivery {
@@ -29,11 +36,16 @@ export interface DispatcherOptions {
   timeoutMs: number;
   /** The server-wide endpoint (the CLI's `--webhook-url`) that receives every key's events. */
   defaultEndpoint?: EndpointRecord | undefined;
-  /** Attempts in flight at once over all keys; more wait their turn. Default 32. */
+  /**
+   * Attempts in flight at once over all keys; more wait their turn, handed out round robin
+   * among the keys that have attempts due. A key with none in flight may still start one beyond
+   * it (up to twice as many in all), so hanging receivers of other keys never make it wait.
+   * Default 32.
+   */
   maxConcurrent?: number;
   /**
-   * Attempts in flight at once for one key; its further attempts wait, so a key whose receiver
-   * hangs cannot take the slots of the others. Default 4.
+   * Attempts in flight at once for one key, at most; when several keys have attempts due, each
+   * gets an equal share of `maxConcurrent` (at least one). Default 4.
    */
   maxConcurrentPerKey?: number;
   logger?: ((line: string) => void) | undefined;
@@ -43,11 +55,15 @@ export interface DispatcherOptions {
    */
   settleDue(account: Account, accountNow: number): { events: Delivery[] };
   random?: () => number;
+  /**
+   * Sends attempts through this `fetch` instead of the network (a test double, an in-process
+   * handler): no address is checked and the answer's start is always logged.
+   */
   fetch?: typeof fetch;
+  /** The addresses a key's endpoints may reach over the network (default: public and loopback). */
+  policy?: WebhookAddressPolicy;
 }
 
-/** Characters of a receiver's answer kept in the log. */
-const EXCERPT_CHARACTERS = 256;
 /** The longest delay setTimeout accepts. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -74,13 +90,18 @@ export class WebhookDispatcher {
   private readonly settledWaiters: Array<() => void> = [];
   private readonly maxConcurrent: number;
   private readonly maxConcurrentPerKey: number;
-  private readonly fetch: typeof fetch;
+  private readonly transport: WebhookTransport;
+  /** Turns of the round robin: which ready key is served first next time. */
+  private round = 0;
 
   constructor(private readonly options: DispatcherOptions) {
     this.defaultEndpoint = options.defaultEndpoint;
     this.maxConcurrent = options.maxConcurrent ?? 32;
     this.maxConcurrentPerKey = options.maxConcurrentPerKey ?? 4;
-    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.transport =
+      options.fetch === undefined
+        ? networkTransport(options.policy ?? PUBLIC_AND_LOOPBACK)
+        : fetchTransport(options.fetch);
   }
 
   /**
@@ -122,6 +143,7 @@ export class WebhookDispatcher {
     this.timer = undefined;
     for (const controller of this.inFlight) controller.abort();
     this.inFlight.clear();
+    this.transport.close();
     this.active.clear();
     this.notifySettled();
   }
@@ -215,6 +237,7 @@ export class WebhookDispatcher {
     if (this.closed) return;
     const serverNow = this.options.clock.now();
     let earliest = Number.POSITIVE_INFINITY;
+    const ready: Array<{ account: Account; state: AccountWebhooks; accountNow: number }> = [];
     for (const account of this.active) {
       const state = account.webhooks;
       if (account.closed || state === undefined) {
@@ -224,32 +247,72 @@ export class WebhookDispatcher {
       const accountNow = account.now(serverNow);
       const subscribed = hasSubscribers(state, this.defaultEndpoint);
       if (subscribed) this.deliver(this.options.settleDue(account, accountNow).events);
-      let saturated = false;
-      for (let next = state.queue.peek(); next !== undefined && next.dueAt <= accountNow; ) {
-        if (this.running >= this.maxConcurrent || state.inFlight >= this.maxConcurrentPerKey) {
-          saturated = true; // a finishing attempt kicks again
-          break;
-        }
-        state.takeQueued();
-        if (this.deliverable(state, next.target)) {
-          this.attempt(account, state, next).catch((error: unknown) =>
-            this.report('attempt', error),
-          );
-        }
-        next = state.queue.peek();
-      }
       let due = state.queue.peek()?.dueAt;
+      if (due !== undefined && due <= accountNow) {
+        // Due now: started below, or by the kick of a finishing attempt.
+        ready.push({ account, state, accountNow });
+        continue;
+      }
       const settlesAt = subscribed ? account.nextSettlementAt() : undefined;
       if (settlesAt !== undefined && (due === undefined || settlesAt < due)) due = settlesAt;
       if (due === undefined) {
         this.active.delete(account);
         continue;
       }
-      if (saturated) continue;
       earliest = Math.min(earliest, due - (accountNow - serverNow));
+    }
+    this.startFairly(ready);
+    for (const { account, state, accountNow } of ready) {
+      // What is left due later than now needs the timer; what is due now waits for a slot.
+      const next = state.queue.peek()?.dueAt;
+      if (next !== undefined && next > accountNow) {
+        earliest = Math.min(earliest, next - (accountNow - serverNow));
+      } else if (next === undefined && state.inFlight === 0) {
+        this.active.delete(account);
+      }
     }
     if (earliest !== Number.POSITIVE_INFINITY) this.setTimer(Math.max(earliest, serverNow + 1));
     this.notifySettled();
+  }
+
+  /**
+   * Starts due attempts one key at a time, round robin from a turn that moves on every tick, so
+   * no key's place in the list decides who gets the freed slots. Each key may have its equal
+   * share of `maxConcurrent` in flight (at most `maxConcurrentPerKey`, at least one); a key with
+   * nothing in flight may start one beyond `maxConcurrent`, up to twice it in all.
+   */
+  private startFairly(
+    ready: Array<{ account: Account; state: AccountWebhooks; accountNow: number }>,
+  ): void {
+    if (ready.length === 0) return;
+    const share = Math.max(
+      1,
+      Math.min(this.maxConcurrentPerKey, Math.floor(this.maxConcurrent / ready.length)),
+    );
+    const first = this.round++ % ready.length;
+    for (let started = true; started; ) {
+      started = false;
+      for (let index = 0; index < ready.length; index++) {
+        const { account, state, accountNow } = ready[
+          (first + index) % ready.length
+        ] as (typeof ready)[number];
+        const next = state.queue.peek();
+        if (next === undefined || next.dueAt > accountNow || state.inFlight >= share) continue;
+        const free =
+          this.running < this.maxConcurrent ||
+          (state.inFlight === 0 && this.running < this.maxConcurrent * 2);
+        if (!free) continue;
+        state.takeQueued();
+        if (this.deliverable(state, next.target)) {
+          this.attempt(account, state, next).catch((error: unknown) =>
+            this.report('attempt', error),
+          );
+          started = true;
+        } else {
+          started = true; // a dropped attempt took no slot: look again
+        }
+      }
+    }
   }
 
   private async attempt(
@@ -277,8 +340,8 @@ export class WebhookDispatcher {
     let error: string | null = null;
     let excerpt: string | null = null;
     try {
-      const response = await this.fetch(target.endpoint.url, {
-        method: 'POST',
+      const answer = await this.transport.send({
+        url: target.endpoint.url,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'payment-service-mock-webhooks',
@@ -288,10 +351,10 @@ export class WebhookDispatcher {
         },
         body: event.body,
         signal: controller.signal,
-        redirect: 'manual',
+        restricted: target !== this.defaultEndpoint,
       });
-      status = response.status;
-      excerpt = await readExcerpt(response);
+      status = answer.status;
+      excerpt = answer.excerpt;
     } catch (cause) {
       error = timedOut ? 'timeout' : `connection_error: ${describe(cause)}`;
     } finally {
@@ -339,31 +402,16 @@ export class WebhookDispatcher {
   }
 }
 
-/** The first characters of an answer's body, reading at most 1 KiB of it. */
-async function readExcerpt(response: Response): Promise<string | null> {
-  if (response.body === null) return null;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < 1024) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } catch {
-    // The answer's status counts; a body cut short is only logged shorter.
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  const text = new TextDecoder().decode(Buffer.concat(chunks)).slice(0, EXCERPT_CHARACTERS);
-  return text === '' ? null : text;
-}
-
 function describe(cause: unknown): string {
-  const inner = (cause as { cause?: { code?: unknown; message?: unknown } })?.cause;
+  const own = cause as {
+    code?: unknown;
+    message?: unknown;
+    cause?: { code?: unknown; message?: unknown };
+  };
+  if (own?.code === ADDRESS_REFUSED) return `address refused: ${String(own.message)}`;
+  const inner = own?.cause;
   if (typeof inner?.code === 'string') return inner.code;
   if (typeof inner?.message === 'string') return inner.message;
+  if (typeof own?.code === 'string') return own.code;
   return cause instanceof Error ? cause.message : String(cause);
 }
