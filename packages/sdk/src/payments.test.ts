@@ -130,16 +130,29 @@ describe('payments.retrieve', () => {
     expect(request?.headers.has('Idempotency-Key')).toBe(false);
   });
 
-  it('percent-encodes the id so it cannot change the path', async () => {
+  it('percent-encodes an id with other characters, so it stays one path segment', async () => {
     const { client, requests } = setup(() => problemResponse(404, 'not_found', 'No such payment.'));
-    await expect(client.payments.retrieve('../refunds?x=1')).rejects.toBeInstanceOf(NotFoundError);
-    expect(requests[0]?.url.pathname).toBe('/v1/payments/..%2Frefunds%3Fx%3D1');
-    expect(requests[0]?.url.search).toBe('');
+    await expect(client.payments.retrieve('pay_%2e%2e ü')).rejects.toBeInstanceOf(NotFoundError);
+    expect(requests[0]?.url.pathname).toBe('/v1/payments/pay_%252e%252e%20%C3%BC');
   });
 
-  it('rejects an empty id before sending', async () => {
+  it.each([
+    ['', /got an empty string/],
+    ['.', /got "\.", which would address another path/],
+    ['..', /got "\.\.", which would address another path/],
+    ['../refunds?x=1', /without \/ \\ \? # or control characters; got one with "\/"/],
+    ['pay_1?expand=all', /got one with "\?"/],
+    ['pay_1#x', /got one with "#"/],
+    ['pay_1\\x', /got one with "\\"/],
+    ['pay_1\n', /the control character U\+000A/],
+  ])('refuses the id %j before sending', async (id, message) => {
     const { client, requests } = setup();
-    await expect(client.payments.retrieve('')).rejects.toThrow(/non-empty string/);
+    await expect(client.payments.retrieve(id)).rejects.toThrow(message);
+    await expect(client.payments.capture(id)).rejects.toThrow(TypeError);
+    await expect(client.refunds.create(id)).rejects.toThrow(TypeError);
+    await expect(client.webhookEndpoints.delete(id)).rejects.toThrow(
+      /a webhook endpoint id must be/,
+    );
     expect(requests).toHaveLength(0);
   });
 });

@@ -1,4 +1,5 @@
 // The payments resource: create, retrieve, list, capture and cancel payments.
+import { checkPathId } from './path-id.js';
 import type { RequestOptions, Transport } from './transport.js';
 import type {
   CapturePaymentParams,
@@ -144,17 +145,12 @@ export function createPayments(transport: Transport): Payments {
 }
 
 /**
- * Rejects an empty or non-string payment id before it can turn into another path
- * (an empty id would address `/v1/payments/`, the list).
+ * Checks a payment id before it goes into a path (see `checkPathId`): an empty id would address
+ * `/v1/payments/`, the list, and `..` another path.
  *
  * @example
  * checkPaymentId('pay_123'); // 'pay_123'
  */
 export function checkPaymentId(id: unknown): string {
-  if (typeof id !== 'string' || id === '') {
-    throw new TypeError(
-      `a payment id must be a non-empty string such as "pay_…"; got ${typeof id === 'string' ? 'an empty string' : typeof id}`,
-    );
-  }
-  return id;
+  return checkPathId(id, 'a payment id', 'pay_…');
 }

@@ -1,5 +1,6 @@
 // The webhook endpoints resource: register, list and delete the URLs that receive signed events.
 import type { components } from '@payment-service/openapi';
+import { checkPathId } from './path-id.js';
 import type { RequestOptions, Transport } from './transport.js';
 
 type Schemas = components['schemas'];
@@ -74,9 +75,7 @@ export function createWebhookEndpoints(transport: Transport): WebhookEndpoints {
     list: (options) =>
       request('GET', options, (init) => api.GET('/v1/webhook_endpoints', { ...init })),
     delete: async (id, options) => {
-      if (typeof id !== 'string' || id === '') {
-        throw new TypeError('a webhook endpoint id must be a non-empty string such as "we_…"');
-      }
+      checkPathId(id, 'a webhook endpoint id', 'we_…');
       return request('DELETE', options, (init) =>
         api.DELETE('/v1/webhook_endpoints/{id}', { params: { path: { id } }, ...init }),
       );

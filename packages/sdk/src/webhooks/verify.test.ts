@@ -1,4 +1,4 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { standardVector } from '../test-support/standard-webhooks-vector.js';
 import {
   WebhookMissingHeaderError,
@@ -222,5 +222,70 @@ describe('verifyWebhook', () => {
     await expect(
       verifyWebhook(JSON.parse(body) as unknown as string, headers, secret, at),
     ).rejects.toThrow(/raw request body/);
+  });
+});
+
+describe('verifyWebhook options that would switch replay protection off', () => {
+  it.each([
+    ['NaN (Number of an unset variable)', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['a negative number', -1],
+    ['a string', '300' as unknown as number],
+  ])('refuses a toleranceSeconds of %s with a TypeError', async (_name, toleranceSeconds) => {
+    const headers = await signed();
+    await expect(verifyWebhook(body, headers, secret, { ...at, toleranceSeconds })).rejects.toThrow(
+      new TypeError(
+        `webhooks.verify: toleranceSeconds must be a finite number of seconds ≥ 0; got ${String(toleranceSeconds)}`,
+      ),
+    );
+  });
+
+  it.each([
+    ['an invalid Date', () => new Date('not a date'), /got an invalid Date/],
+    ['NaN', () => Number.NaN, /got NaN/],
+    ['a string', () => '2026-01-15' as unknown as number, /got 2026-01-15/],
+  ])('refuses a now() that returns %s with a TypeError', async (_name, now, message) => {
+    const headers = await signed();
+    await expect(verifyWebhook(body, headers, secret, { now })).rejects.toThrow(message);
+  });
+
+  it('still refuses an old delivery with a tolerance of 0', async () => {
+    const headers = await signed(body, nowSeconds - 1);
+    await expect(
+      verifyWebhook(body, headers, secret, { ...at, toleranceSeconds: 0 }),
+    ).rejects.toBeInstanceOf(WebhookTimestampError);
+  });
+});
+
+describe('verifyWebhook cost', () => {
+  it('computes one HMAC per call, however many signatures the header lists', async () => {
+    const large = JSON.stringify({ ...JSON.parse(body), padding: 'x'.repeat(1 << 20) });
+    const headers = await signed(large);
+    const forged = Array.from(
+      { length: 360 },
+      (_, index) => `v1,${btoa(String(index).padEnd(32, 'f'))}`,
+    );
+    const sign = vi.spyOn(crypto.subtle, 'sign');
+    const verify = vi.spyOn(crypto.subtle, 'verify');
+    try {
+      await expect(
+        verifyWebhook(large, { ...headers, 'webhook-signature': forged.join(' ') }, secret, at),
+      ).rejects.toBeInstanceOf(WebhookSignatureError);
+      expect(sign).toHaveBeenCalledTimes(1);
+      expect(verify).not.toHaveBeenCalled();
+      sign.mockClear();
+      const withGood = `${forged.join(' ')} ${headers['webhook-signature']}`;
+      const event = await verifyWebhook(
+        large,
+        { ...headers, 'webhook-signature': withGood },
+        secret,
+        at,
+      );
+      expect(event.id).toBe('evt_123');
+      expect(sign).toHaveBeenCalledTimes(1);
+    } finally {
+      sign.mockRestore();
+      verify.mockRestore();
+    }
   });
 });

@@ -30,8 +30,10 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * Pass the body exactly as received (a string or bytes, never a re-serialized object), the
  * request's headers (a fetch `Headers` or a plain record, any case) and the endpoint's
  * `whsec_…` secret. Accepts the delivery when any `v1` signature in `webhook-signature`
- * matches (several are sent while a secret rotates; unknown versions are ignored), compared in
- * constant time by Web Crypto, and when `webhook-timestamp` is within the tolerance of now.
+ * matches (several are sent while a secret rotates; unknown versions are ignored): one HMAC is
+ * computed and each signature compared to it in constant time; and when `webhook-timestamp` is
+ * within the tolerance of now. An option that is not a finite number (a tolerance of NaN, a
+ * `now` that returns an invalid date) throws a `TypeError`: it never turns the timestamp check off.
  * Runs on Node 20+, Deno, Bun and edge runtimes (Web Crypto only).
  *
  * Throws a WebhookVerificationError subclass: WebhookMissingHeaderError,
@@ -55,25 +57,25 @@ export async function verifyWebhook(
   secret: WebhookSecret,
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
+  const { toleranceSeconds, nowMs } = checkOptions(options);
   const body = rawBodyBytes(rawBody);
   const key = await importSigningKey(secret);
   const id = requiredHeader(headers, 'webhook-id');
   const timestamp = requiredHeader(headers, 'webhook-timestamp');
   const signatures = requiredHeader(headers, 'webhook-signature');
-  checkTimestamp(timestamp, options);
+  checkTimestamp(timestamp, toleranceSeconds, nowMs);
 
-  const content = signedContent(id, timestamp, body);
+  // One HMAC per call, however many signatures the header lists; each is compared to it in
+  // constant time.
+  const expected = new Uint8Array(
+    await crypto.subtle.sign('HMAC', key, signedContent(id, timestamp, body)),
+  );
   let matched = false;
   for (const entry of signatures.split(' ')) {
     const comma = entry.indexOf(',');
     if (comma === -1 || entry.slice(0, comma) !== 'v1') continue;
     const signature = decodeBase64(entry.slice(comma + 1));
-    if (signature === undefined || signature.length === 0) continue;
-    // crypto.subtle.verify compares in constant time.
-    if (await crypto.subtle.verify('HMAC', key, signature, content)) {
-      matched = true;
-      break;
-    }
+    if (signature !== undefined && equalInConstantTime(signature, expected)) matched = true;
   }
   if (!matched) throw new WebhookSignatureError();
   return parseEvent(body);
@@ -103,14 +105,50 @@ function requiredHeader(headers: WebhookHeadersInput, name: string): string {
   return text;
 }
 
-function checkTimestamp(timestamp: string, options: VerifyWebhookOptions): void {
+/**
+ * The tolerance and the time now, checked: replay protection must never be switched off by an
+ * option that is not a number (`Number(process.env.X)` with X unset is NaN).
+ */
+function checkOptions(options: VerifyWebhookOptions): { toleranceSeconds: number; nowMs: number } {
+  const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (
+    typeof toleranceSeconds !== 'number' ||
+    !Number.isFinite(toleranceSeconds) ||
+    toleranceSeconds < 0
+  ) {
+    throw new TypeError(
+      `webhooks.verify: toleranceSeconds must be a finite number of seconds ≥ 0; got ${String(toleranceSeconds)}`,
+    );
+  }
+  const current: unknown = options.now === undefined ? Date.now() : options.now();
+  const nowMs =
+    current instanceof Date
+      ? current.getTime()
+      : typeof current === 'number'
+        ? current
+        : Number.NaN;
+  if (!Number.isFinite(nowMs)) {
+    throw new TypeError(
+      `webhooks.verify: now() must return a valid Date or epoch milliseconds; got ${current instanceof Date ? 'an invalid Date' : String(current)}`,
+    );
+  }
+  return { toleranceSeconds, nowMs };
+}
+
+/** Whether two byte strings are equal, in a time that depends only on their lengths. */
+function equalInConstantTime(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index++) difference |= (a[index] ?? 0) ^ (b[index] ?? 0);
+  return difference === 0;
+}
+
+function checkTimestamp(timestamp: string, tolerance: number, nowMs: number): void {
   if (!/^[0-9]{1,15}$/.test(timestamp)) {
     throw new WebhookTimestampError('webhook-timestamp is not a whole number of seconds');
   }
   const seconds = Number(timestamp);
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const current = options.now?.() ?? Date.now();
-  const nowSeconds = Math.floor((typeof current === 'number' ? current : current.getTime()) / 1000);
+  const nowSeconds = Math.floor(nowMs / 1000);
   if (seconds < nowSeconds - tolerance) {
     throw new WebhookTimestampError(
       `webhook-timestamp is ${nowSeconds - seconds}s old, more than the ${tolerance}s tolerance`,
