@@ -1,22 +1,30 @@
-// Memory under attack: replays the worst case of each issue-10 attack on a fresh CLI with the default budgets, peak RSS vs the limit.
+// Memory under attack: replays the worst case of each attack of issues 10 and 23 on a fresh CLI with the default budgets: peak RSS vs the limit, a neighbour's latency.
 import {
   advanceClockToLimit,
+  amplifyingBodies,
   call,
+  count,
   dribble,
   floodKeys,
   floodLongPaths,
   floodWebhooks,
   type HeldSockets,
+  holdWithLatency,
+  neighbourLatency,
+  newTally,
   PROCESS_RSS_LIMIT_MIB,
   pause,
   paymentBody,
   pipelineUnread,
   pool,
+  rawPost,
   type Sandbox,
+  sendWithoutReading,
   startReceiver,
   startSandbox,
   type Tally,
   unexpectedServerErrors,
+  webhooksOverKeys,
 } from '@payment-service/reliability';
 
 /** The documented promise: whatever clients do, the CLI stays under this RSS (MiB). */
@@ -39,6 +47,13 @@ export interface AttackMemoryResult {
   /** What else the replay checked (victim kept, neighbour's delay, sockets cut …). */
   outcome: string;
   withinLimit: boolean;
+  /**
+   * A neighbour key's median list time on the fresh CLI, in ms (round-two replays): before the
+   * attack, during the same load of ordinary requests when the attack is a load (its baseline:
+   * on two shared cores any load slows a neighbour), and during the attack. The promise is at
+   * most 2× the baseline.
+   */
+  neighbour?: { quietMs: number; ordinaryLoadMs?: number; attackMs: number };
 }
 
 /** Sizes of the replays per mode: the issue's worst cases in full, a sliver in smoke. */
@@ -53,6 +68,11 @@ export interface AttackSizes {
   hangingPayments: number;
   slowSockets: number;
   slowWaitMs: number;
+  amplifyingRequests: number;
+  nonReadingSockets: number;
+  latencyConnections: number;
+  hangingKeys: number;
+  neighbourSamples: number;
 }
 
 /**
@@ -74,6 +94,11 @@ export function attackSizes(mode: 'full' | 'smoke'): AttackSizes {
         hangingPayments: 200,
         slowSockets: 900,
         slowWaitMs: 15_000,
+        amplifyingRequests: 400,
+        nonReadingSockets: 150,
+        latencyConnections: 1000,
+        hangingKeys: 8,
+        neighbourSamples: 40,
       }
     : {
         clockCalls: 150,
@@ -86,6 +111,11 @@ export function attackSizes(mode: 'full' | 'smoke'): AttackSizes {
         hangingPayments: 10,
         slowSockets: 50,
         slowWaitMs: 3_000,
+        amplifyingRequests: 20,
+        nonReadingSockets: 20,
+        latencyConnections: 100,
+        hangingKeys: 8,
+        neighbourSamples: 5,
       };
 }
 
@@ -96,8 +126,17 @@ const errorsOf = (tally: Tally) =>
 interface Replay {
   attack: string;
   load: string;
-  run(sandbox: Sandbox): Promise<{ serverErrors: number; outcome: string }>;
+  /** Whether a neighbour's latency is read before and during the attack. */
+  neighbour?: true;
+  /** The same load made of ordinary requests, read the same way as the attack's baseline. */
+  ordinaryLoad?(sandbox: Sandbox): Promise<unknown>;
+  run(
+    sandbox: Sandbox,
+    during: (attack: Promise<unknown>) => Promise<void>,
+  ): Promise<{ serverErrors: number; outcome: string }>;
 }
+
+const NEIGHBOUR = 'sk_test_bench_attack_neighbour';
 
 function replays(sizes: AttackSizes): Replay[] {
   return [
@@ -308,6 +347,162 @@ function replays(sizes: AttackSizes): Replay[] {
         }
       },
     },
+    ...roundTwo(sizes),
+  ];
+}
+
+/** The attacks of issue 23, each read with a neighbour's latency while it runs. */
+function roundTwo(sizes: AttackSizes): Replay[] {
+  const { events, unknownMembers } = amplifyingBodies();
+  return [
+    {
+      attack: 'error-list amplification',
+      load: `${sizes.amplifyingRequests} × a 54 KB body of distinct event strings and a 64 KB body of unknown members, 4 keys at once`,
+      neighbour: true,
+      ordinaryLoad: (sandbox) =>
+        pool(sizes.amplifyingRequests, 4, async (index) => {
+          await call(sandbox.url, {
+            path: '/v1/payments',
+            key: `sk_test_bench_attack_ordinary_${index % 4}`,
+            body: paymentBody(),
+          });
+        }),
+      async run(sandbox, during) {
+        const tally = newTally();
+        let largest = 0;
+        const cpuBefore = sandbox.cpuMs();
+        await during(
+          pool(sizes.amplifyingRequests, 4, async (index) => {
+            const answer = await call(sandbox.url, {
+              path: index % 2 === 0 ? '/v1/webhook_endpoints' : '/v1/payments',
+              key: `sk_test_bench_attack_amplify_${index % 4}`,
+              body: index % 2 === 0 ? events : unknownMembers,
+            });
+            count(tally, answer);
+            largest = Math.max(largest, Buffer.byteLength(answer.text));
+          }),
+        );
+        const cpuPerRequest = (sandbox.cpuMs() - cpuBefore) / sizes.amplifyingRequests;
+        return {
+          serverErrors: errorsOf(tally),
+          outcome: `largest answer ${largest.toLocaleString('en-US')} B; server CPU ${cpuPerRequest.toFixed(2)} ms a request; ${JSON.stringify(tally.byStatus)}`,
+        };
+      },
+    },
+    {
+      attack: 'readers that never read',
+      load: `${sizes.nonReadingSockets} sockets each sending one amplifying body, never reading`,
+      neighbour: true,
+      async run(sandbox, during) {
+        const key = 'sk_test_bench_attack_nonreader';
+        const half = Math.floor(sizes.nonReadingSockets / 2);
+        const held: HeldSockets[] = [];
+        try {
+          await during(
+            (async () => {
+              held.push(
+                await sendWithoutReading(
+                  sandbox.port,
+                  rawPost('/v1/webhook_endpoints', key, events),
+                  half,
+                ),
+              );
+              held.push(
+                await sendWithoutReading(
+                  sandbox.port,
+                  rawPost('/v1/payments', key, unknownMembers),
+                  sizes.nonReadingSockets - half,
+                ),
+              );
+            })(),
+          );
+          const probe = await call(sandbox.url, {
+            path: '/v1/payments',
+            key: NEIGHBOUR,
+            body: paymentBody(),
+          });
+          return {
+            serverErrors: probe.status >= 500 || probe.status === 0 ? 1 : 0,
+            outcome: `neighbour's create ${probe.status}`,
+          };
+        } finally {
+          for (const sockets of held) sockets.close();
+        }
+      },
+    },
+    {
+      attack: 'latency lock',
+      load: `one key with latency_ms 60,000 sends one create on each of ${sizes.latencyConnections.toLocaleString('en-US')} connections`,
+      neighbour: true,
+      async run(sandbox, during) {
+        const lock = await holdWithLatency(sandbox.url, sandbox.port, 'sk_test_bench_attack_lock', {
+          connections: sizes.latencyConnections,
+          latencyMs: 60_000,
+        });
+        try {
+          await lock.untilAnswered(sizes.latencyConnections - 16);
+          const started = performance.now();
+          const create = await call(sandbox.url, {
+            path: '/v1/payments',
+            key: NEIGHBOUR,
+            body: paymentBody(),
+          });
+          const createMs = performance.now() - started;
+          await during(Promise.resolve());
+          return {
+            serverErrors: create.status >= 500 || create.status === 0 ? 1 : 0,
+            outcome: `neighbour's create ${create.status} in ${Math.round(createMs)} ms; the lock's answers ${JSON.stringify(lock.answered.byStatus)}`,
+          };
+        } finally {
+          lock.close();
+        }
+      },
+    },
+    {
+      attack: 'hanging receivers over many keys',
+      load: `${sizes.hangingKeys} keys × 12 payments into a receiver that never answers, then one of a victim key`,
+      async run(sandbox) {
+        const hanging = await startReceiver('hang');
+        const answering = await startReceiver('answer');
+        try {
+          const tally = await webhooksOverKeys(
+            sandbox.url,
+            'sk_test_bench_attack_starve_',
+            hanging.url,
+            {
+              keys: sizes.hangingKeys,
+              paymentsPerKey: 12,
+            },
+          );
+          const victim = 'sk_test_bench_attack_starve_victim';
+          await call(sandbox.url, {
+            path: '/v1/webhook_endpoints',
+            key: victim,
+            body: { url: answering.url },
+          });
+          const sent = performance.now();
+          const payment = await call(sandbox.url, {
+            path: '/v1/payments',
+            key: victim,
+            body: paymentBody(),
+          });
+          const arrival = await Promise.race([
+            answering.waitFor(String(payment.json?.id)).then(({ at }) => at - sent),
+            pause(70_000).then(() => undefined),
+          ]);
+          return {
+            serverErrors: errorsOf(tally),
+            outcome:
+              arrival === undefined
+                ? "victim's webhook: **not within 70 s**"
+                : `victim's webhook after ${Math.round(arrival)} ms`,
+          };
+        } finally {
+          await hanging.close();
+          await answering.close();
+        }
+      },
+    },
   ];
 }
 
@@ -323,12 +518,34 @@ export async function measureAttackMemory(
   log: (line: string) => void,
 ): Promise<AttackMemoryResult[]> {
   const results: AttackMemoryResult[] = [];
-  for (const replay of replays(attackSizes(mode))) {
+  const sizes = attackSizes(mode);
+  for (const replay of replays(sizes)) {
     const sandbox = await startSandbox(['--quiet']);
     const rssStartMiB = sandbox.rssMiB();
     const started = performance.now();
     try {
-      const { serverErrors, outcome } = await replay.run(sandbox);
+      const quiet =
+        replay.neighbour === true
+          ? await neighbourLatency(sandbox.url, NEIGHBOUR, sizes.neighbourSamples)
+          : undefined;
+      const ordinary =
+        replay.ordinaryLoad === undefined
+          ? undefined
+          : (
+              await Promise.all([
+                neighbourLatency(sandbox.url, NEIGHBOUR, sizes.neighbourSamples),
+                replay.ordinaryLoad(sandbox),
+              ])
+            )[0];
+      let underAttack: { medianMs: number; failures: number } | undefined;
+      const during = async (attack: Promise<unknown>) => {
+        const [read] = await Promise.all([
+          neighbourLatency(sandbox.url, NEIGHBOUR, sizes.neighbourSamples),
+          attack,
+        ]);
+        underAttack = read;
+      };
+      const { serverErrors, outcome } = await replay.run(sandbox, during);
       const alive = sandbox.alive();
       const peakRssMiB = alive ? sandbox.peakRssMiB() : Number.NaN;
       results.push({
@@ -341,6 +558,15 @@ export async function measureAttackMemory(
         serverErrors,
         outcome,
         withinLimit: alive && peakRssMiB < ATTACK_RSS_LIMIT_MIB,
+        ...(quiet !== undefined && underAttack !== undefined
+          ? {
+              neighbour: {
+                quietMs: quiet.medianMs,
+                ...(ordinary === undefined ? {} : { ordinaryLoadMs: ordinary.medianMs }),
+                attackMs: underAttack.medianMs,
+              },
+            }
+          : {}),
       });
       log(`attack memory: ${replay.attack}: peak ${peakRssMiB.toFixed(1)} MiB; ${outcome}`);
     } finally {

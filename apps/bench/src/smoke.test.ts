@@ -86,11 +86,23 @@ describe('bench smoke run', () => {
   });
 
   it('replayed every attack on its own CLI and read its peak RSS', () => {
-    expect(report.attackMemory.map((row) => row.attack)).toHaveLength(8);
+    expect(report.attackMemory.map((row) => row.attack)).toHaveLength(12);
     for (const row of report.attackMemory) {
       expect(row.rssStartMiB, row.attack).toBeGreaterThan(0);
+      expect(row.alive, row.attack).toBe(true);
       if (row.alive) expect(row.peakRssMiB, row.attack).toBeGreaterThanOrEqual(row.rssStartMiB);
       expect(row.outcome, row.attack).not.toBe('');
+    }
+    // Round two reads a neighbour's latency before and during its attacks.
+    const withNeighbour = report.attackMemory.filter((row) => row.neighbour !== undefined);
+    expect(withNeighbour.map((row) => row.attack)).toEqual([
+      'error-list amplification',
+      'readers that never read',
+      'latency lock',
+    ]);
+    for (const row of withNeighbour) {
+      expect(row.neighbour?.quietMs, row.attack).toBeGreaterThan(0);
+      expect(row.neighbour?.attackMs, row.attack).toBeGreaterThan(0);
     }
   });
 

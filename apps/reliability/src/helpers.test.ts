@@ -7,6 +7,7 @@ import { parseRawAnswer } from './attacks/sockets.js';
 import { badTimestamps, listedIds, problemDefects } from './expect-helpers.js';
 import { count, newTally, unexpectedServerErrors } from './http.js';
 import { rssBoundMiB } from './memory.js';
+import { treeCpuMs } from './sandbox.js';
 
 const answer = (status: number, json?: Record<string, unknown>, headers = {}) => ({
   status,
@@ -82,5 +83,16 @@ describe('the copies of spec facts', () => {
     expect(spec.components.schemas.AdvanceClockRequest.properties.seconds.maximum).toBe(
       MAX_ADVANCE_SECONDS,
     );
+  });
+});
+
+describe('treeCpuMs', () => {
+  it('reads the CPU time a process tree has used, growing as it works', () => {
+    const before = treeCpuMs(process.pid);
+    const until = performance.now() + 60;
+    let spin = 0;
+    while (performance.now() < until) spin++;
+    expect(spin).toBeGreaterThan(0);
+    expect(treeCpuMs(process.pid)).toBeGreaterThan(before);
   });
 });

@@ -29,6 +29,8 @@ export interface Sandbox {
   rssMiB(): number;
   /** The peak resident set since it started in MiB (VmHWM, summed over the tree). */
   peakRssMiB(): number;
+  /** CPU time the sandbox's processes have used so far, in ms (user + system, 10 ms ticks). */
+  cpuMs(): number;
   /** Everything it wrote to stdout and stderr so far (the first 4 MiB). */
   output(): string;
   /** Resolves once `predicate` holds for the output, re-checked after each chunk it writes. */
@@ -69,6 +71,30 @@ export function processTree(pid: number): number[] {
     }
   }
   return tree;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time used by a process and its descendants so far, in ms (utime + stime from
+ * /proc/<pid>/stat; Linux counts it in 10 ms ticks).
+ *
+ * @example
+ * const before = treeCpuMs(sandbox.pid); // … after the requests: treeCpuMs(sandbox.pid) - before
+ */
+export function treeCpuMs(pid: number): number {
+  let ticks = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Exited between the listing and the read.
+    }
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
 }
 
 /**
@@ -137,6 +163,7 @@ export function startSandbox(flags: string[] = [], env: NodeJS.ProcessEnv = {}):
         alive,
         rssMiB: () => treeStatusMiB(pid, 'VmRSS'),
         peakRssMiB: () => treeStatusMiB(pid, 'VmHWM'),
+        cpuMs: () => treeCpuMs(pid),
         output: () => output,
         untilOutput: (predicate) => changes.until(() => predicate(output)),
         async stop() {

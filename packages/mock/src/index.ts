@@ -9,7 +9,8 @@ export {
   type TokenBehaviour,
 } from './domain/tokens.js';
 export type { FailureStatus, Faults } from './faults.js';
-export type { MockServerOptions } from './options.js';
+export { DEFAULT_MAX_BODY_BYTES, type MockServerOptions } from './options.js';
+export { MAX_LISTED_ERRORS, MAX_PROBLEM_BYTES } from './problems.js';
 export type { Clock } from './time.js';
 export { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from './webhooks/default-endpoint.js';
 export { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from './webhooks/schedule.js';

@@ -51,6 +51,9 @@ export interface MockServerOptions {
   allowPrivateWebhookUrls?: boolean;
 }
 
+/** The largest request body the sandbox reads by default, in bytes (64 KiB); more is a 413. */
+export const DEFAULT_MAX_BODY_BYTES = 65_536;
+
 /** Options with every default filled in. */
 export interface ResolvedOptions {
   clock: Clock;
@@ -89,7 +92,7 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
       options.settlementDelaySeconds ?? 5,
       0,
     ),
-    maxBodyBytes: checkNumber('maxBodyBytes', options.maxBodyBytes ?? 65_536, 1),
+    maxBodyBytes: checkNumber('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, 1),
     maxPaymentsPerKey: checkNumber('maxPaymentsPerKey', options.maxPaymentsPerKey ?? 10_000, 1),
     maxPaymentsTotal: checkNumber('maxPaymentsTotal', options.maxPaymentsTotal ?? 100_000, 1),
     limits: {

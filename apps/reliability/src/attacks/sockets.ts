@@ -20,6 +20,32 @@ function open(port: number, onServerClose: () => void): Promise<Socket> {
   });
 }
 
+/**
+ * Sockets to `port` that an attack opens one by one and holds: `open` connects one (paused:
+ * never read) and counts it in `held`, which tells how many the server closed.
+ *
+ * @example
+ * const { held, open } = socketsTo(port);
+ * (await open({ paused: true })).write(request);
+ * held.close();
+ */
+export function socketsTo(port: number): {
+  held: HeldSockets;
+  open(options: { paused: boolean }): Promise<Socket>;
+} {
+  const { held, sockets, serverClosed } = heldSockets();
+  return {
+    held,
+    async open({ paused }) {
+      const socket = await open(port, serverClosed);
+      socket.on('error', () => {});
+      if (paused) socket.pause();
+      sockets.push(socket);
+      return socket;
+    },
+  };
+}
+
 /** Counts the sockets the server closes (not those `close()` destroys) and hands them out. */
 function heldSockets(onClose: () => void = () => {}) {
   let closed = 0;

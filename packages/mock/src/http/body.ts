@@ -1,5 +1,6 @@
 // Reads a request body once: media type (415), size (413, declared and actual) and JSON (400).
 import type { ProblemInit } from '../problems.js';
+import { jsonShapeProblem } from './json-shape.js';
 
 /**
  * The parsed body (and its text, when there was one), or the problem; `text` too for bad JSON.
@@ -98,6 +99,18 @@ async function readAndParse(request: Request, maxBytes: number): Promise<BodyRes
   let text: string | undefined;
   try {
     text = utf8.decode(bytes);
+    const shape = jsonShapeProblem(text);
+    if (shape !== undefined) {
+      return {
+        ok: false,
+        text,
+        problem: {
+          code: 'invalid_request',
+          detail: `${shape}.`,
+          errors: [{ param: '', code: 'max_values', message: shape }],
+        },
+      };
+    }
     return { ok: true, body: JSON.parse(text), text };
   } catch {
     return {
