@@ -52,8 +52,10 @@ describe('error-list amplification', () => {
     });
     expect(endpoint.status).toBe(400);
     expect(Buffer.byteLength(endpoint.text)).toBeLessThanOrEqual(MAX_PROBLEM_BYTES);
-    expect(endpoint.json).toMatchObject({ code: 'invalid_request' });
-    expect((endpoint.json?.errors as Array<{ code: string }>)[0]?.code).toBe('max_values');
+    expect(endpoint.json).toMatchObject({
+      code: 'invalid_request',
+      errors: [expect.objectContaining({ code: 'max_values' })],
+    });
     const create = await call(url, {
       path: '/v1/payments',
       key: 'sk_test_reliability_amplify',
