@@ -112,4 +112,32 @@ describe('the largest answers', () => {
     expect(bytes).toBeLessThanOrEqual(MAX_ANSWER_BYTES);
     mock.close();
   });
+
+  it("the console's inspector with the longest requests and payments stays under 1 MiB", async () => {
+    const mock = createMockServer({ clock: manualClock() });
+    const headers = {
+      authorization: 'Bearer sk_test_largest_inspector',
+      'content-type': 'application/json',
+    };
+    const call = (path: string, method: string, body?: string) =>
+      mock.fetch(`http://sandbox.test${path}`, { method, headers, body: body ?? null });
+    const description = '\u0001'.repeat(1000);
+    for (let index = 0; index < 50; index++) {
+      const body = JSON.stringify({
+        amount: 1,
+        currency: 'KZT',
+        description,
+        payment_method: { type: 'token', token: 'tok_test_success' },
+      });
+      expect((await call('/v1/payments', 'POST', body)).status).toBe(201);
+    }
+    // Bodies of characters JSON escapes to six bytes, and the largest answers, both recorded.
+    for (let index = 0; index < 25; index++)
+      await call('/v1/payments', 'POST', `"${'\u0001'.repeat(5000)}`);
+    for (let index = 0; index < 25; index++) await call('/v1/payments?limit=100', 'GET');
+    const inspector = await call('/_sandbox/inspector', 'GET');
+    expect(inspector.status).toBe(200);
+    expect(new Uint8Array(await inspector.arrayBuffer()).length).toBeLessThan(1024 * 1024);
+    mock.close();
+  });
 });
