@@ -89,7 +89,9 @@ describe('answers a client does not read', () => {
     server = undefined;
   });
 
-  it('closes a connection whose answers stay unread past the write timeout', async () => {
+  it('closes a connection whose answers stay unread past the write timeout', {
+    timeout: 30_000,
+  }, async () => {
     const running = await startMockServer({
       port: 0,
       http: { maxUnsentBytes: 16_384, writeTimeoutMs: 200 },
