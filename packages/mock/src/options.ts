@@ -40,6 +40,17 @@ export interface MockServerOptions {
   webhookSecret?: string;
   /** How long one webhook attempt may take before it counts as failed, in ms. Default 10 000. */
   webhookTimeoutMs?: number;
+  /**
+   * The `fetch` that sends webhook attempts. The default is the network's (global `fetch`); pass
+   * your own to deliver in process, such as to your app's handler in a test.
+   */
+  webhookFetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /**
+   * Makes every id (`pay_`, `ref_`, `evt_`, `we_`), signing secret and random choice (retry
+   * jitter) repeatable: the same seed and the same requests give the same values. Random by
+   * default. For tests only: a seeded sandbox's secrets can be guessed.
+   */
+  seed?: string | number;
 }
 
 /** Options with every default filled in. */
@@ -56,6 +67,8 @@ export interface ResolvedOptions {
   webhookUrl: string | undefined;
   webhookSecret: string | undefined;
   webhookTimeoutMs: number;
+  webhookFetch: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
+  seed: string | number | undefined;
 }
 
 function checkNumber(name: string, value: number, minimum: number): number {
@@ -104,5 +117,7 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
     webhookUrl: options.webhookUrl,
     webhookSecret: options.webhookSecret,
     webhookTimeoutMs: checkNumber('webhookTimeoutMs', options.webhookTimeoutMs ?? 10_000, 1),
+    webhookFetch: options.webhookFetch,
+    seed: options.seed,
   };
 }

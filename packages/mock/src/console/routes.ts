@@ -45,6 +45,23 @@ function baseOf(c: Context<MockEnv>, route: string): string {
   return trimmed;
 }
 
+/**
+ * The console's home when a catch-all route (`*`) meets the mount point itself with a trailing
+ * slash (`GET /sandbox/` of `app.route('/sandbox', mock.app)`, which Hono's strict routing does
+ * not give to the `/` route); undefined for any other request.
+ *
+ * @example
+ * app.all('*', (c) => consoleHomeAtMountPoint(c) ?? notFound(c));
+ */
+export function consoleHomeAtMountPoint(c: Context<MockEnv>): Promise<Response> | undefined {
+  const base = c.req.routePath.replace(/\/?\*$/, '');
+  const atMountPoint = c.req.path === `${base}/`;
+  if (!atMountPoint || c.req.method !== 'GET' || !wantsHtml(c.req.header('accept'))) {
+    return undefined;
+  }
+  return page(c, homePage(base));
+}
+
 async function page(c: Context<MockEnv>, body: Promise<string> | string): Promise<Response> {
   return c.body(await body, 200, {
     ...SECURITY_HEADERS,
@@ -83,8 +100,9 @@ export function registerConsole(app: Hono<MockEnv>): void {
   const inspectorJs = inspectorScript();
   const referenceJs = referenceScript();
 
-  app.get('/', async (c) => {
-    if (!wantsHtml(c.req.header('accept'))) return c.notFound();
+  app.get('/', async (c, next) => {
+    // An API client gets the app's last route: the 404 problem, mounted or not.
+    if (!wantsHtml(c.req.header('accept'))) return next();
     return page(c, homePage(baseOf(c, '/')));
   });
   app.get(CONSOLE_PATHS.apiReference, (c) =>

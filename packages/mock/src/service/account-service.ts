@@ -9,6 +9,7 @@ import {
   settlePendingPayment,
 } from '../domain/transitions.js';
 import { type Faults, normalizeFaults, takeDrop, takeFailure } from '../faults.js';
+import type { RandomSource } from '../ids.js';
 import { extend } from '../objects.js';
 import type { ProblemInit } from '../problems.js';
 import type { Account, IdempotencyRecord, StoredResponse, TimelineStep } from '../store/account.js';
@@ -45,6 +46,8 @@ export interface SandboxState {
   idempotencyTtlMs: number;
   /** The server-wide endpoint (the CLI's `--webhook-url`), if any. */
   defaultEndpoint: EndpointRecord | undefined;
+  /** Where ids, signing secrets and random choices come from (seeded in a test sandbox). */
+  random: RandomSource;
 }
 
 /** An event to deliver: made by an operation, handed to the webhook dispatcher. */
@@ -107,7 +110,7 @@ function prepareEvent(
   at: number,
 ): EventDelivery | undefined {
   if (!hasSubscribers(account.webhooks, sandbox.defaultEndpoint)) return undefined;
-  return { account, event: paymentEvent(payment, at), dueAt: at };
+  return { account, event: paymentEvent(payment, at, sandbox.random), dueAt: at };
 }
 
 /** Records a prepared event for redelivery and lists it for delivery; cannot fail. */
@@ -170,6 +173,7 @@ export class AccountService {
       this.sandbox.settlementDelayMs,
       accountNow,
       request,
+      this.sandbox.random,
     );
     if (!built.ok) return { result: built, events: noEvents };
     const { payment, settlesAt } = built.body;
@@ -228,7 +232,7 @@ export class AccountService {
       return {
         ok: true,
         status: 201,
-        body: payments.refundObject(draft, result.value, accountNow),
+        body: payments.refundObject(draft, result.value, accountNow, this.sandbox.random),
         amount: result.value,
       };
     });
@@ -238,7 +242,12 @@ export class AccountService {
     request: Schemas['CreateWebhookEndpointRequest'],
   ): payments.DomainResult<Schemas['WebhookEndpointWithSecret']> {
     const account = this.sandbox.store.open(this.apiKey);
-    return endpoints.createWebhookEndpoint(account, this.now(account), request);
+    return endpoints.createWebhookEndpoint(
+      account,
+      this.now(account),
+      request,
+      this.sandbox.random,
+    );
   }
 
   listWebhookEndpoints(): payments.DomainResult<Schemas['WebhookEndpointList']> {
