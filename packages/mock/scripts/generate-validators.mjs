@@ -33,8 +33,8 @@ function requestBodySchemas(document) {
   return names;
 }
 
-/** Standalone validators of one document's request bodies, as an ES module's statements. */
-function compile(document, exportName) {
+/** Standalone validators of one document's request bodies (and `extra` schemas), as an ES module's statements. */
+function compile(document, exportName, extra) {
   // The options the messages rely on: every error (allErrors), with its schema (verbose).
   const ajv = new Ajv2020({
     allErrors: true,
@@ -51,7 +51,7 @@ function compile(document, exportName) {
   addFormats(ajv);
   const id = `urn:payment-service:${exportName}`;
   ajv.addSchema({ $id: id, components: document.components });
-  const names = requestBodySchemas(document);
+  const names = [...requestBodySchemas(document), ...extra];
   const refs = Object.fromEntries(names.map((name) => [name, `${id}#/components/schemas/${name}`]));
   const code = standaloneCode(ajv, refs);
   return { names, code };
@@ -59,9 +59,13 @@ function compile(document, exportName) {
 
 function render() {
   const parts = [
-    { document: openapiDocument, exportName: 'openapiRequestValidators' },
-    { document: sandboxDocument, exportName: 'sandboxRequestValidators' },
-  ].map(({ document, exportName }) => ({ exportName, ...compile(document, exportName) }));
+    // `Payment` checks the testing entry's payment fixtures and restored snapshots.
+    { document: openapiDocument, exportName: 'openapiRequestValidators', extra: ['Payment'] },
+    { document: sandboxDocument, exportName: 'sandboxRequestValidators', extra: [] },
+  ].map(({ document, exportName, extra }) => ({
+    exportName,
+    ...compile(document, exportName, extra),
+  }));
   const runtime = new Set();
   const modules = parts.map(({ exportName, names, code }) => {
     // Each document's module becomes a function scope, so the two share no names; Ajv's
