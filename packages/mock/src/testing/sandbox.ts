@@ -104,11 +104,23 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     );
     return times.length === 0 ? undefined : Math.min(...times) - account.offsetSeconds * 1000;
   };
+  /**
+   * Waits until no attempt is in flight or due now. The dispatcher's timers are unref'd (a
+   * server must not be kept alive by them); a test waiting on them must keep node alive itself.
+   */
+  const settled = async () => {
+    const keepAlive = setInterval(() => {}, 60_000);
+    try {
+      await runtime.webhooksSettled();
+    } finally {
+      clearInterval(keepAlive);
+    }
+  };
   /** Settles what is due, sends what is due, and waits for the handlers' answers. */
   const runDue = async () => {
     runtime.deliver(service().settleDue().events);
     runtime.wake(apiKey);
-    await runtime.webhooksSettled();
+    await settled();
   };
   /** The endpoints `deliverTo` registered that the key still has, to keep across a reset. */
   const wiring = (): EndpointRecord[] => {
@@ -167,7 +179,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
       },
       async next(filter: NextEventFilter = {}) {
         open('webhooks.next()');
-        await runtime.webhooksSettled();
+        await settled();
         const event = router.take(filter);
         if (event !== undefined) return event;
         throw new Error(describeMissing(filter, router.handled, nextDueAt()));
@@ -181,7 +193,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
         await controls.redeliverEvent(eventId);
         await runDue();
       },
-      settled: () => runtime.webhooksSettled(),
+      settled,
     },
     listen() {
       open('listen()');
@@ -222,7 +234,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
         sandboxValidators: runtime.sandboxValidators,
         tokens: runtime.tokens,
       });
-      await runtime.webhooksSettled();
+      await settled();
       const endpoints = wiring();
       router.clear();
       clock.set(at);
@@ -231,7 +243,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     },
     async reset() {
       open('reset()');
-      await runtime.webhooksSettled();
+      await settled();
       const endpoints = wiring();
       router.clear();
       replaceAccountData(
