@@ -6,9 +6,29 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type CliSandbox, startCliSandbox } from './cli-sandbox.js';
 import { freshProject, type Resolution, runIn, strictTsconfig } from './fresh-project.js';
 import { merchantScript, type ScriptFlavour } from './merchant-script.js';
-import { packageVersion, repoRoot } from './pack.js';
+import { manifestOf, packageVersion, repoRoot } from './pack.js';
 
 const tarballs = Object.values(inject('tarballs'));
+
+/**
+ * A module that imports every public entry of every tarball (read from their `exports`, so a
+ * new entry is checked the day it is added), for a strict type-check without `@types/node`.
+ */
+function everyEntryModule(type: 'commonjs' | 'module', resolution: Resolution): string {
+  const specifiers = tarballs.flatMap((tarball) => {
+    const { name, exports } = manifestOf(tarball);
+    return Object.keys(exports)
+      .filter((subpath) => !subpath.endsWith('.json'))
+      .map((subpath) => `${name}${subpath.slice(1)}`);
+  });
+  // msw 2's own declarations import the ESM-only `rettime`, which a CommonJS project cannot
+  // type-check under node16/nodenext resolution: the msw entry is checked where msw's are.
+  const mswCompiles = type === 'module' || resolution === 'bundler';
+  return specifiers
+    .filter((specifier) => mswCompiles || !specifier.endsWith('/msw'))
+    .map((specifier, index) => `import * as entry${index} from '${specifier}';\nvoid entry${index};`)
+    .join('\n');
+}
 const tsc = join(repoRoot, 'apps/package-tests/node_modules/.bin/tsc');
 const tsx = join(repoRoot, 'apps/package-tests/node_modules/.bin/tsx');
 
@@ -82,7 +102,10 @@ describe.each(projects)('a fresh $name project', ({ type, flavour, resolutions }
   const script = flavour === 'typescript' ? 'smoke.ts' : 'smoke.js';
 
   beforeAll(async () => {
-    project = await freshProject(type, tarballs);
+    // msw is the mock's optional peer dependency, needed by its `testing/msw` entry's types.
+    const mock = tarballs.find((tarball) => manifestOf(tarball).name === '@payment-service/mock');
+    const msw = `msw@${manifestOf(mock as string).peerDependencies?.msw}`;
+    project = await freshProject(type, resolutions.length > 0 ? [...tarballs, msw] : tarballs);
     await writeFile(join(project, script), merchantScript(flavour));
     sandbox = await startCliSandbox(project);
   });
@@ -108,10 +131,14 @@ describe.each(projects)('a fresh $name project', ({ type, flavour, resolutions }
   });
 
   it.each(resolutions)(
-    'type-checks the script strictly under %s resolution without @types/node',
+    'type-checks the script and every public entry strictly under %s resolution without @types/node',
     async (resolution) => {
       await writeFile(join(project, 'smoke.ts'), merchantScript('typescript'));
-      await writeFile(join(project, 'tsconfig.json'), strictTsconfig(resolution));
+      await writeFile(join(project, 'entries.ts'), everyEntryModule(type, resolution));
+      await writeFile(
+        join(project, 'tsconfig.json'),
+        strictTsconfig(resolution, ['smoke.ts', 'entries.ts']),
+      );
       await runIn(project, tsc, ['-p', 'tsconfig.json']);
     },
   );

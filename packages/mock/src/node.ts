@@ -3,17 +3,16 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createMockServer } from './app.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';
 import {
   answerClientError,
   createRequestGate,
-  DEFAULT_HTTP_LIMITS,
-  type HttpLimits,
   httpServerOptions,
   problemAnswer,
 } from './http-server-limits.js';
 import type { MockServerOptions } from './options.js';
 
-export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server-limits.js';
+export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';
 
 /** Options of `startMockServer`: the mock's options plus where to listen and the HTTP limits. */
 export interface StartMockServerOptions extends MockServerOptions {
