@@ -1,12 +1,13 @@
 // Installs the packed tarballs with npm into fresh CommonJS, ESM and TypeScript projects and uses them as a merchant would.
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type CliSandbox, startCliSandbox } from './cli-sandbox.js';
+import { type CliSandbox, startCliSandbox, waitForUrl } from './cli-sandbox.js';
 import { freshProject, type Resolution, runIn, strictTsconfig } from './fresh-project.js';
 import { merchantScript, type ScriptFlavour } from './merchant-script.js';
-import { manifestOf, packageVersion, repoRoot } from './pack.js';
+import { manifestOf, packageVersion, repoRoot, toolPath } from './pack.js';
 
 const tarballs = Object.values(inject('tarballs'));
 
@@ -26,7 +27,9 @@ function everyEntryModule(type: 'commonjs' | 'module', resolution: Resolution): 
   const mswCompiles = type === 'module' || resolution === 'bundler';
   return specifiers
     .filter((specifier) => mswCompiles || !specifier.endsWith('/msw'))
-    .map((specifier, index) => `import * as entry${index} from '${specifier}';\nvoid entry${index};`)
+    .map(
+      (specifier, index) => `import * as entry${index} from '${specifier}';\nvoid entry${index};`,
+    )
     .join('\n');
 }
 const tsc = join(repoRoot, 'apps/package-tests/node_modules/.bin/tsc');
@@ -142,6 +145,27 @@ describe.each(projects)('a fresh $name project', ({ type, flavour, resolutions }
       await runIn(project, tsc, ['-p', 'tsconfig.json']);
     },
   );
+
+  it('stops `npx payment-service-mock` in the background on a SIGTERM sent to npx, freeing its port', async () => {
+    // npx runs `npm exec`, which runs `sh -c payment-service-mock`: the signal stops npm and the
+    // shell but never reaches node, which notices that its launcher is gone.
+    const npx = spawn('npx', ['--no-install', 'payment-service-mock', '--port', '0'], {
+      cwd: project,
+      env: { ...process.env, PATH: toolPath() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    npx.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    // The pipe closes once every process holding it (npm, sh and node) has exited.
+    const everyProcessExited = new Promise((resolve) => npx.stdout.on('close', resolve));
+    const url = await waitForUrl(npx, () => text);
+    npx.kill('SIGTERM');
+    await everyProcessExited;
+    expect(text).toContain('Stopping on the exit of its launcher');
+    await expect(fetch(`${url}/v1/payments`)).rejects.toThrow();
+  });
 
   it('stops the installed payment-service-mock on SIGTERM with exit code 0', async () => {
     expect(await sandbox.stop()).toBe(0);

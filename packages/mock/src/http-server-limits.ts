@@ -1,8 +1,8 @@
 // The Node HTTP server's limits and the answers made below the app: timeouts, connection cap, pipelining, bad requests.
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { newRequestId } from './ids.js';
 import type { HttpLimits } from './http-limits.js';
+import { newRequestId } from './ids.js';
 import { extend } from './objects.js';
 import { type ProblemInit, renderProblem } from './problems.js';
 
