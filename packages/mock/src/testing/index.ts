@@ -1,6 +1,7 @@
 // Public entry point of @payment-service/mock/testing: the sandbox inside a merchant's own test suite.
 export type { WebhookDelivery } from '../controls.js';
 export { SandboxFixtureError } from './fixtures.js';
+export { fromNodeHandler, type NodeRequestListener } from './node-handler.js';
 export { createTestSandbox } from './sandbox.js';
 export { TRIGGERABLE_EVENTS } from './triggers.js';
 export {
