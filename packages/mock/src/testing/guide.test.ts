@@ -1,4 +1,4 @@
-// The README's testing guide: its self-contained snippets run as written.
+// The README's testing guide: its self-contained snippets run as written (not named readme.test.ts: packers always ship README* files).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createTestSandbox } from './sandbox.js';
