@@ -24,7 +24,13 @@ export interface CliSandbox {
   stop(): Promise<number | null>;
 }
 
-function waitForUrl(child: ChildProcess, output: () => string): Promise<string> {
+/**
+ * Resolves with the base URL the CLI prints once it listens; rejects if it exits first.
+ *
+ * @example
+ * const url = await waitForUrl(child, () => text);
+ */
+export function waitForUrl(child: ChildProcess, output: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
     const check = () => {
       const match = output().match(/listening on (http:\/\/\S+)/);

@@ -52,8 +52,8 @@ export async function freshProject(
 /** A TypeScript module resolution a merchant's project may use. */
 export type Resolution = 'node16' | 'nodenext' | 'bundler';
 
-/** A strict tsconfig without any `@types` package, for one module resolution. */
-export function strictTsconfig(module: Resolution): string {
+/** A strict tsconfig without any `@types` package, for one module resolution, checking `files`. */
+export function strictTsconfig(module: Resolution, files: string[] = ['smoke.ts']): string {
   const compilerOptions = {
     strict: true,
     noEmit: true,
@@ -62,5 +62,5 @@ export function strictTsconfig(module: Resolution): string {
     module: module === 'bundler' ? 'preserve' : module,
     moduleResolution: module,
   };
-  return JSON.stringify({ compilerOptions, files: ['smoke.ts'] }, null, 2);
+  return JSON.stringify({ compilerOptions, files }, null, 2);
 }

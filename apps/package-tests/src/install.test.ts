@@ -1,14 +1,37 @@
 // Installs the packed tarballs with npm into fresh CommonJS, ESM and TypeScript projects and uses them as a merchant would.
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type CliSandbox, startCliSandbox } from './cli-sandbox.js';
+import { type CliSandbox, startCliSandbox, waitForUrl } from './cli-sandbox.js';
 import { freshProject, type Resolution, runIn, strictTsconfig } from './fresh-project.js';
 import { merchantScript, type ScriptFlavour } from './merchant-script.js';
-import { packageVersion, repoRoot } from './pack.js';
+import { manifestOf, packageVersion, repoRoot, toolPath } from './pack.js';
 
 const tarballs = Object.values(inject('tarballs'));
+
+/**
+ * A module that imports every public entry of every tarball (read from their `exports`, so a
+ * new entry is checked the day it is added), for a strict type-check without `@types/node`.
+ */
+function everyEntryModule(type: 'commonjs' | 'module', resolution: Resolution): string {
+  const specifiers = tarballs.flatMap((tarball) => {
+    const { name, exports } = manifestOf(tarball);
+    return Object.keys(exports)
+      .filter((subpath) => !subpath.endsWith('.json'))
+      .map((subpath) => `${name}${subpath.slice(1)}`);
+  });
+  // msw 2's own declarations import the ESM-only `rettime`, which a CommonJS project cannot
+  // type-check under node16/nodenext resolution: the msw entry is checked where msw's are.
+  const mswCompiles = type === 'module' || resolution === 'bundler';
+  return specifiers
+    .filter((specifier) => mswCompiles || !specifier.endsWith('/msw'))
+    .map(
+      (specifier, index) => `import * as entry${index} from '${specifier}';\nvoid entry${index};`,
+    )
+    .join('\n');
+}
 const tsc = join(repoRoot, 'apps/package-tests/node_modules/.bin/tsc');
 const tsx = join(repoRoot, 'apps/package-tests/node_modules/.bin/tsx');
 
@@ -82,7 +105,10 @@ describe.each(projects)('a fresh $name project', ({ type, flavour, resolutions }
   const script = flavour === 'typescript' ? 'smoke.ts' : 'smoke.js';
 
   beforeAll(async () => {
-    project = await freshProject(type, tarballs);
+    // msw is the mock's optional peer dependency, needed by its `testing/msw` entry's types.
+    const mock = tarballs.find((tarball) => manifestOf(tarball).name === '@payment-service/mock');
+    const msw = `msw@${manifestOf(mock as string).peerDependencies?.msw}`;
+    project = await freshProject(type, resolutions.length > 0 ? [...tarballs, msw] : tarballs);
     await writeFile(join(project, script), merchantScript(flavour));
     sandbox = await startCliSandbox(project);
   });
@@ -108,13 +134,38 @@ describe.each(projects)('a fresh $name project', ({ type, flavour, resolutions }
   });
 
   it.each(resolutions)(
-    'type-checks the script strictly under %s resolution without @types/node',
+    'type-checks the script and every public entry strictly under %s resolution without @types/node',
     async (resolution) => {
       await writeFile(join(project, 'smoke.ts'), merchantScript('typescript'));
-      await writeFile(join(project, 'tsconfig.json'), strictTsconfig(resolution));
+      await writeFile(join(project, 'entries.ts'), everyEntryModule(type, resolution));
+      await writeFile(
+        join(project, 'tsconfig.json'),
+        strictTsconfig(resolution, ['smoke.ts', 'entries.ts']),
+      );
       await runIn(project, tsc, ['-p', 'tsconfig.json']);
     },
   );
+
+  it('stops `npx payment-service-mock` in the background on a SIGTERM sent to npx, freeing its port', async () => {
+    // npx runs `npm exec`, which runs `sh -c payment-service-mock`: the signal stops npm and the
+    // shell but never reaches node, which notices that its launcher is gone.
+    const npx = spawn('npx', ['--no-install', 'payment-service-mock', '--port', '0'], {
+      cwd: project,
+      env: { ...process.env, PATH: toolPath() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    npx.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    // The pipe closes once every process holding it (npm, sh and node) has exited.
+    const everyProcessExited = new Promise((resolve) => npx.stdout.on('close', resolve));
+    const url = await waitForUrl(npx, () => text);
+    npx.kill('SIGTERM');
+    await everyProcessExited;
+    expect(text).toContain('Stopping on the exit of its launcher');
+    await expect(fetch(`${url}/v1/payments`)).rejects.toThrow();
+  });
 
   it('stops the installed payment-service-mock on SIGTERM with exit code 0', async () => {
     expect(await sandbox.stop()).toBe(0);

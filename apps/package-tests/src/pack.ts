@@ -44,6 +44,22 @@ export function packPackage(name: PublishedPackage, destination: string): string
 }
 
 /**
+ * The manifest a tarball ships (`package/package.json`).
+ *
+ * @example
+ * manifestOf(sdkTarball).exports; // { '.': …, './package.json': … }
+ */
+export function manifestOf(tarball: string): {
+  name: string;
+  exports: Record<string, unknown>;
+  peerDependencies?: Record<string, string>;
+} {
+  return JSON.parse(
+    execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
+  );
+}
+
+/**
  * The version in `packages/<name>/package.json`: tests read it instead of repeating it.
  *
  * @example

@@ -102,6 +102,17 @@ describe('the mock tarball’s CLI bundle', () => {
   });
 });
 
+describe('the console’s assets', () => {
+  it('ship with the mock only: the SDK’s install (the SDK and the types package) carries no Redoc', () => {
+    for (const name of ['sdk', 'openapi'] as const) {
+      expect(listFiles(tarballs[name]).filter((file) => /redoc|api-reference/i.test(file))).toEqual(
+        [],
+      );
+    }
+    expect(listFiles(tarballs.mock)).toContain('dist/redoc/redoc-standalone.cjs');
+  });
+});
+
 describe('the workspace: guard', () => {
   it('refuses `npm pack`, which would ship workspace: ranges unresolved', async () => {
     const failure = await run('npm', ['pack', '--dry-run'], {

@@ -19,7 +19,7 @@ const result = await build({
   format: 'esm',
   target: 'node20',
   // Redoc (1 MB) is loaded only when the console's reference page asks for it.
-  external: ['@payment-service/openapi/redoc-standalone'],
+  external: ['@payment-service/mock/redoc-standalone'],
   // The bundled CommonJS packages (ajv) require Node built-ins; an ES module has no `require`.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",

@@ -132,17 +132,21 @@ function standalone(document, exportName, allErrors, extraSchemas, refs) {
 }
 
 /**
- * Two standalone validators per request body of one document: `check` (the body's bounds, then
- * the schema, stopping at the first error: the fast path) and `explain` (every error, run only on
- * a body that `check` refused within its bounds).
+ * Two standalone validators per request body of one document (and per `extra` schema): `check`
+ * (the body's bounds, then the schema, stopping at the first error: the fast path) and `explain`
+ * (every error, run only on a body that `check` refused within its bounds). An `extra` schema is
+ * not a request body (the testing entry checks its fixtures with it): it needs no bounds.
  */
-function compile(document, exportName) {
+function compile(document, exportName, extra) {
   const id = `urn:payment-service:${exportName}`;
-  const names = requestBodySchemas(document);
+  const bodies = requestBodySchemas(document);
+  const names = [...bodies, ...extra];
   const checks = names.map((name) => ({
     $id: `${id}:check:${name}`,
     allOf: [
-      boundsOf(document, { $ref: `#/components/schemas/${name}` }, name),
+      bodies.includes(name)
+        ? boundsOf(document, { $ref: `#/components/schemas/${name}` }, name)
+        : {},
       { $ref: `${id}#/components/schemas/${name}` },
     ],
   }));
@@ -186,9 +190,13 @@ function scoped(code, exportName, runtime) {
 
 function render() {
   const parts = [
-    { document: openapiDocument, exportName: 'openapiRequestValidators' },
-    { document: sandboxDocument, exportName: 'sandboxRequestValidators' },
-  ].map(({ document, exportName }) => ({ exportName, ...compile(document, exportName) }));
+    // `Payment` checks the testing entry's payment fixtures and restored snapshots.
+    { document: openapiDocument, exportName: 'openapiRequestValidators', extra: ['Payment'] },
+    { document: sandboxDocument, exportName: 'sandboxRequestValidators', extra: [] },
+  ].map(({ document, exportName, extra }) => ({
+    exportName,
+    ...compile(document, exportName, extra),
+  }));
   const runtime = new Set();
   const modules = parts.map(({ exportName, names, check, explain }) => {
     // Each document's modules become function scopes, so they share no names; Ajv's run-time

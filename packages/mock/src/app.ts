@@ -1,7 +1,7 @@
 // The mock server factory: a Hono app with one route per spec operation and the contract's middleware.
 import { openapiDocument, sandboxDocument } from '@payment-service/openapi';
-import { Hono } from 'hono';
-import { registerConsole } from './console/routes.js';
+import { type Context, Hono } from 'hono';
+import { consoleHomeAtMountPoint, registerConsole } from './console/routes.js';
 import type { MockEnv } from './http/env.js';
 import {
   authentication,
@@ -20,7 +20,7 @@ import { createSandboxRoutes } from './http/sandbox-routes.js';
 import { createV1Routes } from './http/v1-routes.js';
 import { newRequestId } from './ids.js';
 import type { MockServerOptions } from './options.js';
-import { createRuntime } from './runtime.js';
+import { createRuntime, type Runtime } from './runtime.js';
 
 /** A running mock: call its `fetch` in process, or serve its Hono `app` over HTTP. */
 export interface MockServer {
@@ -75,7 +75,18 @@ interface InProcessBindings {
  * response.status; // 201
  */
 export function createMockServer(options: MockServerOptions = {}): MockServer {
-  const runtime = createRuntime(options);
+  return mockServerOf(createRuntime(options));
+}
+
+/**
+ * The mock server of a runtime already built (the testing entry keeps the runtime to reach the
+ * key's state and the dispatcher).
+ *
+ * @example
+ * const runtime = createRuntime({ seed: 1 });
+ * const mock = mockServerOf(runtime);
+ */
+export function mockServerOf(runtime: Runtime): MockServer {
   const { logger, maxBodyBytes } = runtime.options;
   const app = new Hono<MockEnv>();
 
@@ -109,14 +120,18 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
 
   registerConsole(app);
 
-  app.notFound((c) =>
+  const notFound = (c: Context<MockEnv>) =>
     problem(c, {
       code: 'not_found',
       detail: c.req.path.includes('/v1/')
         ? 'No resource exists at this path.'
         : 'No resource exists at this path; API paths begin with /v1.',
-    }),
-  );
+    });
+  app.notFound(notFound);
+  // Mounted under a prefix (`app.route('/sandbox', mock.app)`), the host app's own not-found
+  // handler would answer an unknown path: this last route keeps every 404 a problem, and serves
+  // the console at the prefix with a trailing slash.
+  app.all('*', (c) => consoleHomeAtMountPoint(c) ?? notFound(c));
   app.onError((_error, c) => {
     if (c.get('requestId') === undefined) c.set('requestId', newRequestId());
     return problem(c, {

@@ -4,6 +4,7 @@ import { networkInterfaces } from 'node:os';
 import { type CliSettings, HELP, readCli } from './cli-options.js';
 import { formatTokenTable } from './domain/tokens.js';
 import { newTestApiKey } from './ids.js';
+import { watchLauncher } from './launcher-watch.js';
 import { createLineWriter } from './line-writer.js';
 import { type RunningMockServer, startMockServer } from './node.js';
 import { maskUrl } from './secrets.js';
@@ -48,13 +49,14 @@ async function serve(settings: CliSettings): Promise<void> {
   // Signals are handled from the start: one that arrives before the server listens still exits 0.
   let server: RunningMockServer | undefined;
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (cause: string) => {
     if (stopping) return;
     stopping = true;
     requestLog?.flush();
     if (server === undefined) process.exit(0);
     if (!settings.quiet) {
-      process.stdout.write(`\nReceived ${signal}: finishing requests in flight, then stopping.\n`);
+      const received = cause.startsWith('SIG') ? `Received ${cause}` : `Stopping on ${cause}`;
+      process.stdout.write(`\n${received}: finishing requests in flight, then stopping.\n`);
     }
     server.close({ graceMs: SHUTDOWN_GRACE_MS }).then(
       () => {
@@ -71,6 +73,8 @@ async function serve(settings: CliSettings): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Under npx a SIGTERM stops npm and its shell but never reaches node: their exit stops it too.
+  watchLauncher(process.env, () => stop('the exit of its launcher (npx, npm exec, a shell)'));
 
   const webhookSecret =
     settings.webhookUrl === undefined

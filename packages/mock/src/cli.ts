@@ -4,6 +4,7 @@ import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
 import { heapLimitFlags, RELAUNCHED_ENV } from './heap-limit.js';
+import { watchLauncher } from './launcher-watch.js';
 
 const args = process.argv.slice(2);
 const flags = heapLimitFlags(
@@ -29,6 +30,7 @@ if (flags === undefined) {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => child.kill(signal));
   }
+  watchLauncher(process.env, () => child.kill('SIGTERM'));
   child.on('error', (error) => {
     process.stderr.write(`payment-service-mock: could not start: ${error.message}\n`);
     process.exit(1);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { newPaymentId, newRefundId, newRequestId, newTestApiKey, randomBase62 } from './ids.js';
+import {
+  newPaymentId,
+  newRefundId,
+  newRequestId,
+  newTestApiKey,
+  randomBase62,
+  seededRandom,
+} from './ids.js';
 
 describe('ids', () => {
   it('formats payment, refund and request ids', () => {
@@ -17,5 +24,25 @@ describe('ids', () => {
   it('uses every base62 character', () => {
     const seen = new Set(randomBase62(20000));
     expect(seen.size).toBe(62);
+  });
+});
+
+describe('seeded random sources', () => {
+  it('repeat the same ids and fractions for the same seed, and differ for another', () => {
+    const draw = (seed: string) => {
+      const random = seededRandom(seed);
+      return [newPaymentId(random), newRefundId(random), random.fraction(), random.bytes(4)];
+    };
+    expect(draw('checkout')).toEqual(draw('checkout'));
+    expect(draw('checkout')).not.toEqual(draw('refunds'));
+    expect(seededRandom(7).base62(30)).toBe(seededRandom('7').base62(30));
+  });
+
+  it('keep fractions in [0, 1) and use every base62 character', () => {
+    const random = seededRandom('spread');
+    const fractions = Array.from({ length: 2000 }, () => random.fraction());
+    expect(Math.min(...fractions)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...fractions)).toBeLessThan(1);
+    expect(new Set(random.base62(20000)).size).toBe(62);
   });
 });

@@ -45,6 +45,51 @@ describe('the mock mounted in a user app', () => {
     expect(await own.json()).toEqual({ mine: true });
   });
 
+  it('keeps the console, its links and every 404 and 405 correct under the prefix', async () => {
+    mock = createMockServer();
+    const app = new Hono();
+    app.route('/sandbox', mock.app);
+    const html = { accept: 'text/html' };
+
+    for (const home of ['/sandbox/', '/sandbox']) {
+      const page = await app.request(home, { headers: html });
+      expect(page.status, home).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const text = await page.text();
+      expect(text).toContain('data-base="/sandbox"');
+      const links = [...text.matchAll(/(?:src|href)="([^"#]+)[^"]*"/g)].map((m) => m[1] as string);
+      expect(links.length).toBeGreaterThan(4);
+      for (const link of links) {
+        expect(link.startsWith('/sandbox/'), link).toBe(true);
+        expect((await app.request(link, { headers: html })).status, link).toBe(200);
+      }
+    }
+
+    const expectProblem = async (response: Response, status: number, code: string) => {
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+      expect(response.headers.get('request-id')).toMatch(/^req_/);
+      expect((await response.json()).code).toBe(code);
+    };
+    await expectProblem(await app.request('/sandbox/v1/nope', { headers }), 404, 'not_found');
+    await expectProblem(await app.request('/sandbox/nope/deeper'), 404, 'not_found');
+    await expectProblem(await app.request('/sandbox/'), 404, 'not_found');
+    await expectProblem(
+      await app.request('/sandbox/_console/nope', { headers: html }),
+      404,
+      'not_found',
+    );
+    await expectProblem(
+      await app.request('/sandbox/v1/payments', { method: 'PATCH', headers }),
+      405,
+      'method_not_allowed',
+    );
+    // Outside the prefix, the host app's own answers stay its own.
+    expect((await app.request('/elsewhere')).headers.get('content-type')).not.toBe(
+      'application/problem+json',
+    );
+  });
+
   it('still answers in process through fetch', async () => {
     mock = createMockServer();
     const response = await mock.fetch('/v1/payments', {

@@ -3,19 +3,14 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createMockServer } from './app.js';
-import {
-  answerClientError,
-  DEFAULT_HTTP_LIMITS,
-  type HttpLimits,
-  httpServerOptions,
-  problemAnswer,
-} from './http-server-limits.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';
+import { answerClientError, httpServerOptions, problemAnswer } from './http-server-limits.js';
 import type { MockServerOptions } from './options.js';
 import type { ProblemInit } from './problems.js';
 import { type AllowedHosts, hostAllowance, hostnameOf } from './server/allowed-hosts.js';
 import { createConnections } from './server/connections.js';
 
-export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server-limits.js';
+export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';
 export type { AllowedHosts } from './server/allowed-hosts.js';
 
 /** Options of `startMockServer`: the mock's options plus where to listen and the HTTP limits. */

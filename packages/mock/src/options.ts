@@ -49,6 +49,18 @@ export interface MockServerOptions {
    * cloud-metadata addresses are always refused. `webhookUrl` is yours and is not checked.
    */
   allowPrivateWebhookUrls?: boolean;
+  /**
+   * The `fetch` that sends webhook attempts, instead of the network (where every address is
+   * checked, see `allowPrivateWebhookUrls`): deliver in process, such as to your app's handler in
+   * a test. Nothing it is given is checked.
+   */
+  webhookFetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /**
+   * Makes every id (`pay_`, `ref_`, `evt_`, `we_`), signing secret and random choice (retry
+   * jitter) repeatable: the same seed and the same requests give the same values. Random by
+   * default. For tests only: a seeded sandbox's secrets can be guessed.
+   */
+  seed?: string | number;
 }
 
 /** The largest request body the sandbox reads by default, in bytes (64 KiB); more is a 413. */
@@ -69,6 +81,8 @@ export interface ResolvedOptions {
   webhookSecret: string | undefined;
   webhookTimeoutMs: number;
   webhookPolicy: WebhookAddressPolicy;
+  webhookFetch: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
+  seed: string | number | undefined;
 }
 
 function checkNumber(name: string, value: number, minimum: number): number {
@@ -118,5 +132,7 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
     webhookSecret: options.webhookSecret,
     webhookTimeoutMs: checkNumber('webhookTimeoutMs', options.webhookTimeoutMs ?? 10_000, 1),
     webhookPolicy: { allowPrivate: options.allowPrivateWebhookUrls === true },
+    webhookFetch: options.webhookFetch,
+    seed: options.seed,
   };
 }

@@ -5,6 +5,7 @@ import {
   openapiRequestValidators,
   sandboxRequestValidators,
 } from './generated/request-validators.js';
+import { seededRandom, systemRandom } from './ids.js';
 import { type MockServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { maskSecrets } from './secrets.js';
 import {
@@ -38,7 +39,20 @@ export interface Runtime {
   sleep(ms: number): Promise<void>;
   /** Resolves once no webhook attempt is in flight or due now. */
   webhooksSettled(): Promise<void>;
+  /** What every account service shares (the testing entry reads and seeds accounts through it). */
+  state: SandboxState;
+  /** Watches a key for what its clock made due (settlements, retries) and runs it. */
+  wake(apiKey: string): void;
   close(): void;
+}
+
+/** Hooks of the testing entry into a runtime. */
+export interface RuntimeHooks {
+  /**
+   * Rewrites the events about to be queued for delivery (the testing entry's duplicating and
+   * reordering mode); the identity by default.
+   */
+  planDeliveries?(events: readonly EventDelivery[]): readonly EventDelivery[];
 }
 
 /** Accounts kept at once; beyond it idle ones (least recently used first) are forgotten. */
@@ -51,8 +65,10 @@ export const MAX_ACCOUNTS = 10_000;
  * const runtime = createRuntime({ settlementDelaySeconds: 1 });
  * runtime.serviceFor('sk_test_12345678').clock().offset_seconds; // 0
  */
-export function createRuntime(options: MockServerOptions = {}): Runtime {
+export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHooks = {}): Runtime {
   const resolved = resolveOptions(options);
+  const random = resolved.seed === undefined ? systemRandom : seededRandom(resolved.seed);
+  const plan = hooks.planDeliveries ?? ((events: readonly EventDelivery[]) => events);
   const limitSchema = openapiDocument.components.parameters.Limit.schema;
   const waits = new Map<ReturnType<typeof setTimeout>, () => void>();
   const store = new AccountStore(
@@ -82,13 +98,23 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
     defaultEndpoint,
     heldRequests: new Map(),
     webhookPolicy: resolved.webhookPolicy,
+    random,
   };
+  const { webhookFetch } = resolved;
   const webhooks = new WebhookDispatcher({
     clock: resolved.clock,
     timeoutMs: resolved.webhookTimeoutMs,
     defaultEndpoint,
     logger: resolved.logger,
-    settleDue: (account, accountNow) => settleDuePayments(sandbox, account, accountNow),
+    settleDue: (account, accountNow) => {
+      const { events } = settleDuePayments(sandbox, account, accountNow);
+      return { events: [...plan(events)] };
+    },
+    random: () => random.fraction(),
+    policy: resolved.webhookPolicy,
+    ...(webhookFetch === undefined
+      ? {}
+      : { fetch: (input, init) => webhookFetch(String(input), init ?? {}) }),
   });
   return {
     options: resolved,
@@ -113,7 +139,7 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
     deliver(events) {
       // Delivery runs after a change was committed: its failure is logged, never answered.
       try {
-        webhooks.deliver(events);
+        webhooks.deliver(plan(events));
         webhooks.kick();
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -131,6 +157,11 @@ export function createRuntime(options: MockServerOptions = {}): Runtime {
       });
     },
     webhooksSettled: () => webhooks.settled(),
+    state: sandbox,
+    wake(apiKey) {
+      const account = store.find(apiKey);
+      if (account !== undefined) webhooks.wake(account);
+    },
     close() {
       webhooks.close();
       for (const [timer, resolve] of waits) {

@@ -8,6 +8,26 @@ import { withProvenanceBadges } from './provenance-badges.js';
 import { referenceScript } from './reference-script.js';
 import { consoleCss } from './styles.js';
 
+/** Redoc's standalone bundle: one CommonJS file built into this package by scripts/redoc-module.mjs. */
+const REDOC_MODULE = '@payment-service/mock/redoc-standalone';
+
+/**
+ * Loads Redoc's bundle through the package's own name (from src, the ESM build and the CLI
+ * bundle). The CommonJS build's nearest package.json is dist/cjs's type marker, which has no
+ * name: from there the file is found beside it, from `__dirname`. The names are variables so
+ * that TypeScript's CommonJS resolution does not try to follow them.
+ */
+async function loadRedoc(): Promise<string> {
+  type RedocModule = { redocStandalone: string };
+  try {
+    return ((await import(REDOC_MODULE)) as RedocModule).redocStandalone;
+  } catch (error) {
+    if (typeof __dirname !== 'string') throw error;
+    const besideCommonJsBuild = `${__dirname}/../../redoc/redoc-standalone.cjs`;
+    return ((await import(besideCommonJsBuild)) as RedocModule).redocStandalone;
+  }
+}
+
 /**
  * Everything the console loads comes from the sandbox itself: the policy lets a page load and
  * call nothing else (Redoc needs inline styles and a blob worker for its search).
@@ -43,6 +63,23 @@ function baseOf(c: Context<MockEnv>, route: string): string {
   const trimmed =
     route === '/' ? path.replace(/\/$/, '') : path.slice(0, path.length - route.length);
   return trimmed;
+}
+
+/**
+ * The console's home when a catch-all route (`*`) meets the mount point itself with a trailing
+ * slash (`GET /sandbox/` of `app.route('/sandbox', mock.app)`, which Hono's strict routing does
+ * not give to the `/` route); undefined for any other request.
+ *
+ * @example
+ * app.all('*', (c) => consoleHomeAtMountPoint(c) ?? notFound(c));
+ */
+export function consoleHomeAtMountPoint(c: Context<MockEnv>): Promise<Response> | undefined {
+  const base = c.req.routePath.replace(/\/?\*$/, '');
+  const atMountPoint = c.req.path === `${base}/`;
+  if (!atMountPoint || c.req.method !== 'GET' || !wantsHtml(c.req.header('accept'))) {
+    return undefined;
+  }
+  return page(c, homePage(base));
 }
 
 async function page(c: Context<MockEnv>, body: Promise<string> | string): Promise<Response> {
@@ -83,8 +120,9 @@ export function registerConsole(app: Hono<MockEnv>): void {
   const inspectorJs = inspectorScript();
   const referenceJs = referenceScript();
 
-  app.get('/', async (c) => {
-    if (!wantsHtml(c.req.header('accept'))) return c.notFound();
+  app.get('/', async (c, next) => {
+    // An API client gets the app's last route: the 404 problem, mounted or not.
+    if (!wantsHtml(c.req.header('accept'))) return next();
     return page(c, homePage(baseOf(c, '/')));
   });
   app.get(CONSOLE_PATHS.apiReference, (c) =>
@@ -104,7 +142,7 @@ export function registerConsole(app: Hono<MockEnv>): void {
   app.get(CONSOLE_PATHS.sandboxSpec, (c) => asset(c, specs().sandbox, 'application/json'));
   app.get(CONSOLE_PATHS.redocJs, async (c) => {
     // Loaded on first use: a megabyte the API itself never needs.
-    const { redocStandalone } = await import('@payment-service/openapi/redoc-standalone');
+    const redocStandalone = await loadRedoc();
     return asset(c, redocStandalone, 'text/javascript; charset=utf-8');
   });
 }

@@ -1,5 +1,5 @@
 // Payment rules of one sandbox account: build a payment or a refund, retrieve, list (pure reads).
-import { newPaymentId, newRefundId } from '../ids.js';
+import { newPaymentId, newRefundId, type RandomSource, systemRandom } from '../ids.js';
 import type { ProblemInit } from '../problems.js';
 import type { Account } from '../store/account.js';
 import { formatTimestamp } from '../time.js';
@@ -40,6 +40,7 @@ export function buildPayment(
   settlementDelayMs: number,
   accountNow: number,
   request: CreatePaymentRequest,
+  random: RandomSource = systemRandom,
 ): DomainResult<{ payment: Payment; settlesAt: number | undefined }> {
   const behaviour = tokens.behaviourOf(request.payment_method.token);
   if (behaviour === undefined) {
@@ -54,7 +55,7 @@ export function buildPayment(
     };
   }
   const payment: Payment = {
-    id: newPaymentId(),
+    id: newPaymentId(random),
     object: 'payment',
     status: 'PENDING',
     amount: request.amount,
@@ -129,9 +130,14 @@ function unknownCursor(startingAfter: string): { ok: false; problem: ProblemInit
  * @example
  * refundObject(payment, 400, Date.now()); // { object: 'refund', amount: 400, status: 'SUCCEEDED', … }
  */
-export function refundObject(payment: Payment, amount: number, accountNow: number): Refund {
+export function refundObject(
+  payment: Payment,
+  amount: number,
+  accountNow: number,
+  random: RandomSource = systemRandom,
+): Refund {
   return {
-    id: newRefundId(),
+    id: newRefundId(random),
     object: 'refund',
     payment_id: payment.id,
     amount,

@@ -16,6 +16,7 @@ import {
   takeDrop,
   takeFailure,
 } from '../faults.js';
+import type { RandomSource } from '../ids.js';
 import { extend } from '../objects.js';
 import type { ProblemInit } from '../problems.js';
 import type { Account, IdempotencyRecord, StoredResponse, TimelineStep } from '../store/account.js';
@@ -59,6 +60,8 @@ export interface SandboxState {
   heldRequests: Map<string, number>;
   /** The addresses the key's webhook endpoints may reach. */
   webhookPolicy: WebhookAddressPolicy;
+  /** Where ids, signing secrets and random choices come from (seeded in a test sandbox). */
+  random: RandomSource;
 }
 
 /** An event to deliver: made by an operation, handed to the webhook dispatcher. */
@@ -121,7 +124,7 @@ function prepareEvent(
   at: number,
 ): EventDelivery | undefined {
   if (!hasSubscribers(account.webhooks, sandbox.defaultEndpoint)) return undefined;
-  return { account, event: paymentEvent(payment, at), dueAt: at };
+  return { account, event: paymentEvent(payment, at, sandbox.random), dueAt: at };
 }
 
 /** Records a prepared event for redelivery and lists it for delivery; cannot fail. */
@@ -184,6 +187,7 @@ export class AccountService {
       this.sandbox.settlementDelayMs,
       accountNow,
       request,
+      this.sandbox.random,
     );
     if (!built.ok) return { result: built, events: noEvents };
     const { payment, settlesAt } = built.body;
@@ -242,7 +246,7 @@ export class AccountService {
       return {
         ok: true,
         status: 201,
-        body: payments.refundObject(draft, result.value, accountNow),
+        body: payments.refundObject(draft, result.value, accountNow, this.sandbox.random),
         amount: result.value,
       };
     });
@@ -257,6 +261,7 @@ export class AccountService {
       this.now(account),
       request,
       this.sandbox.webhookPolicy,
+      this.sandbox.random,
     );
   }
 

@@ -3,7 +3,7 @@ import type { components } from '@payment-service/openapi';
 import type { DomainResult } from '../domain/payments.js';
 import { PUBLIC_AND_LOOPBACK, type WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { checkWebhookUrl } from '../domain/webhook-url.js';
-import { randomBase62 } from '../ids.js';
+import { type RandomSource, systemRandom } from '../ids.js';
 import { extend } from '../objects.js';
 import type { Account } from '../store/account.js';
 import { MAX_ENDPOINTS_PER_KEY, type WebhookEndpoint } from '../store/webhook-state.js';
@@ -25,6 +25,7 @@ export function createWebhookEndpoint(
   accountNow: number,
   request: Schemas['CreateWebhookEndpointRequest'],
   policy: WebhookAddressPolicy = PUBLIC_AND_LOOPBACK,
+  random: RandomSource = systemRandom,
 ): DomainResult<Schemas['WebhookEndpointWithSecret']> {
   const urlError = checkWebhookUrl(request.url, 'url', policy);
   if (urlError !== undefined) {
@@ -46,9 +47,9 @@ export function createWebhookEndpoint(
       problem: { code: 'webhook_endpoint_limit_reached', detail: message },
     };
   }
-  const { secret, key } = newSigningSecret();
+  const { secret, key } = newSigningSecret(random);
   const endpoint: WebhookEndpoint = {
-    id: `we_${randomBase62(24)}`,
+    id: `we_${random.base62(24)}`,
     object: 'webhook_endpoint',
     url: request.url,
     events: request.events ?? null,

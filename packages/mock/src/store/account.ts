@@ -152,13 +152,14 @@ export class Account {
 
   /**
    * Adds a payment as the newest, created at `createdAt` (the key's clock, ms epoch); a PENDING
-   * one is queued to settle at `settlesAt`.
+   * one is queued to settle at `settlesAt`. A restored payment brings its `timeline`.
    */
   addPayment(
     payment: Payment,
     token: string,
     createdAt: number,
     settlesAt?: number,
+    timeline?: readonly TimelineStep[],
   ): StoredPayment {
     const created: TimelineStep = {
       at: createdAt,
@@ -170,7 +171,11 @@ export class Account {
       payment,
       sequence: this.nextSequence++,
       token,
-      timeline: [created],
+      // A restored payment keeps its timeline (its creation and the latest steps after it).
+      timeline:
+        timeline === undefined || timeline.length === 0
+          ? [created]
+          : [...timeline.slice(0, 1), ...timeline.slice(1).slice(1 - MAX_TIMELINE_STEPS)],
     };
     if (settlesAt !== undefined) {
       stored.settlesAt = settlesAt;

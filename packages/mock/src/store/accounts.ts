@@ -5,6 +5,7 @@ import {
   type IdempotencyRecord,
   type StoredPayment,
   type StoredResponse,
+  type TimelineStep,
 } from './account.js';
 import { FifoQueue } from './fifo-queue.js';
 import { paymentBytes, recordBytes, responseBytes } from './memory.js';
@@ -128,8 +129,9 @@ export class AccountStore {
     token: string,
     createdAt: number,
     settlesAt?: number,
+    timeline?: readonly TimelineStep[],
   ): StoredPayment {
-    const stored = account.addPayment(payment, token, createdAt, settlesAt);
+    const stored = account.addPayment(payment, token, createdAt, settlesAt, timeline);
     account.addBytes(paymentBytes(stored));
     this.allPayments.set(stored, account);
     while (

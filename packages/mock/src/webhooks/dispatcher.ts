@@ -124,7 +124,14 @@ export class WebhookDispatcher {
 
   /** Runs whatever is due now (after a clock advance, or a new event). */
   kick(): void {
-    this.setTimer(this.options.clock.now());
+    const now = this.options.clock.now();
+    // A timer armed for a time the clock has reached fires now, not after the rest of its real
+    // delay: a manual clock (the testing entry's) jumps ahead of real time.
+    if (this.timer !== undefined && this.timerAt <= now) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.setTimer(now);
   }
 
   /**

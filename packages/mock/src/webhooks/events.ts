@@ -1,6 +1,6 @@
 // Builds the event of a payment status change: `payment.<status>`, id `evt_…`, and its exact JSON body.
 import type { Payment, PaymentStatus } from '../domain/types.js';
-import { randomBase62 } from '../ids.js';
+import { type RandomSource, systemRandom } from '../ids.js';
 import type { EventType, StoredEvent } from '../store/webhook-state.js';
 import { formatTimestamp } from '../time.js';
 
@@ -22,8 +22,12 @@ const EVENT_TYPES: Readonly<Record<PaymentStatus, EventType>> = {
  * event.type; // 'payment.succeeded'
  * JSON.parse(event.body).data.object.id === payment.id; // true
  */
-export function paymentEvent(payment: Payment, accountNow: number): StoredEvent {
-  const id = `evt_${randomBase62(24)}`;
+export function paymentEvent(
+  payment: Payment,
+  accountNow: number,
+  random: RandomSource = systemRandom,
+): StoredEvent {
+  const id = `evt_${random.base62(24)}`;
   const type = EVENT_TYPES[payment.status];
   const body = JSON.stringify({
     id,

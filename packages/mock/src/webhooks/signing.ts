@@ -1,5 +1,6 @@
 // Standard Webhooks signing on node:crypto: endpoint secrets and the v1 HMAC-SHA256 signature.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { type RandomSource, systemRandom } from '../ids.js';
 
 const SECRET_PREFIX = 'whsec_';
 
@@ -16,8 +17,8 @@ export interface SigningSecret {
  * @example
  * newSigningSecret().secret; // 'whsec_…'
  */
-export function newSigningSecret(): SigningSecret {
-  const key = randomBytes(32);
+export function newSigningSecret(random: RandomSource = systemRandom): SigningSecret {
+  const key = Buffer.from(random.bytes(32));
   return { secret: `${SECRET_PREFIX}${key.toString('base64')}`, key };
 }
 

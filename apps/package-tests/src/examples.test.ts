@@ -1,0 +1,51 @@
+// Runs the example merchant app's own `npm test` (vitest and jest suites) in a fresh copy installed from the packed tarballs.
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+import { runIn } from './fresh-project.js';
+import { repoRoot, toolPath } from './pack.js';
+
+const run = promisify(execFile);
+const tarballs = Object.values(inject('tarballs'));
+
+/** The environment of a command run as a merchant would, without this runner's own variables. */
+function merchantEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'TEST'),
+  );
+  return { ...env, PATH: toolPath(), NO_COLOR: '1', CI: 'true' };
+}
+
+describe('examples/merchant-app, installed from the tarballs', () => {
+  it('passes its vitest and jest suites with npm test', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'payment-service-example-'));
+    await cp(join(repoRoot, 'examples/merchant-app'), directory, {
+      recursive: true,
+      filter: (source) => !source.includes('node_modules'),
+    });
+    // The manifest as a merchant's: the kit's packages come from the tarballs, the rest from npm.
+    const manifestPath = join(directory, 'package.json');
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
+    for (const field of ['dependencies', 'devDependencies']) {
+      for (const name of Object.keys(manifest[field])) {
+        if (name.startsWith('@payment-service/')) delete manifest[field][name];
+      }
+    }
+    await writeFile(manifestPath, JSON.stringify(manifest, null, 2));
+    await runIn(directory, 'npm', ['install', '--no-audit', '--no-fund', ...tarballs]);
+
+    const { stdout, stderr } = await run('npm', ['test'], {
+      cwd: directory,
+      env: merchantEnv(),
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((error: { stdout: string; stderr: string }) => {
+      throw new Error(`npm test failed in ${directory}:\n${error.stdout}${error.stderr}`);
+    });
+    expect(stdout).toMatch(/Tests\s+\d+ passed/); // vitest's summary
+    expect(stdout).not.toMatch(/failed/);
+    expect(stderr).toMatch(/Tests:\s+\d+ passed, \d+ total/); // jest's summary
+  });
+});

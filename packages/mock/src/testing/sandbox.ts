@@ -1,0 +1,311 @@
+// createTestSandbox: one fresh sandbox key in process, on a manual clock, with webhooks into the merchant's handlers.
+import { createClient } from '@payment-service/sdk';
+import { mockServerOf } from '../app.js';
+import { createSandboxControls } from '../controls.js';
+import { newTestApiKey, seededRandom, systemRandom } from '../ids.js';
+import { createRuntime } from '../runtime.js';
+import { addPayments, readAccountData, replaceAccountData } from '../service/account-data.js';
+import { AccountService } from '../service/account-service.js';
+import type { EndpointRecord } from '../store/webhook-state.js';
+import { advanceClock, manualClock } from './clock.js';
+import { chaosDeliveryPlan } from './delivery-plan.js';
+import { paymentsFromFixtures } from './fixtures.js';
+import { fromSnapshot, toSnapshot } from './snapshot.js';
+import { runTrigger } from './triggers.js';
+import type {
+  ListeningSandbox,
+  NextEventFilter,
+  TestSandbox,
+  TestSandboxOptions,
+} from './types.js';
+import { WebhookRouter } from './webhook-router.js';
+
+/** The sandbox clock's first instant unless `start` says otherwise. */
+const DEFAULT_START = Date.UTC(2026, 0, 1);
+const DEFAULT_BASE_URL = 'http://sandbox.test';
+const DEFAULT_WEBHOOK_URL = 'http://localhost/webhooks';
+
+function startOf(start: TestSandboxOptions['start']): number {
+  const ms = start === undefined ? DEFAULT_START : start instanceof Date ? start.getTime() : start;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+    throw new TypeError(`start must be a Date or epoch milliseconds; got ${String(start)}`);
+  }
+  return ms;
+}
+
+function seedOf(seed: unknown): string {
+  if (seed === undefined) return systemRandom.base62(16);
+  if (
+    (typeof seed === 'string' && seed !== '') ||
+    (typeof seed === 'number' && Number.isFinite(seed))
+  ) {
+    return String(seed);
+  }
+  throw new TypeError(`seed must be a non-empty string or a finite number; got ${String(seed)}`);
+}
+
+/**
+ * Creates a sandbox for one test: a fresh `sk_test_` key in an in-process mock (no port), an
+ * SDK `client` and the `controls` on it, a manual `clock` that settlements and webhook retries
+ * follow, webhooks into your own handlers (`webhooks.deliverTo`), `trigger`, `seed`,
+ * `snapshot`/`restore`. The same `seed` gives the same key, ids and choices. `close()` (or
+ * `await using`) leaves no timer or socket behind.
+ *
+ * @example
+ * await using sandbox = createTestSandbox({ seed: 'checkout' });
+ * const endpoint = await sandbox.webhooks.deliverTo(app.fetch, { url: 'http://shop.test/webhooks' });
+ * const payment = await sandbox.client.payments.create({ amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_pending' } });
+ * await sandbox.clock.advance(5_000);
+ * const event = await sandbox.webhooks.next({ type: 'payment.succeeded', paymentId: payment.id });
+ */
+export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox {
+  const randomSeed = seedOf(options.seed);
+  const delivery = options.webhookDelivery ?? 'in-order';
+  if (delivery !== 'in-order' && delivery !== 'chaos') {
+    throw new TypeError(`webhookDelivery must be 'in-order' or 'chaos'; got ${String(delivery)}`);
+  }
+  const apiKey = newTestApiKey(seededRandom(`${randomSeed}:api-key`));
+  const clock = manualClock(startOf(options.start));
+  const router = new WebhookRouter();
+  const runtime = createRuntime(
+    {
+      clock,
+      seed: randomSeed,
+      webhookFetch: router.fetch,
+      ...(options.settlementDelaySeconds === undefined
+        ? {}
+        : { settlementDelaySeconds: options.settlementDelaySeconds }),
+      ...(options.extraTokens === undefined ? {} : { extraTokens: options.extraTokens }),
+      ...(options.webhookTimeoutMs === undefined
+        ? {}
+        : { webhookTimeoutMs: options.webhookTimeoutMs }),
+    },
+    delivery === 'chaos'
+      ? { planDeliveries: chaosDeliveryPlan(seededRandom(`${randomSeed}:chaos`)) }
+      : {},
+  );
+  const mock = mockServerOf(runtime);
+  const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
+  const client = createClient({ apiKey, baseUrl, fetch: mock.fetch });
+  const controls = createSandboxControls({ baseUrl, apiKey, fetch: mock.fetch });
+  const service = () => new AccountService(runtime.state, apiKey);
+  let listening: Promise<ListeningSandbox> | undefined;
+  let closed = false;
+
+  const open = (what: string) => {
+    if (closed) throw new Error(`sandbox.${what}: the sandbox is closed`);
+  };
+  /** The earliest settlement or attempt of the key still to come, in server time. */
+  const nextDueAt = (): number | undefined => {
+    const account = runtime.state.store.find(apiKey);
+    if (account === undefined) return undefined;
+    const times = [account.webhooks?.queue.peek()?.dueAt, account.nextSettlementAt()].filter(
+      (time): time is number => time !== undefined,
+    );
+    return times.length === 0 ? undefined : Math.min(...times) - account.offsetSeconds * 1000;
+  };
+  /**
+   * Waits until no attempt is in flight or due now. The dispatcher's timers are unref'd (a
+   * server must not be kept alive by them); a test waiting on them must keep node alive itself.
+   */
+  const settled = async () => {
+    const keepAlive = setInterval(() => {}, 60_000);
+    try {
+      await runtime.webhooksSettled();
+    } finally {
+      clearInterval(keepAlive);
+    }
+  };
+  /** Settles what is due, sends what is due, and waits for the handlers' answers. */
+  const runDue = async () => {
+    runtime.deliver(service().settleDue().events);
+    runtime.wake(apiKey);
+    await settled();
+  };
+  /** The endpoints `deliverTo` registered that the key still has, to keep across a reset. */
+  const wiring = (): EndpointRecord[] => {
+    const endpoints = runtime.state.store.find(apiKey)?.webhooks?.endpoints;
+    return [...(endpoints?.values() ?? [])].filter((record) => router.routes(record.key));
+  };
+
+  const sandbox: TestSandbox = {
+    randomSeed,
+    apiKey,
+    baseUrl,
+    client,
+    controls,
+    fetch: (input, init) => {
+      open('fetch()');
+      return mock.fetch(input, init);
+    },
+    app: mock.app,
+    clock: {
+      now: () => new Date(service().now()),
+      async advance(ms) {
+        open('clock.advance()');
+        if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+          throw new RangeError(`clock.advance(ms) takes milliseconds ≥ 0; got ${String(ms)}`);
+        }
+        await advanceClock(clock, clock.now() + ms, nextDueAt, runDue);
+      },
+      async set(date) {
+        open('clock.set()');
+        const target = date instanceof Date ? date.getTime() : date;
+        const now = service().now();
+        if (typeof target !== 'number' || Number.isNaN(target) || target < now) {
+          const from = new Date(now).toISOString();
+          throw new RangeError(
+            `clock.set(date) only moves forward, from ${from}; got ${String(date)}`,
+          );
+        }
+        await advanceClock(clock, clock.now() + (target - now), nextDueAt, runDue);
+      },
+    },
+    webhooks: {
+      async deliverTo(handler, deliverOptions = {}) {
+        open('webhooks.deliverTo()');
+        if (typeof handler !== 'function') {
+          throw new TypeError(
+            'webhooks.deliverTo(handler): handler must be a function (Request) => Response, such as app.fetch',
+          );
+        }
+        const url = deliverOptions.url ?? DEFAULT_WEBHOOK_URL;
+        const endpoint = await client.webhookEndpoints.create({
+          url,
+          ...(deliverOptions.events === undefined ? {} : { events: deliverOptions.events }),
+        });
+        router.add(endpoint.url, endpoint.secret, handler);
+        return { id: endpoint.id, url: endpoint.url, secret: endpoint.secret };
+      },
+      async next(filter: NextEventFilter = {}) {
+        open('webhooks.next()');
+        await settled();
+        const event = router.take(filter);
+        if (event !== undefined) return event;
+        throw new Error(describeMissing(filter, router.handled, nextDueAt()));
+      },
+      async deliveries() {
+        open('webhooks.deliveries()');
+        return (await controls.listWebhookDeliveries()).data.reverse();
+      },
+      async replay(eventId) {
+        open('webhooks.replay()');
+        await controls.redeliverEvent(eventId);
+        await runDue();
+      },
+      settled,
+    },
+    listen() {
+      open('listen()');
+      listening ??= serve(mock.app.fetch);
+      return listening;
+    },
+    async trigger(type, params) {
+      open('trigger()');
+      const payment = await runTrigger(client, type, params);
+      await runDue();
+      return payment;
+    },
+    async seed(fixtures) {
+      open('seed()');
+      const account = runtime.state.store.find(apiKey);
+      const payments = paymentsFromFixtures(fixtures?.payments ?? [], {
+        validators: runtime.validators,
+        tokens: runtime.tokens,
+        random: runtime.state.random,
+        now: service().now(),
+        settlementDelayMs: runtime.state.settlementDelayMs,
+        existingIds: new Set(account?.payments.keys() ?? []),
+      });
+      addPayments(runtime.state, apiKey, payments);
+      await runDue();
+      return payments
+        .map(({ payment }) => service().retrievePayment(payment.id))
+        .flatMap((found) => (found.ok ? [found.body] : []));
+    },
+    snapshot() {
+      open('snapshot()');
+      return toSnapshot(readAccountData(runtime.state, apiKey), clock.now());
+    },
+    async restore(snapshot) {
+      open('restore()');
+      const { data, clock: at } = fromSnapshot(snapshot, {
+        validators: runtime.validators,
+        sandboxValidators: runtime.sandboxValidators,
+        tokens: runtime.tokens,
+      });
+      await settled();
+      const endpoints = wiring();
+      router.clear();
+      clock.set(at);
+      replaceAccountData(runtime.state, apiKey, data, endpoints);
+      await runDue();
+    },
+    async reset() {
+      open('reset()');
+      await settled();
+      const endpoints = wiring();
+      router.clear();
+      replaceAccountData(
+        runtime.state,
+        apiKey,
+        { offsetSeconds: 0, faults: {}, payments: [], idempotencyRecords: [] },
+        endpoints,
+      );
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      mock.close();
+      const server = await listening?.catch(() => undefined);
+      await server?.close();
+    },
+    [Symbol.asyncDispose]() {
+      return sandbox.close();
+    },
+  };
+  return sandbox;
+}
+
+/** Why `next()` found nothing: what was delivered, and what is due later. */
+function describeMissing(
+  filter: NextEventFilter,
+  handled: WebhookRouter['handled'],
+  dueAt: number | undefined,
+): string {
+  const wanted = `webhooks.next(${JSON.stringify(filter)})`;
+  const seen = handled.map(
+    ({ event, answer, taken }) =>
+      `${event.type} ${event.data.object.id} (answered ${answer}${taken ? ', taken' : ''})`,
+  );
+  const delivered =
+    seen.length === 0
+      ? 'no delivery reached a handler (register one with webhooks.deliverTo)'
+      : `delivered so far: ${seen.join('; ')}`;
+  const later =
+    dueAt === undefined
+      ? 'nothing else is due'
+      : `the next settlement or attempt is due at ${new Date(dueAt).toISOString()} on the sandbox clock: advance it (sandbox.clock.advance)`;
+  return `${wanted}: no such event was delivered; ${delivered}; ${later}.`;
+}
+
+/** Serves a fetch handler on 127.0.0.1 and a free port (loaded on first use). */
+async function serve(
+  fetch: (request: Request) => Response | Promise<Response>,
+): Promise<ListeningSandbox> {
+  const { serve: listen } = await import('@hono/node-server');
+  return new Promise((resolve, reject) => {
+    const server = listen({ fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+      resolve({
+        url: `http://127.0.0.1:${info.port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            const http = server as unknown as { closeAllConnections?: () => void };
+            http.closeAllConnections?.();
+            server.close(() => done());
+          }),
+      });
+    });
+    server.once('error', reject);
+  });
+}
