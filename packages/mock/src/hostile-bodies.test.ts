@@ -50,7 +50,7 @@ const hostileBody: fc.Arbitrary<string> = fc.oneof(
 
 const idempotencyKey = fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/);
 
-const fit = (body: string) => body.slice(0, DEFAULT_MAX_BODY_BYTES / 3);
+const withinLimit = (body: string) => body.slice(0, DEFAULT_MAX_BODY_BYTES / 3);
 
 describe.each([
   ['the API', openapiDocument],
@@ -69,7 +69,7 @@ describe.each([
               'content-type': 'application/json',
               'idempotency-key': key,
             },
-            body: method === 'GET' ? null : fit(body),
+            body: method === 'GET' ? null : withinLimit(body),
           });
           const bytes = new Uint8Array(await response.arrayBuffer()).length;
           expect(response.status).toBeLessThan(500);
