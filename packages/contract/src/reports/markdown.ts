@@ -1,19 +1,20 @@
 // The Markdown report, fit for a CI job summary: the verdict, a table of counts, each failure with its evidence, skips by reason.
-import type { CheckResult } from '../checks/ledger.js';
 import type { ContractReport } from '../report.js';
-import { elementLine, evidenceLines, failureCount, groupBy, provenanceLine } from './shared.js';
+import { elementLine, evidenceLines, type FailureGroup, failureGroups, groupBy, groupOperations, provenanceLine } from './shared.js';
 
 /** Escapes a text for a Markdown table cell or inline text. */
 function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\n/g, ' ');
 }
 
-function failure(check: CheckResult): string[] {
+function failure(group: FailureGroup): string[] {
+  const { check } = group;
   const evidence = evidenceLines(check);
   const reproduce = evidence.find(([label]) => label === 'reproduce')?.[1];
   return [
-    `<details><summary><code>${cell(check.id)}</code> (${cell(check.operation)}): ${cell(check.title)} — ${failureCount(check)}</summary>`,
+    `<details><summary><code>${cell(check.id)}</code>: ${cell(check.title)}</summary>`,
     '',
+    `- **failed in**: ${cell(groupOperations(group))}`,
     `- **element**: \`${elementLine(check)}\``,
     `- **provenance**: ${cell(provenanceLine(check))}`,
     ...evidence.filter(([label]) => label !== 'reproduce').map(([label, value]) => `- **${label}**: ${cell(value)}`),
@@ -33,7 +34,7 @@ function failure(check: CheckResult): string[] {
 export function formatMarkdown(report: ContractReport): string {
   const { summary } = report;
   const icon = report.verdict === 'passed' ? '✅' : report.verdict === 'failed' ? '❌' : '⚠️';
-  const failed = report.checks.filter((check) => check.outcome === 'failed');
+  const groups = failureGroups(report.checks);
   const lines = [
     `## ${icon} Contract check: ${report.verdict}`,
     '',
@@ -49,7 +50,7 @@ export function formatMarkdown(report: ContractReport): string {
     '',
   ];
   for (const kind of ['documented', 'inferred'] as const) {
-    const checks = failed.filter((check) => check.element.provenance.kind === kind);
+    const checks = groups.filter((group) => group.check.element.provenance.kind === kind);
     if (checks.length === 0) continue;
     lines.push(
       kind === 'documented'
@@ -57,7 +58,7 @@ export function formatMarkdown(report: ContractReport): string {
         : `### Inferred checks failed (${checks.length}): our model of what the provider leaves unstated needs correcting`,
       '',
     );
-    for (const check of checks) lines.push(...failure(check));
+    for (const group of checks) lines.push(...failure(group));
   }
   const skipped = report.checks.filter((check) => check.outcome === 'skipped');
   if (skipped.length > 0) {

@@ -68,3 +68,28 @@ export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<s
   }
   return groups;
 }
+
+/** A failed check and the same check failing in other operations: one entry, one example. */
+export interface FailureGroup {
+  /** The first failure, standing for the group. */
+  check: CheckResult;
+  /** Every failed (operation, check) of the group. */
+  members: CheckResult[];
+}
+
+/**
+ * Groups failed checks by id, so a broken field that fails in every operation that returns it is one entry.
+ *
+ * @example
+ * failureGroups(report.checks).map((group) => group.check.id); // ['schema.Payment.created_at', …]
+ */
+export function failureGroups(checks: readonly CheckResult[]): FailureGroup[] {
+  return [...groupBy(checks.filter((check) => check.outcome === 'failed'), (check) => check.id).values()].map(
+    (members) => ({ check: members[0] as CheckResult, members }),
+  );
+}
+
+/** Where a group failed: `createPayment (3 of 5 runs), listPayments (2 of 2 runs)`. */
+export function groupOperations(group: FailureGroup): string {
+  return group.members.map((member) => `${member.operation} (${failureCount(member)})`).join(', ');
+}

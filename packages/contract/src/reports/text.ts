@@ -1,11 +1,11 @@
 // The human report: documented failures first, then inferred ones, skipped checks by reason, and the one-line verdict.
-import type { CheckResult } from '../checks/ledger.js';
 import type { ContractReport } from '../report.js';
-import { elementLine, evidenceLines, groupBy, provenanceLine } from './shared.js';
+import { elementLine, evidenceLines, type FailureGroup, failureGroups, groupBy, groupOperations, provenanceLine } from './shared.js';
 
-function failureBlock(check: CheckResult): string[] {
+function failureBlock({ check, members }: FailureGroup): string[] {
   return [
-    `  ✗ ${check.id} [${check.operation}]: ${check.title}`,
+    `  ✗ ${check.id}: ${check.title}`,
+    `      failed in  ${groupOperations({ check, members })}`,
     `      element    ${elementLine(check)}`,
     `      provenance ${provenanceLine(check)}`,
     ...evidenceLines(check).map(([label, value]) => `      ${label.padEnd(10)} ${value}`),
@@ -19,9 +19,9 @@ function failureBlock(check: CheckResult): string[] {
  * process.stdout.write(formatText(report));
  */
 export function formatText(report: ContractReport): string {
-  const failed = report.checks.filter((check) => check.outcome === 'failed');
-  const documented = failed.filter((check) => check.element.provenance.kind === 'documented');
-  const inferred = failed.filter((check) => check.element.provenance.kind === 'inferred');
+  const groups = failureGroups(report.checks);
+  const documented = groups.filter((group) => group.check.element.provenance.kind === 'documented');
+  const inferred = groups.filter((group) => group.check.element.provenance.kind === 'inferred');
   const skipped = report.checks.filter((check) => check.outcome === 'skipped');
   const lines = [
     `payment-service-contract ${report.tool.version}: ${report.target.baseUrl} against ${report.spec.title} ${report.spec.version}`,
@@ -32,14 +32,14 @@ export function formatText(report: ContractReport): string {
       ? 'Documented checks: none failed.'
       : `Documented checks failed (${documented.length}): the provider's own document is contradicted`,
   );
-  for (const check of documented) lines.push(...failureBlock(check));
+  for (const group of documented) lines.push(...failureBlock(group));
   lines.push('');
   lines.push(
     inferred.length === 0
       ? 'Inferred checks: none failed.'
       : `Inferred checks failed (${inferred.length}): our model of what the provider leaves "not shown" needs correcting`,
   );
-  for (const check of inferred) lines.push(...failureBlock(check));
+  for (const group of inferred) lines.push(...failureBlock(group));
   if (skipped.length > 0) {
     lines.push('', `Skipped (${skipped.length}):`);
     for (const [reason, checks] of groupBy(skipped, (check) => check.skipReason ?? '')) {

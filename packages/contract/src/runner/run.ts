@@ -134,9 +134,9 @@ export function validateOptions(options: ContractCheckOptions) {
   };
 }
 
-/** First request: the target answers, and does not refuse the key. */
+/** First request (a probe, not a check): the target answers, and does not refuse the key. */
 async function preflight(transport: Transport): Promise<void> {
-  const answer = await transport.send({ path: '/v1/payments?limit=1' });
+  const answer = await transport.send({ path: '/v1/payments?limit=1', unchecked: true });
   if (answer.status === 401 || answer.status === 403) {
     throw new KeyRefusedError(
       `the key was refused: the first request (GET /v1/payments) answered ${answer.status}${answer.code ? ` ${answer.code}` : ''}; check the key and that --base-url is the sandbox`,

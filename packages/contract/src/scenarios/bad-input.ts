@@ -294,7 +294,7 @@ const TITLES: Record<string, [string, CheckDefinition['element']]> = {
   'invalid-request': ['a field that is missing, of the wrong type, out of range or unknown is 400 invalid_request naming it in param', elements.errorCode('invalid_request')],
   'invalid-json': ['a body that is not valid JSON is 400 invalid_json', elements.errorCode('invalid_json')],
   'lists-every-problem': ['every field problem is listed in errors, not only the first', elements.property('Problem', 'errors')],
-  'unknown-test-token': ['an unknown tok_test_ token is 400 on payment_method.token, listing the test tokens', elements.schema('PaymentMethod')],
+  'unknown-test-token': ['an unknown tok_test_ token is 400 on payment_method.token, listing the test tokens', elements.errorCode('invalid_request')],
   'idempotency-key-too-long': ['an Idempotency-Key over 255 characters is 400 on Idempotency-Key', elements.parameter('IdempotencyKey')],
   'unsupported-media-type': ['a body that is not application/json is 415 unsupported_media_type', elements.errorCode('unsupported_media_type')],
   'body-too-large': ['a body over 64 KiB is 413 body_too_large', elements.errorCode('body_too_large')],

@@ -218,6 +218,7 @@ export function locateElement(
       name = nameOf(target);
     }
   };
+  follow();
   for (const segment of path) {
     follow();
     const node = nodeAt(document, pointer);
@@ -255,5 +256,6 @@ export function locateElement(
 /** `/components/schemas/Payment` → `Payment`; any other pointer → its last token. */
 function nameOf(pointer: string): string {
   const match = /^\/components\/schemas\/([^/]+)$/.exec(pointer);
+  if (!match && pointer.endsWith('/schema')) return 'body';
   return (match?.[1] ?? pointer.split('/').pop() ?? pointer).replace(/~1/g, '/').replace(/~0/g, '~');
 }
