@@ -60,5 +60,7 @@ if (process.argv.includes('--check')) {
   console.log('src/generated is up to date.');
 } else {
   for (const [path, expected] of files) writeFileSync(path, expected);
-  console.log(`wrote src/generated (${Object.keys(lines).length} spec elements, version ${version})`);
+  console.log(
+    `wrote src/generated (${Object.keys(lines).length} spec elements, version ${version})`,
+  );
 }

@@ -1,8 +1,19 @@
 // Public entry: runContractCheck and compareTargets, the report formats, the check ledger's types and the spec helpers.
 export type { CheckDefinition, CheckFailure, CheckKind, CheckResult } from './checks/ledger.js';
-export { type Change, type Comparison, type CompareOptions, compareTargets, type Difference } from './compare/compare.js';
+export {
+  type Change,
+  type CompareOptions,
+  type Comparison,
+  compareTargets,
+  type Difference,
+} from './compare/compare.js';
 export { formatComparison } from './compare/format.js';
-export { ConfigurationError, ContractCheckError, KeyRefusedError, TargetUnreachableError } from './errors.js';
+export {
+  ConfigurationError,
+  ContractCheckError,
+  KeyRefusedError,
+  TargetUnreachableError,
+} from './errors.js';
 export { contractVersion } from './generated/version.js';
 export {
   type ContractReport,
@@ -13,7 +24,7 @@ export {
 } from './report.js';
 export { curlCommand } from './reports/curl.js';
 export { formatGithub } from './reports/github.js';
-export { type ReportFormat, REPORT_FORMATS, formatters } from './reports/index.js';
+export { formatters, REPORT_FORMATS, type ReportFormat } from './reports/index.js';
 export { formatJson, reportJsonSchema } from './reports/json.js';
 export { escapeXml, formatJunit } from './reports/junit.js';
 export { formatMarkdown } from './reports/markdown.js';

@@ -30,7 +30,8 @@ export interface ContractReport {
     /** Whether a webhook receiver took part (`--webhook-url`). */
     webhooks: boolean;
   };
-  policy: { failOn: FailOn; maxRequests: number; rate: number };
+  /** `rate` is requests per second, or null for no limit (the programmatic API's Infinity). */
+  policy: { failOn: FailOn; maxRequests: number; rate: number | null };
   startedAt: string;
   durationMs: number;
   /** Requests sent. */
@@ -86,7 +87,8 @@ export function summarize(checks: CheckResult[]): ContractReport['summary'] {
     passed: checks.filter((check) => check.outcome === 'passed').length,
     failed: failed.length,
     skipped: checks.filter((check) => check.outcome === 'skipped').length,
-    failedDocumented: failed.filter((check) => check.element.provenance.kind === 'documented').length,
+    failedDocumented: failed.filter((check) => check.element.provenance.kind === 'documented')
+      .length,
     failedInferred: failed.filter((check) => check.element.provenance.kind === 'inferred').length,
   };
 }
@@ -104,7 +106,8 @@ export function verdictLine(
   failOn: FailOn,
   problem?: string,
 ): string {
-  if (verdict === 'unreachable') return `UNREACHABLE: ${problem ?? 'the target could not be reached'}`;
+  if (verdict === 'unreachable')
+    return `UNREACHABLE: ${problem ?? 'the target could not be reached'}`;
   if (verdict === 'incomplete') return `INCOMPLETE: ${problem ?? 'the run stopped early'}`;
   const plural = (count: number, word: string) => `${count} ${word} check${count === 1 ? '' : 's'}`;
   const documented =
@@ -115,7 +118,8 @@ export function verdictLine(
     summary.failedInferred === 0
       ? 'every inferred check holds'
       : `${plural(summary.failedInferred, 'inferred')} failed (our model of what the provider leaves unstated is off)`;
-  const counted = verdict === 'failed' ? '' : summary.failed > 0 ? `; not failing under --fail-on ${failOn}` : '';
+  const counted =
+    verdict === 'failed' ? '' : summary.failed > 0 ? `; not failing under --fail-on ${failOn}` : '';
   const tail = problem ? `; ${problem}` : '';
   return `${verdict === 'failed' ? 'FAILED' : 'PASSED'}: ${documented}; ${inferred}${counted}${tail} (${summary.passed} passed, ${summary.skipped} skipped)`;
 }

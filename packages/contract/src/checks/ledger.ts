@@ -108,7 +108,13 @@ export class CheckLedger {
   /** Every check, documented failures first, then inferred failures, passes and skips, by operation and id. */
   results(): CheckResult[] {
     const rank = (result: CheckResult) =>
-      result.outcome === 'failed' ? (result.element.provenance.kind === 'documented' ? 0 : 1) : result.outcome === 'passed' ? 2 : 3;
+      result.outcome === 'failed'
+        ? result.element.provenance.kind === 'documented'
+          ? 0
+          : 1
+        : result.outcome === 'passed'
+          ? 2
+          : 3;
     return [...this.entries.values()]
       .map((entry): CheckResult => {
         const outcome = entry.failures > 0 ? 'failed' : entry.runs > 0 ? 'passed' : 'skipped';
@@ -122,7 +128,8 @@ export class CheckLedger {
           runs: entry.runs,
           failures: entry.failures,
         };
-        if (outcome === 'skipped') result.skipReason = entry.skipReason ?? 'not exercised by this run';
+        if (outcome === 'skipped')
+          result.skipReason = entry.skipReason ?? 'not exercised by this run';
         if (entry.example) {
           result.example = entry.example;
           result.distinctFailures = entry.actuals.size;

@@ -16,7 +16,12 @@ export type Command =
   | { name: 'version' }
   | { name: 'list'; format: 'text' | 'json' }
   | ({ name: 'check' } & CheckArguments)
-  | ({ name: 'compare'; against: string; againstKey?: string; againstWebhookUrl?: string } & CheckArguments);
+  | ({
+      name: 'compare';
+      against: string;
+      againstKey?: string;
+      againstWebhookUrl?: string;
+    } & CheckArguments);
 
 /** The options `check` and `compare` share. */
 export interface CheckArguments {
@@ -59,7 +64,9 @@ function number(name: string, value: string | undefined, scale = 1): number | un
   if (value === undefined) return undefined;
   const parsed = Number(value);
   if (value.trim() === '' || !Number.isFinite(parsed) || parsed <= 0) {
-    throw new ConfigurationError(`--${name} must be a positive number, not ${JSON.stringify(value)}`);
+    throw new ConfigurationError(
+      `--${name} must be a positive number, not ${JSON.stringify(value)}`,
+    );
   }
   return parsed * scale;
 }
@@ -81,15 +88,22 @@ export function reportDestinations(
     if (token.name === 'format') {
       const [format = '', ...file] = (token.value ?? '').split(':');
       if (!REPORT_FORMATS.includes(format as ReportFormat)) {
-        throw new ConfigurationError(`--format must be one of ${REPORT_FORMATS.join(', ')}, not ${JSON.stringify(format)}`);
+        throw new ConfigurationError(
+          `--format must be one of ${REPORT_FORMATS.join(', ')}, not ${JSON.stringify(format)}`,
+        );
       }
-      reports.push({ format: format as ReportFormat, ...(file.length > 0 ? { output: file.join(':') } : {}) });
+      reports.push({
+        format: format as ReportFormat,
+        ...(file.length > 0 ? { output: file.join(':') } : {}),
+      });
     }
     if (token.name === 'output') {
       const last = reports.at(-1);
       if (!last) reports.push({ format: 'text', output: token.value ?? '' });
       else if (last.output !== undefined) {
-        throw new ConfigurationError(`--output ${token.value} follows a --format that already has a file: give each --output its own --format`);
+        throw new ConfigurationError(
+          `--output ${token.value} follows a --format that already has a file: give each --output its own --format`,
+        );
       } else last.output = token.value ?? '';
       if (!token.value) throw new ConfigurationError('--output needs a file name');
     }
@@ -112,7 +126,8 @@ export function reportDestinations(
  * // { name: 'check', baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_ci', failOn: 'documented', … }
  */
 export function parseCommand(argv: string[], env: Record<string, string | undefined>): Command {
-  const parse = () => parseArgs({ args: argv, options, allowPositionals: true, tokens: true, strict: true });
+  const parse = () =>
+    parseArgs({ args: argv, options, allowPositionals: true, tokens: true, strict: true });
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse();
@@ -123,22 +138,32 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   const [name, ...extra] = positionals;
   if (values.version) return { name: 'version' };
   if (values.help || name === undefined || name === 'help') {
-    return { name: 'help', ...(name && name !== 'help' ? { topic: name } : extra[0] ? { topic: extra[0] } : {}) };
+    return {
+      name: 'help',
+      ...(name && name !== 'help' ? { topic: name } : extra[0] ? { topic: extra[0] } : {}),
+    };
   }
-  if (extra.length > 0) throw new ConfigurationError(`unexpected argument ${JSON.stringify(extra[0])} (see --help)`);
+  if (extra.length > 0)
+    throw new ConfigurationError(`unexpected argument ${JSON.stringify(extra[0])} (see --help)`);
   if (name === 'list') {
     const format = values.format?.[0] ?? 'text';
-    if (format !== 'text' && format !== 'json') throw new ConfigurationError('list --format is text or json');
+    if (format !== 'text' && format !== 'json')
+      throw new ConfigurationError('list --format is text or json');
     return { name: 'list', format };
   }
   if (name !== 'check' && name !== 'compare') {
-    throw new ConfigurationError(`unknown command ${JSON.stringify(name)}: use check, compare or list (see --help)`);
+    throw new ConfigurationError(
+      `unknown command ${JSON.stringify(name)}: use check, compare or list (see --help)`,
+    );
   }
   const baseUrl = values['base-url'] ?? env.PAYMENT_SERVICE_BASE_URL;
-  if (!baseUrl) throw new ConfigurationError('no target: pass --base-url or set PAYMENT_SERVICE_BASE_URL');
+  if (!baseUrl)
+    throw new ConfigurationError('no target: pass --base-url or set PAYMENT_SERVICE_BASE_URL');
   const failOn = (values['fail-on'] ?? 'documented') as FailOn;
   if (!FAIL_ON_VALUES.includes(failOn)) {
-    throw new ConfigurationError(`--fail-on must be one of ${FAIL_ON_VALUES.join(', ')}, not ${JSON.stringify(values['fail-on'])}`);
+    throw new ConfigurationError(
+      `--fail-on must be one of ${FAIL_ON_VALUES.join(', ')}, not ${JSON.stringify(values['fail-on'])}`,
+    );
   }
   const common: CheckArguments = {
     baseUrl,
@@ -160,7 +185,8 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   if (values['webhook-listen'] !== undefined) common.webhookListen = values['webhook-listen'];
   if (name === 'check') {
     for (const option of ['against', 'against-key', 'against-webhook-url'] as const) {
-      if (values[option] !== undefined) throw new ConfigurationError(`--${option} belongs to compare, not check`);
+      if (values[option] !== undefined)
+        throw new ConfigurationError(`--${option} belongs to compare, not check`);
     }
     return { name, ...common };
   }

@@ -25,7 +25,12 @@ export interface CliIo {
   fetch?: (request: Request) => Promise<Response>;
 }
 
-async function writeReports(io: CliIo, destinations: ReportDestination[], report: ContractReport, secrets: string[]) {
+async function writeReports(
+  io: CliIo,
+  destinations: ReportDestination[],
+  report: ContractReport,
+  secrets: string[],
+) {
   for (const destination of destinations) {
     const text = maskSecrets(formatters[destination.format](report), secrets);
     if (destination.output === undefined) {
@@ -74,24 +79,33 @@ function announce(io: CliIo, args: CheckArguments, label = 'checking') {
 
 function listChecks(io: CliIo, format: 'text' | 'json'): number {
   const ledger = new CheckLedger();
-  for (const scenario of scenarios) for (const check of scenario.checks) ledger.declare(check, 'scenario');
+  for (const scenario of scenarios)
+    for (const check of scenario.checks) ledger.declare(check, 'scenario');
   const checks = ledger.results().map((check) => ({
     id: check.id,
     operation: check.operation,
     title: check.title,
     element: check.element,
-    scenarios: scenarios.filter((scenario) => scenario.checks.some((item) => item.id === check.id && item.operation === check.operation)).map((scenario) => scenario.id),
+    scenarios: scenarios
+      .filter((scenario) =>
+        scenario.checks.some((item) => item.id === check.id && item.operation === check.operation),
+      )
+      .map((scenario) => scenario.id),
   }));
   if (format === 'json') {
     io.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
     return 0;
   }
-  const documented = checks.filter((check) => check.element.provenance.kind === 'documented').length;
+  const documented = checks.filter(
+    (check) => check.element.provenance.kind === 'documented',
+  ).length;
   io.stdout.write(
     `${checks.length} scenario checks (${documented} documented, ${checks.length - documented} inferred); every response is also checked against the spec's schemas.\n\n`,
   );
   for (const check of checks) {
-    io.stdout.write(`${check.id}\n  ${check.title}\n  ${describeProvenance(check.element.provenance)}; ${check.element.pointer}${check.element.value ? ` (${check.element.value})` : ''}\n`);
+    io.stdout.write(
+      `${check.id}\n  ${check.title}\n  ${describeProvenance(check.element.provenance)}; ${check.element.pointer}${check.element.value ? ` (${check.element.value})` : ''}\n`,
+    );
   }
   return 0;
 }
@@ -139,7 +153,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       },
     });
     if (command.progress && io.stderr.isTTY) io.stderr.write('\r\u001b[2K');
-    const text = maskSecrets(formatComparison(comparison, command.reports[0]?.format === 'json' ? 'json' : command.reports[0]?.format === 'markdown' ? 'markdown' : 'text'), secrets);
+    const text = maskSecrets(
+      formatComparison(
+        comparison,
+        command.reports[0]?.format === 'json'
+          ? 'json'
+          : command.reports[0]?.format === 'markdown'
+            ? 'markdown'
+            : 'text',
+      ),
+      secrets,
+    );
     const output = command.reports.find((report) => report.output !== undefined)?.output;
     if (output) {
       const path = resolve(io.cwd, output);
@@ -153,7 +177,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`payment-service-contract: ${maskSecrets(error.message, secrets)}\n`);
       return error.exitCode;
     }
-    io.stderr.write(`payment-service-contract: unexpected error: ${maskSecrets(String((error as Error).stack ?? error), secrets)}\n`);
+    io.stderr.write(
+      `payment-service-contract: unexpected error: ${maskSecrets(String((error as Error).stack ?? error), secrets)}\n`,
+    );
     return 1;
   }
 }

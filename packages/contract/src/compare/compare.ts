@@ -50,7 +50,16 @@ export interface CompareOptions {
 /** Fields whose values differ from run to run: compared by form, not by value. */
 const ID_FIELD = /(^id$|_id$)/;
 const TIME_FIELD = /_at$/;
-const TEXT_FIELDS = new Set(['detail', 'title', 'message', 'failure_message', 'description', 'secret', 'url', 'type']);
+const TEXT_FIELDS = new Set([
+  'detail',
+  'title',
+  'message',
+  'failure_message',
+  'description',
+  'secret',
+  'url',
+  'type',
+]);
 
 /** The form of a leaf: ids by prefix, times by their digit pattern, texts by type, anything else by value. */
 function formOf(key: string, value: unknown): string {
@@ -63,7 +72,11 @@ function formOf(key: string, value: unknown): string {
 }
 
 /** Flattens a body into path → form; a list's items are compared by their first item only (a shared key's lists differ in length). */
-function flatten(value: unknown, path: string[] = [], out = new Map<string, string>()): Map<string, string> {
+function flatten(
+  value: unknown,
+  path: string[] = [],
+  out = new Map<string, string>(),
+): Map<string, string> {
   if (Array.isArray(value)) {
     if (value.length > 0) flatten(value[0], [...path, '0'], out);
     else out.set([...path, '0'].join('/'), '(no items)');
@@ -79,29 +92,52 @@ function flatten(value: unknown, path: string[] = [], out = new Map<string, stri
 }
 
 /** Whether a target failed a check on this element in this operation. */
-function failedOn(report: ContractReport, operation: string, element: ResolvedElement): CheckResult | undefined {
+function failedOn(
+  report: ContractReport,
+  operation: string,
+  element: ResolvedElement,
+): CheckResult | undefined {
   return report.checks.find(
     (check) =>
       check.outcome === 'failed' &&
       (check.operation === operation || operation === 'webhooks') &&
-      (check.element.pointer === element.pointer || element.pointer.startsWith(`${check.element.pointer}/`)),
+      (check.element.pointer === element.pointer ||
+        element.pointer.startsWith(`${check.element.pointer}/`)),
   );
 }
 
 /** Decides what to change for a difference at an element, from how each target fared against the spec. */
-function decide(live: ContractReport, against: ContractReport, operation: string, element: ResolvedElement): [Change, string] {
+function decide(
+  live: ContractReport,
+  against: ContractReport,
+  operation: string,
+  element: ResolvedElement,
+): [Change, string] {
   const liveFailed = failedOn(live, operation, element);
   if (liveFailed) {
     return element.provenance.kind === 'documented'
-      ? ['provider', `the provider contradicts its own document (§${element.provenance.section}): report it; keep the spec`]
-      : ['spec', `the provider breaks our inferred model (${liveFailed.id}): correct the spec, then the mock follows`];
+      ? [
+          'provider',
+          `the provider contradicts its own document (§${element.provenance.section}): report it; keep the spec`,
+        ]
+      : [
+          'spec',
+          `the provider breaks our inferred model (${liveFailed.id}): correct the spec, then the mock follows`,
+        ];
   }
   const mockFailed = failedOn(against, operation, element);
-  if (mockFailed) return ['mock', `the mock breaks the spec (${mockFailed.id}) where the provider holds it: fix the mock`];
+  if (mockFailed)
+    return [
+      'mock',
+      `the mock breaks the spec (${mockFailed.id}) where the provider holds it: fix the mock`,
+    ];
   if (element.provenance.kind === 'inferred' && /sandbox/i.test(element.provenance.note ?? '')) {
     return ['nothing', `a documented difference of a sandbox: ${element.provenance.note}`];
   }
-  return ['mock', 'both hold the spec, which allows either: make the mock behave like the provider'];
+  return [
+    'mock',
+    'both hold the spec, which allows either: make the mock behave like the provider',
+  ];
 }
 
 /**
@@ -133,58 +169,130 @@ export async function compareTargets(options: CompareOptions): Promise<Compariso
     for (let step = 0; step < length; step++) {
       const a = liveSteps[step];
       const b = againstSteps[step];
-      const add = (aspect: Difference['aspect'], element: ResolvedElement, left: string, right: string, field?: string) => {
-        const [change, reason] = decide(live.report, against.report, (a ?? b)?.operation ?? '', element);
-        differences.push({ scenario, step, label: (a ?? b)?.label ?? '', aspect, ...(field ? { field } : {}), live: left, against: right, element, change, reason });
+      const add = (
+        aspect: Difference['aspect'],
+        element: ResolvedElement,
+        left: string,
+        right: string,
+        field?: string,
+      ) => {
+        const [change, reason] = decide(
+          live.report,
+          against.report,
+          (a ?? b)?.operation ?? '',
+          element,
+        );
+        differences.push({
+          scenario,
+          step,
+          label: (a ?? b)?.label ?? '',
+          aspect,
+          ...(field ? { field } : {}),
+          live: left,
+          against: right,
+          element,
+          change,
+          reason,
+        });
       };
       if (!a || !b || a.label !== b.label) {
-        add('path', resolve(undefined), a?.label ?? '(no more steps)', b?.label ?? '(no more steps)');
+        add(
+          'path',
+          resolve(undefined),
+          a?.label ?? '(no more steps)',
+          b?.label ?? '(no more steps)',
+        );
         break;
       }
-      compareStep(a, b, add, (path) => resolve(validator.elementAt(a.operation, a.status ?? 200, path)));
+      compareStep(a, b, add, (path) =>
+        resolve(validator.elementAt(a.operation, a.status ?? 200, path)),
+      );
     }
   }
-  for (const scenario of against.traces.keys()) if (!live.traces.has(scenario)) oneSided.push(scenario);
+  for (const scenario of against.traces.keys())
+    if (!live.traces.has(scenario)) oneSided.push(scenario);
 
-  const unreachable = [live.report, against.report].find((report) => report.exitCode === 3 || report.exitCode === 2);
-  const documented = differences.filter((difference) => difference.element.provenance.kind === 'documented').length;
+  const unreachable = [live.report, against.report].find(
+    (report) => report.exitCode === 3 || report.exitCode === 2,
+  );
+  const documented = differences.filter(
+    (difference) => difference.element.provenance.kind === 'documented',
+  ).length;
   const failOn = options.live.failOn ?? 'documented';
-  const counted = failOn === 'none' ? 0 : failOn === 'documented' ? documented : failOn === 'inferred' ? differences.length - documented : differences.length;
+  const counted =
+    failOn === 'none'
+      ? 0
+      : failOn === 'documented'
+        ? documented
+        : failOn === 'inferred'
+          ? differences.length - documented
+          : differences.length;
   const exitCode = unreachable ? unreachable.exitCode : counted > 0 ? 1 : 0;
   const message = unreachable
     ? unreachable.message
     : differences.length === 0
       ? `SAME: the two targets behave alike in ${compared.length} scenarios`
       : `DIFFERENT: ${differences.length} difference${differences.length === 1 ? '' : 's'} (${documented} on documented elements, ${differences.length - documented} on inferred ones) in ${compared.length} scenarios compared`;
-  return { live: live.report, against: against.report, differences, compared, oneSided, exitCode, message };
+  return {
+    live: live.report,
+    against: against.report,
+    differences,
+    compared,
+    oneSided,
+    exitCode,
+    message,
+  };
 }
 
 /** Compares two aligned steps: status, code, headers, events, and the body's fields by form. */
 function compareStep(
   a: TraceStep,
   b: TraceStep,
-  add: (aspect: Difference['aspect'], element: ResolvedElement, left: string, right: string, field?: string) => void,
+  add: (
+    aspect: Difference['aspect'],
+    element: ResolvedElement,
+    left: string,
+    right: string,
+    field?: string,
+  ) => void,
   elementAt: (path: string[]) => ResolvedElement,
 ): void {
   if (a.label === 'events') {
     const left = JSON.stringify(a.body);
     const right = JSON.stringify(b.body);
-    if (left !== right) add('events', resolveElement({ pointer: '/components/schemas/EventType' }), left, right);
+    if (left !== right)
+      add('events', resolveElement({ pointer: '/components/schemas/EventType' }), left, right);
     return;
   }
   if (a.status !== b.status) {
     add('status', elementAt([]), String(a.status), String(b.status));
-    return;
+    // Another class of answer (a 4xx where the other side succeeded): the bodies are not comparable.
+    if (Math.floor((a.status ?? 0) / 100) !== Math.floor((b.status ?? 0) / 100)) return;
   }
   if (a.code !== b.code) {
-    add('code', resolveElement({ pointer: '/components/schemas/ErrorCode', value: b.code ?? a.code ?? '' }), a.code ?? '(none)', b.code ?? '(none)', 'code');
+    add(
+      'code',
+      resolveElement({ pointer: '/components/schemas/ErrorCode', value: b.code ?? a.code ?? '' }),
+      a.code ?? '(none)',
+      b.code ?? '(none)',
+      'code',
+    );
   }
   for (const header of new Set([...(a.headers ?? []), ...(b.headers ?? [])])) {
     const left = a.headers?.includes(header);
     const right = b.headers?.includes(header);
     if (left !== right) {
-      const name = header.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`);
-      add('header', resolveElement({ pointer: `/components/headers/${name}` }), left ? 'sent' : 'absent', right ? 'sent' : 'absent', name);
+      const name = header.replace(
+        /(^|-)([a-z])/g,
+        (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`,
+      );
+      add(
+        'header',
+        resolveElement({ pointer: `/components/headers/${name}` }),
+        left ? 'sent' : 'absent',
+        right ? 'sent' : 'absent',
+        name,
+      );
     }
   }
   const left = flatten(a.body);
@@ -196,7 +304,8 @@ function compareStep(
     if (l === r) continue;
     const segments = path.split('/').filter(Boolean);
     const element = elementAt(segments);
-    if (l === undefined || r === undefined) add('shape', element, l ?? '(absent)', r ?? '(absent)', path);
+    if (l === undefined || r === undefined)
+      add('shape', element, l ?? '(absent)', r ?? '(absent)', path);
     else add('value', element, l, r, path);
   }
 }

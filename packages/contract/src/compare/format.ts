@@ -14,18 +14,29 @@ function line(difference: Difference): string {
  * @example
  * process.stdout.write(formatComparison(comparison, 'text'));
  */
-export function formatComparison(comparison: Comparison, format: 'text' | 'markdown' | 'json'): string {
+export function formatComparison(
+  comparison: Comparison,
+  format: 'text' | 'markdown' | 'json',
+): string {
   if (format === 'json') {
     return `${JSON.stringify({ ...comparison, live: comparison.live.summary, against: comparison.against.summary }, null, 2)}\n`;
   }
   const markdown = format === 'markdown';
   const lines = [
-    markdown ? `## Compare: ${comparison.live.target.baseUrl} (provider) vs ${comparison.against.target.baseUrl} (mock)` : `compare: ${comparison.live.target.baseUrl} (provider) vs ${comparison.against.target.baseUrl} (mock)`,
+    markdown
+      ? `## Compare: ${comparison.live.target.baseUrl} (provider) vs ${comparison.against.target.baseUrl} (mock)`
+      : `compare: ${comparison.live.target.baseUrl} (provider) vs ${comparison.against.target.baseUrl} (mock)`,
     '',
   ];
   for (const kind of ['documented', 'inferred'] as const) {
-    const differences = comparison.differences.filter((difference) => difference.element.provenance.kind === kind);
-    lines.push(markdown ? `### ${kind} (${differences.length})` : `Differences on ${kind} elements (${differences.length}):`);
+    const differences = comparison.differences.filter(
+      (difference) => difference.element.provenance.kind === kind,
+    );
+    lines.push(
+      markdown
+        ? `### ${kind} (${differences.length})`
+        : `Differences on ${kind} elements (${differences.length}):`,
+    );
     for (const difference of differences) {
       lines.push(
         markdown ? `- ${line(difference)}` : `  ≠ ${line(difference)}`,
@@ -35,7 +46,11 @@ export function formatComparison(comparison: Comparison, format: 'text' | 'markd
     }
     lines.push('');
   }
-  if (comparison.oneSided.length > 0) lines.push(`Run on one side only (skipped on the other): ${comparison.oneSided.join(', ')}`, '');
+  if (comparison.oneSided.length > 0)
+    lines.push(
+      `Run on one side only (skipped on the other): ${comparison.oneSided.join(', ')}`,
+      '',
+    );
   lines.push(
     `Checks: provider ${comparison.live.summary.failedDocumented} documented / ${comparison.live.summary.failedInferred} inferred failed; mock ${comparison.against.summary.failedDocumented} / ${comparison.against.summary.failedInferred}`,
     comparison.message,

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 export const DRIFTS = {
   'created-at-milliseconds': {
     provenance: 'documented',
-    description: 'created_at with milliseconds (2026-11-22T04:20:00.123Z): §2.1 says YYYY-MM-DDThh:mm:ssZ',
+    description:
+      'created_at with milliseconds (2026-11-22T04:20:00.123Z): §2.1 says YYYY-MM-DDThh:mm:ssZ',
   },
   'missing-object': {
     provenance: 'documented',
@@ -18,7 +19,8 @@ export const DRIFTS = {
   },
   'ok-instead-of-created': {
     provenance: 'inferred',
-    description: '200 instead of 201 for a created payment: the success code is not shown, the spec infers 201',
+    description:
+      '200 instead of 201 for a created payment: the success code is not shown, the spec infers 201',
   },
   'renamed-error-code': {
     provenance: 'inferred',
@@ -48,7 +50,8 @@ function rewrite(value: Json, drifts: ReadonlySet<Drift>): Json {
     object.status = 'COMPLETED';
   }
   if (isPayment && drifts.has('missing-object')) delete object.object;
-  if (drifts.has('renamed-error-code') && object.code === 'invalid_request') object.code = 'validation_error';
+  if (drifts.has('renamed-error-code') && object.code === 'invalid_request')
+    object.code = 'validation_error';
   return object;
 }
 
@@ -65,7 +68,8 @@ export function createDriftProxy(
   drifts: readonly Drift[],
 ): (request: Request) => Promise<Response> {
   for (const drift of drifts) {
-    if (!(drift in DRIFTS)) throw new Error(`unknown drift ${drift}; known: ${Object.keys(DRIFTS).join(', ')}`);
+    if (!(drift in DRIFTS))
+      throw new Error(`unknown drift ${drift}; known: ${Object.keys(DRIFTS).join(', ')}`);
   }
   const active = new Set(drifts);
   return async (request) => {
@@ -73,7 +77,8 @@ export function createDriftProxy(
     const headers = new Headers(response.headers);
     if (active.has('no-request-id')) headers.delete('request-id');
     let status = response.status;
-    const isCreate = request.method === 'POST' && new URL(request.url).pathname.endsWith('/v1/payments');
+    const isCreate =
+      request.method === 'POST' && new URL(request.url).pathname.endsWith('/v1/payments');
     if (active.has('ok-instead-of-created') && isCreate && status === 201) status = 200;
     const text = await response.text();
     let body = text;
@@ -115,12 +120,15 @@ export async function startDriftProxy(options: {
       try {
         const headers = new Headers();
         for (const [name, value] of Object.entries(incoming.headers)) {
-          if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers.set(name, value);
+          if (typeof value === 'string' && name !== 'host' && name !== 'connection')
+            headers.set(name, value);
         }
         const method = incoming.method ?? 'GET';
         const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks);
         const target = new URL(incoming.url ?? '/', upstream);
-        const response = await handle(new Request(target, { method, headers, ...(body ? { body } : {}) }));
+        const response = await handle(
+          new Request(target, { method, headers, ...(body ? { body } : {}) }),
+        );
         const out: Record<string, string> = {};
         response.headers.forEach((value, name) => {
           if (name !== 'content-encoding' && name !== 'transfer-encoding') out[name] = value;

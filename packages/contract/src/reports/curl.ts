@@ -52,7 +52,8 @@ export function curlCommand(record: ExchangeRecord): string {
   }
   const body = record.requestBody;
   if (body === undefined) return parts.join(' ');
-  if (body.length <= INLINE_BODY_LIMIT) return [...parts, `--data-raw ${shellQuote(body)}`].join(' ');
+  if (body.length <= INLINE_BODY_LIMIT)
+    return [...parts, `--data-raw ${shellQuote(body)}`].join(' ');
   const script = `process.stdout.write(${JSON.stringify(runsOf(body))}.map(([s,n])=>s.repeat(n)).join(''))`;
   return `node -e ${shellQuote(script)} | ${[...parts, '--data-binary @-'].join(' ')}`;
 }

@@ -19,7 +19,10 @@ function counts(check: CheckResult, report: ContractReport): boolean {
   const kind = check.element.provenance.kind;
   return (
     exitCodeFor(
-      { failedDocumented: kind === 'documented' ? 1 : 0, failedInferred: kind === 'inferred' ? 1 : 0 },
+      {
+        failedDocumented: kind === 'documented' ? 1 : 0,
+        failedInferred: kind === 'inferred' ? 1 : 0,
+      },
       report.policy.failOn,
     ) === 1
   );
@@ -53,6 +56,8 @@ export function formatGithub(report: ContractReport): string {
     lines.push(`::${command} ${properties}::${escapeData(message)}`);
   }
   const level = report.exitCode === 0 ? 'notice' : 'error';
-  lines.push(`::${level} title=${escapeProperty('payment-service-contract')}::${escapeData(report.message)}`);
+  lines.push(
+    `::${level} title=${escapeProperty('payment-service-contract')}::${escapeData(report.message)}`,
+  );
   return `${lines.join('\n')}\n`;
 }

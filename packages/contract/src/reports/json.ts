@@ -6,7 +6,10 @@ const provenance = {
   required: ['kind'],
   properties: {
     kind: { enum: ['documented', 'inferred'] },
-    section: { type: 'string', description: 'documented: the section of the provider document that states it' },
+    section: {
+      type: 'string',
+      description: 'documented: the section of the provider document that states it',
+    },
     note: { type: 'string', description: 'inferred: why the spec models it this way' },
   },
 };
@@ -32,20 +35,51 @@ export const reportJsonSchema = {
   $id: 'https://github.com/payment-service/payment-service-kit/packages/contract/report.schema.json',
   title: 'payment-service-contract report',
   type: 'object',
-  required: ['schemaVersion', 'tool', 'spec', 'target', 'policy', 'startedAt', 'durationMs', 'requests', 'verdict', 'exitCode', 'message', 'summary', 'checks', 'errors'],
+  required: [
+    'schemaVersion',
+    'tool',
+    'spec',
+    'target',
+    'policy',
+    'startedAt',
+    'durationMs',
+    'requests',
+    'verdict',
+    'exitCode',
+    'message',
+    'summary',
+    'checks',
+    'errors',
+  ],
   properties: {
     schemaVersion: { const: 1 },
-    tool: { type: 'object', required: ['name', 'version'], properties: { name: { type: 'string' }, version: { type: 'string' } } },
-    spec: { type: 'object', required: ['title', 'version'], properties: { title: { type: 'string' }, version: { type: 'string' } } },
+    tool: {
+      type: 'object',
+      required: ['name', 'version'],
+      properties: { name: { type: 'string' }, version: { type: 'string' } },
+    },
+    spec: {
+      type: 'object',
+      required: ['title', 'version'],
+      properties: { title: { type: 'string' }, version: { type: 'string' } },
+    },
     target: {
       type: 'object',
       required: ['baseUrl', 'sandboxControls', 'webhooks'],
-      properties: { baseUrl: { type: 'string' }, sandboxControls: { type: 'boolean' }, webhooks: { type: 'boolean' } },
+      properties: {
+        baseUrl: { type: 'string' },
+        sandboxControls: { type: 'boolean' },
+        webhooks: { type: 'boolean' },
+      },
     },
     policy: {
       type: 'object',
       required: ['failOn', 'maxRequests', 'rate'],
-      properties: { failOn: { enum: ['documented', 'inferred', 'any', 'none'] }, maxRequests: { type: 'integer' }, rate: { type: 'number' } },
+      properties: {
+        failOn: { enum: ['documented', 'inferred', 'any', 'none'] },
+        maxRequests: { type: 'integer' },
+        rate: { type: ['number', 'null'] },
+      },
     },
     startedAt: { type: 'string', format: 'date-time' },
     durationMs: { type: 'number', minimum: 0 },
@@ -96,7 +130,11 @@ export const reportJsonSchema = {
     },
     errors: {
       type: 'array',
-      items: { type: 'object', required: ['scenario', 'message'], properties: { scenario: { type: 'string' }, message: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['scenario', 'message'],
+        properties: { scenario: { type: 'string' }, message: { type: 'string' } },
+      },
     },
   },
 } as const;

@@ -42,7 +42,10 @@ function properties(check: CheckResult): string[] {
     '      <properties>',
     ...values
       .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => `        <property ${attributes({ name, value: value as string | number })}/>`),
+      .map(
+        ([name, value]) =>
+          `        <property ${attributes({ name, value: value as string | number })}/>`,
+      ),
     '      </properties>',
   ];
 }
@@ -50,7 +53,8 @@ function properties(check: CheckResult): string[] {
 function testcase(check: CheckResult): string[] {
   const open = `    <testcase ${attributes({ classname: check.operation, name: `${check.id}: ${check.title}`, time: 0 })}>`;
   const body = properties(check);
-  if (check.outcome === 'skipped') body.push(`      <skipped ${attributes({ message: check.skipReason ?? '' })}/>`);
+  if (check.outcome === 'skipped')
+    body.push(`      <skipped ${attributes({ message: check.skipReason ?? '' })}/>`);
   if (check.outcome === 'failed') {
     const example = check.example;
     const message = `[${check.element.provenance.kind}] ${provenanceLine(check)}: expected ${example?.expected}, got ${example?.actual}`;
@@ -77,7 +81,9 @@ export function formatJunit(report: ContractReport): string {
   const seconds = (report.durationMs / 1000).toFixed(3);
   const count = (checks: CheckResult[], outcome: CheckResult['outcome']) =>
     checks.filter((check) => check.outcome === outcome).length;
-  const suites = [...groupBy(report.checks, (check) => check.operation)].sort(([a], [b]) => a.localeCompare(b));
+  const suites = [...groupBy(report.checks, (check) => check.operation)].sort(([a], [b]) =>
+    a.localeCompare(b),
+  );
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites ${attributes({
@@ -104,11 +110,24 @@ export function formatJunit(report: ContractReport): string {
     for (const check of checks) lines.push(...testcase(check));
     lines.push('  </testsuite>');
   }
-  if (report.errors.length > 0 || report.verdict === 'unreachable' || report.verdict === 'incomplete') {
-    lines.push(`  <testsuite ${attributes({ name: 'run', tests: 1, failures: 0, errors: 1, skipped: 0, time: 0 })}>`);
-    lines.push(`    <testcase ${attributes({ classname: 'run', name: 'the run completes', time: 0 })}>`);
-    const text = [report.message, ...report.errors.map((error) => `${error.scenario}: ${error.message}`)].join('\n');
-    lines.push(`      <error ${attributes({ message: report.message, type: report.verdict })}>${escapeXml(text)}</error>`);
+  if (
+    report.errors.length > 0 ||
+    report.verdict === 'unreachable' ||
+    report.verdict === 'incomplete'
+  ) {
+    lines.push(
+      `  <testsuite ${attributes({ name: 'run', tests: 1, failures: 0, errors: 1, skipped: 0, time: 0 })}>`,
+    );
+    lines.push(
+      `    <testcase ${attributes({ classname: 'run', name: 'the run completes', time: 0 })}>`,
+    );
+    const text = [
+      report.message,
+      ...report.errors.map((error) => `${error.scenario}: ${error.message}`),
+    ].join('\n');
+    lines.push(
+      `      <error ${attributes({ message: report.message, type: report.verdict })}>${escapeXml(text)}</error>`,
+    );
     lines.push('    </testcase>', '  </testsuite>');
   }
   lines.push('</testsuites>', '');

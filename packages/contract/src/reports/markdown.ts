@@ -1,10 +1,22 @@
 // The Markdown report, fit for a CI job summary: the verdict, a table of counts, each failure with its evidence, skips by reason.
 import type { ContractReport } from '../report.js';
-import { elementLine, evidenceLines, type FailureGroup, failureGroups, groupBy, groupOperations, provenanceLine } from './shared.js';
+import {
+  elementLine,
+  evidenceLines,
+  type FailureGroup,
+  failureGroups,
+  groupBy,
+  groupOperations,
+  provenanceLine,
+} from './shared.js';
 
 /** Escapes a text for a Markdown table cell or inline text. */
 function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\n/g, ' ');
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/</g, '&lt;')
+    .replace(/\n/g, ' ');
 }
 
 function failure(group: FailureGroup): string[] {
@@ -17,7 +29,9 @@ function failure(group: FailureGroup): string[] {
     `- **failed in**: ${cell(groupOperations(group))}`,
     `- **element**: \`${elementLine(check)}\``,
     `- **provenance**: ${cell(provenanceLine(check))}`,
-    ...evidence.filter(([label]) => label !== 'reproduce').map(([label, value]) => `- **${label}**: ${cell(value)}`),
+    ...evidence
+      .filter(([label]) => label !== 'reproduce')
+      .map(([label, value]) => `- **${label}**: ${cell(value)}`),
     ...(reproduce ? ['', '```sh', reproduce, '```'] : []),
     '',
     '</details>',
@@ -68,6 +82,7 @@ export function formatMarkdown(report: ContractReport): string {
     }
     lines.push('');
   }
-  for (const error of report.errors) lines.push(`- **error** in \`${error.scenario}\`: ${cell(error.message.split('\n')[0] ?? '')}`);
+  for (const error of report.errors)
+    lines.push(`- **error** in \`${error.scenario}\`: ${cell(error.message.split('\n')[0] ?? '')}`);
   return `${lines.join('\n')}\n`;
 }

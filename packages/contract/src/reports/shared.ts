@@ -12,7 +12,12 @@ import { curlCommand } from './curl.js';
 export function elementLine(check: CheckResult): string {
   const { element } = check;
   const where = element.file ? `${element.file}:${element.line} ` : `${element.spec} spec `;
-  const detail = element.value !== undefined ? ` (value ${element.value})` : element.facet === 'status' ? ' (status code)' : '';
+  const detail =
+    element.value !== undefined
+      ? ` (value ${element.value})`
+      : element.facet === 'status'
+        ? ' (status code)'
+        : '';
   return `${where}${element.pointer}${detail}`;
 }
 
@@ -84,9 +89,12 @@ export interface FailureGroup {
  * failureGroups(report.checks).map((group) => group.check.id); // ['schema.Payment.created_at', …]
  */
 export function failureGroups(checks: readonly CheckResult[]): FailureGroup[] {
-  return [...groupBy(checks.filter((check) => check.outcome === 'failed'), (check) => check.id).values()].map(
-    (members) => ({ check: members[0] as CheckResult, members }),
-  );
+  return [
+    ...groupBy(
+      checks.filter((check) => check.outcome === 'failed'),
+      (check) => check.id,
+    ).values(),
+  ].map((members) => ({ check: members[0] as CheckResult, members }));
 }
 
 /** Where a group failed: `createPayment (3 of 5 runs), listPayments (2 of 2 runs)`. */

@@ -1,6 +1,14 @@
 // The human report: documented failures first, then inferred ones, skipped checks by reason, and the one-line verdict.
 import type { ContractReport } from '../report.js';
-import { elementLine, evidenceLines, type FailureGroup, failureGroups, groupBy, groupOperations, provenanceLine } from './shared.js';
+import {
+  elementLine,
+  evidenceLines,
+  type FailureGroup,
+  failureGroups,
+  groupBy,
+  groupOperations,
+  provenanceLine,
+} from './shared.js';
 
 function failureBlock({ check, members }: FailureGroup): string[] {
   return [
@@ -46,7 +54,8 @@ export function formatText(report: ContractReport): string {
       lines.push(`  ${checks.length} check${checks.length === 1 ? '' : 's'}: ${reason}`);
     }
   }
-  for (const error of report.errors) lines.push('', `Error in scenario ${error.scenario}: ${error.message.split('\n')[0]}`);
+  for (const error of report.errors)
+    lines.push('', `Error in scenario ${error.scenario}: ${error.message.split('\n')[0]}`);
   const { summary } = report;
   lines.push(
     '',

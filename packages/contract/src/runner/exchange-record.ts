@@ -43,7 +43,8 @@ export interface ExchangeRecord {
 export function maskSecrets(text: string, keys: readonly string[] = []): string {
   let masked = text;
   for (const key of keys) {
-    if (key.length >= 8) masked = masked.split(key).join(`${key.slice(0, key.indexOf('_', 3) + 1) || 'sk_'}***`);
+    if (key.length >= 8)
+      masked = masked.split(key).join(`${key.slice(0, key.indexOf('_', 3) + 1) || 'sk_'}***`);
   }
   return masked.replace(/whsec_[A-Za-z0-9+/=_-]+/g, 'whsec_***');
 }

@@ -1,7 +1,8 @@
 // Turns a failed fetch into one clear sentence: refused connection, unknown host, TLS error or time-out.
 import { TargetUnreachableError } from '../errors.js';
 
-const TLS_CODES = /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_)/;
+const TLS_CODES =
+  /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_)/;
 
 function codeOf(error: unknown): string | undefined {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
@@ -23,15 +24,23 @@ function codeOf(error: unknown): string | undefined {
  * describeNetworkError(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }), new URL('http://127.0.0.1:9'), 30_000).message;
  * // 'could not connect to 127.0.0.1:9: connection refused (is the target running?)'
  */
-export function describeNetworkError(error: unknown, url: URL, timeoutMs: number): TargetUnreachableError {
+export function describeNetworkError(
+  error: unknown,
+  url: URL,
+  timeoutMs: number,
+): TargetUnreachableError {
   const host = url.host;
   const name = (error as { name?: string } | undefined)?.name;
   if (name === 'TimeoutError') {
-    return new TargetUnreachableError(`${host} did not answer within ${timeoutMs / 1000} s (--timeout)`);
+    return new TargetUnreachableError(
+      `${host} did not answer within ${timeoutMs / 1000} s (--timeout)`,
+    );
   }
   const code = codeOf(error);
   if (code === 'ECONNREFUSED') {
-    return new TargetUnreachableError(`could not connect to ${host}: connection refused (is the target running?)`);
+    return new TargetUnreachableError(
+      `could not connect to ${host}: connection refused (is the target running?)`,
+    );
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new TargetUnreachableError(`could not resolve the host ${url.hostname} (${code})`);
@@ -46,5 +55,7 @@ export function describeNetworkError(error: unknown, url: URL, timeoutMs: number
     return new TargetUnreachableError(`connecting to ${host} timed out (${code})`);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new TargetUnreachableError(`request to ${host} failed: ${message}${code ? ` (${code})` : ''}`);
+  return new TargetUnreachableError(
+    `request to ${host} failed: ${message}${code ? ` (${code})` : ''}`,
+  );
 }

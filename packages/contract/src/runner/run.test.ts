@@ -14,7 +14,10 @@ const unlimited = Number.POSITIVE_INFINITY;
 function failures(report: ContractReport): string[] {
   return report.checks
     .filter((check) => check.outcome === 'failed')
-    .map((check) => `${check.operation} ${check.id}: ${check.example?.expected} / ${check.example?.actual}`);
+    .map(
+      (check) =>
+        `${check.operation} ${check.id}: ${check.example?.expected} / ${check.example?.actual}`,
+    );
 }
 
 /** A port nothing listens on: bound, then closed. */
@@ -39,7 +42,12 @@ describe('runContractCheck against the mock in process', () => {
       webhookUrl: 'http://127.0.0.1:0/hooks',
     });
     expect(failures(report)).toEqual([]);
-    expect(report).toMatchObject({ verdict: 'passed', exitCode: 0, errors: [], target: { sandboxControls: true, webhooks: true } });
+    expect(report).toMatchObject({
+      verdict: 'passed',
+      exitCode: 0,
+      errors: [],
+      target: { sandboxControls: true, webhooks: true },
+    });
     expect(report.summary.skipped).toBe(0);
     expect(report.summary.passed).toBeGreaterThan(300);
     expect(JSON.stringify(report)).not.toContain('sk_test_inprocess_clean');
@@ -72,14 +80,23 @@ describe('runContractCheck against the mock over HTTP', () => {
   it('passes 20 runs in a row on one key', async () => {
     const verdicts: string[] = [];
     for (let run = 0; run < 20; run++) {
-      const report = await runContractCheck({ baseUrl: server.url, apiKey: 'sk_test_twenty_runs', rate: unlimited });
+      const report = await runContractCheck({
+        baseUrl: server.url,
+        apiKey: 'sk_test_twenty_runs',
+        rate: unlimited,
+      });
       verdicts.push(`${report.verdict} ${failures(report).join('; ')}`.trim());
     }
     expect(verdicts).toEqual(Array.from({ length: 20 }, () => 'passed'));
   }, 600_000);
 
   it('passes two runs at once on the same key', async () => {
-    const options = { baseUrl: server.url, apiKey: 'sk_test_two_at_once', rate: unlimited, webhookUrl: 'http://127.0.0.1:0/hooks' };
+    const options = {
+      baseUrl: server.url,
+      apiKey: 'sk_test_two_at_once',
+      rate: unlimited,
+      webhookUrl: 'http://127.0.0.1:0/hooks',
+    };
     const reports = await Promise.all([runContractCheck(options), runContractCheck(options)]);
     expect(reports.map(failures)).toEqual([[], []]);
     expect(reports.map((report) => report.exitCode)).toEqual([0, 0]);
@@ -89,7 +106,13 @@ describe('runContractCheck against the mock over HTTP', () => {
 describe('runContractCheck refuses or stops', () => {
   const counting = () => {
     const sent: string[] = [];
-    return { sent, fetch: async (request: Request) => (sent.push(request.url), new Response('{}')) };
+    return {
+      sent,
+      fetch: async (request: Request) => {
+        sent.push(request.url);
+        return new Response('{}');
+      },
+    };
   };
 
   it.each([
@@ -103,19 +126,30 @@ describe('runContractCheck refuses or stops', () => {
     ['an unknown policy', { failOn: 'sometimes' as never }, /--fail-on must be one of/],
     ['an unknown scenario', { scenarios: ['teleport'] }, /unknown scenario teleport/],
     ['a webhook URL that is not http', { webhookUrl: 'mailto:ops@shop.test' }, /--webhook-url/],
-  ])('refuses %s with a ConfigurationError (exit 2) and sends nothing', async (_name, change, message) => {
-    const { sent, fetch } = counting();
-    const error = await runContractCheck({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test_config', fetch, ...change }).catch((caught) => caught);
-    expect(error).toBeInstanceOf(ConfigurationError);
-    expect(error.exitCode).toBe(2);
-    expect(error.message).toMatch(message);
-    expect(error.message).not.toContain('abcdefghijklmnop');
-    expect(sent).toEqual([]);
-  });
+  ])(
+    'refuses %s with a ConfigurationError (exit 2) and sends nothing',
+    async (_name, change, message) => {
+      const { sent, fetch } = counting();
+      const error = await runContractCheck({
+        baseUrl: 'http://127.0.0.1:9',
+        apiKey: 'sk_test_config',
+        fetch,
+        ...change,
+      }).catch((caught) => caught);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error.exitCode).toBe(2);
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toContain('abcdefghijklmnop');
+      expect(sent).toEqual([]);
+    },
+  );
 
   it('exits 3 naming a closed port, with no check failed', async () => {
     const port = await closedPort();
-    const report = await runContractCheck({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'sk_test_closed_port' });
+    const report = await runContractCheck({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: 'sk_test_closed_port',
+    });
     expect(report).toMatchObject({ verdict: 'unreachable', exitCode: 3, requests: 1 });
     expect(report.message).toContain(`could not connect to 127.0.0.1:${port}: connection refused`);
     expect(report.summary.failed).toBe(0);
@@ -125,9 +159,16 @@ describe('runContractCheck refuses or stops', () => {
     const { sent } = counting();
     const refusing = async (request: Request) => {
       sent.push(request.url);
-      return new Response(JSON.stringify({ code: 'invalid_api_key' }), { status: 401, headers: { 'content-type': 'application/problem+json' } });
+      return new Response(JSON.stringify({ code: 'invalid_api_key' }), {
+        status: 401,
+        headers: { 'content-type': 'application/problem+json' },
+      });
     };
-    const report = await runContractCheck({ baseUrl: 'http://sandbox.example', apiKey: 'sk_test_refused_key', fetch: refusing });
+    const report = await runContractCheck({
+      baseUrl: 'http://sandbox.example',
+      apiKey: 'sk_test_refused_key',
+      fetch: refusing,
+    });
     expect(report).toMatchObject({ verdict: 'unreachable', exitCode: 3 });
     expect(report.message).toContain('the key was refused');
     expect(report.summary.failed).toBe(0);
@@ -142,7 +183,12 @@ describe('runContractCheck refuses or stops', () => {
       if (answered > 10) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
       return mock.fetch(request);
     };
-    const report = await runContractCheck({ baseUrl: 'http://mock.local', apiKey: 'sk_test_dying_target', fetch: dying, rate: unlimited });
+    const report = await runContractCheck({
+      baseUrl: 'http://mock.local',
+      apiKey: 'sk_test_dying_target',
+      fetch: dying,
+      rate: unlimited,
+    });
     mock.close();
     expect(report).toMatchObject({ verdict: 'unreachable', exitCode: 3 });
     expect(report.message).toContain('closed the connection (ECONNRESET)');
@@ -150,7 +196,13 @@ describe('runContractCheck refuses or stops', () => {
 
   it('stops at the request budget with exit 2 and says how to raise it', async () => {
     const mock = createMockServer();
-    const report = await runContractCheck({ baseUrl: 'http://mock.local', apiKey: 'sk_test_budget_limit', fetch: (request) => mock.fetch(request), rate: unlimited, maxRequests: 20 });
+    const report = await runContractCheck({
+      baseUrl: 'http://mock.local',
+      apiKey: 'sk_test_budget_limit',
+      fetch: (request) => mock.fetch(request),
+      rate: unlimited,
+      maxRequests: 20,
+    });
     mock.close();
     expect(report).toMatchObject({ verdict: 'incomplete', exitCode: 2 });
     expect(report.requests).toBeLessThanOrEqual(21 + 1);
@@ -168,7 +220,14 @@ describe('runContractCheck refuses or stops', () => {
         now += ms;
       },
     };
-    const report = await runContractCheck({ baseUrl: 'http://mock.local', apiKey: 'sk_test_rate_limited', fetch: (request) => mock.fetch(request), clock, rate: 4, scenarios: ['listing'] });
+    const report = await runContractCheck({
+      baseUrl: 'http://mock.local',
+      apiKey: 'sk_test_rate_limited',
+      fetch: (request) => mock.fetch(request),
+      clock,
+      rate: 4,
+      scenarios: ['listing'],
+    });
     mock.close();
     expect(report.exitCode).toBe(0);
     expect(waits.length).toBe(report.requests - 1);

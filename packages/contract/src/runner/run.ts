@@ -4,16 +4,26 @@ import { openapiDocument } from '@payment-service/openapi';
 import { CheckLedger } from '../checks/ledger.js';
 import { ConfigurationError, ContractCheckError, KeyRefusedError } from '../errors.js';
 import { contractVersion } from '../generated/version.js';
-import { type ContractReport, exitCodeFor, FAIL_ON_VALUES, type FailOn, summarize, verdictLine } from '../report.js';
+import {
+  type ContractReport,
+  exitCodeFor,
+  FAIL_ON_VALUES,
+  type FailOn,
+  summarize,
+  verdictLine,
+} from '../report.js';
 import { scenarios as allScenarios } from '../scenarios/index.js';
-import { createResponseValidator, type Exchange, type ExchangeResult } from '../validation/response-validator.js';
+import {
+  createResponseValidator,
+  type Exchange,
+  type ExchangeResult,
+} from '../validation/response-validator.js';
 import { type Clock, systemClock } from './clock.js';
 import { maskSecrets } from './exchange-record.js';
 import {
   createScenarioContext,
   freshSandboxKey,
   type Requirement,
-  type Scenario,
   StepFailed,
   type TraceStep,
 } from './scenario.js';
@@ -86,7 +96,9 @@ export function validateOptions(options: ContractCheckOptions) {
   try {
     url = new URL(options.baseUrl);
   } catch {
-    throw new ConfigurationError(`--base-url must be an http(s) URL, not ${JSON.stringify(options.baseUrl ?? '')}`);
+    throw new ConfigurationError(
+      `--base-url must be an http(s) URL, not ${JSON.stringify(options.baseUrl ?? '')}`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigurationError(`--base-url must be an http(s) URL, not ${url.protocol} …`);
@@ -106,21 +118,28 @@ export function validateOptions(options: ContractCheckOptions) {
   }
   const failOn = options.failOn ?? DEFAULTS.failOn;
   if (!FAIL_ON_VALUES.includes(failOn)) {
-    throw new ConfigurationError(`--fail-on must be one of ${FAIL_ON_VALUES.join(', ')}, not ${failOn}`);
+    throw new ConfigurationError(
+      `--fail-on must be one of ${FAIL_ON_VALUES.join(', ')}, not ${failOn}`,
+    );
   }
   const maxRequests = positive('--max-requests', options.maxRequests, DEFAULTS.maxRequests);
-  if (!Number.isInteger(maxRequests)) throw new ConfigurationError('--max-requests must be a whole number');
+  if (!Number.isInteger(maxRequests))
+    throw new ConfigurationError('--max-requests must be a whole number');
   const known = new Set(allScenarios.map((scenario) => scenario.id));
   const unknown = (options.scenarios ?? []).filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    throw new ConfigurationError(`unknown scenario ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
+    throw new ConfigurationError(
+      `unknown scenario ${unknown.join(', ')}; known: ${[...known].join(', ')}`,
+    );
   }
   if (options.webhookUrl !== undefined) {
     try {
       const webhook = new URL(options.webhookUrl);
       if (webhook.protocol !== 'http:' && webhook.protocol !== 'https:') throw new Error();
     } catch {
-      throw new ConfigurationError(`--webhook-url must be an http(s) URL, not ${JSON.stringify(options.webhookUrl)}`);
+      throw new ConfigurationError(
+        `--webhook-url must be an http(s) URL, not ${JSON.stringify(options.webhookUrl)}`,
+      );
     }
   }
   return {
@@ -130,7 +149,11 @@ export function validateOptions(options: ContractCheckOptions) {
     maxRequests,
     rate: positive('--rate', options.rate, DEFAULTS.rate),
     timeoutMs: positive('--timeout', options.timeoutMs, DEFAULTS.timeoutMs),
-    webhookTimeoutMs: positive('--webhook-timeout', options.webhookTimeoutMs, DEFAULTS.webhookTimeoutMs),
+    webhookTimeoutMs: positive(
+      '--webhook-timeout',
+      options.webhookTimeoutMs,
+      DEFAULTS.webhookTimeoutMs,
+    ),
   };
 }
 
@@ -146,7 +169,11 @@ async function preflight(transport: Transport): Promise<void> {
 
 /** Whether the target serves the mock's sandbox controls. */
 async function probeSandboxControls(transport: Transport): Promise<boolean> {
-  const answer = await transport.send({ path: '/_sandbox/clock', apiKey: freshSandboxKey(), unchecked: true });
+  const answer = await transport.send({
+    path: '/_sandbox/clock',
+    apiKey: freshSandboxKey(),
+    unchecked: true,
+  });
   return answer.status === 200 && typeof answer.json?.offset_seconds === 'number';
 }
 
@@ -178,7 +205,8 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
   const selected = options.scenarios?.length
     ? allScenarios.filter((scenario) => options.scenarios?.includes(scenario.id))
     : allScenarios;
-  for (const scenario of selected) for (const check of scenario.checks) ledger.declare(check, 'scenario');
+  for (const scenario of selected)
+    for (const check of scenario.checks) ledger.declare(check, 'scenario');
 
   const runId = randomBytes(6).toString('hex');
   const traces = new Map<string, TraceStep[]>();
@@ -196,7 +224,9 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
           ...(options.webhookListen ? { listen: options.webhookListen } : {}),
         });
       } catch (error) {
-        throw new ConfigurationError(`the webhook receiver could not start: ${(error as Error).message}`);
+        throw new ConfigurationError(
+          `the webhook receiver could not start: ${(error as Error).message}`,
+        );
       }
     }
     await preflight(transport);
@@ -218,7 +248,9 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
       }
       const trace: TraceStep[] = [];
       traces.set(scenario.id, trace);
-      const apiKey = scenario.requires?.includes('sandbox-controls') ? freshSandboxKey() : settings.apiKey;
+      const apiKey = scenario.requires?.includes('sandbox-controls')
+        ? freshSandboxKey()
+        : settings.apiKey;
       const created = endpoints.get(apiKey) ?? new Set<string>();
       endpoints.set(apiKey, created);
       const context = createScenarioContext({
@@ -243,7 +275,10 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
             ? `an earlier step failed (${error.message})`
             : `the scenario stopped on an unexpected error: ${(error as Error).message}`;
         if (!(error instanceof StepFailed)) {
-          errors.push({ scenario: scenario.id, message: maskSecrets(String((error as Error).stack ?? error), [settings.apiKey]) });
+          errors.push({
+            scenario: scenario.id,
+            message: maskSecrets(String((error as Error).stack ?? error), [settings.apiKey]),
+          });
         }
         for (const check of scenario.checks) ledger.skip(check, 'scenario', reason);
       }
@@ -253,14 +288,20 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
     if (error instanceof ConfigurationError && transport.sent === 0) throw error;
     stop = error;
     for (const scenario of selected) {
-      for (const check of scenario.checks) ledger.skip(check, 'scenario', `the run stopped: ${error.message}`);
+      for (const check of scenario.checks)
+        ledger.skip(check, 'scenario', `the run stopped: ${error.message}`);
     }
   } finally {
-    if (!stop || stop.exitCode !== 3) {
+    if (stop?.exitCode !== 3) {
       for (const [apiKey, ids] of endpoints) {
         for (const id of ids) {
           await transport
-            .send({ method: 'DELETE', path: `/v1/webhook_endpoints/${encodeURIComponent(id)}`, apiKey, unchecked: true })
+            .send({
+              method: 'DELETE',
+              path: `/v1/webhook_endpoints/${encodeURIComponent(id)}`,
+              apiKey,
+              unchecked: true,
+            })
             .catch(() => undefined);
         }
       }
@@ -278,20 +319,28 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
       ? 'failed'
       : 'passed';
   const exitCode = stop ? stop.exitCode : exitCodeFor(summary, settings.failOn, errors.length);
-  const problem = stop?.message ?? (errors.length > 0 ? `${errors.length} scenario(s) stopped on an unexpected error` : undefined);
+  const problem =
+    stop?.message ??
+    (errors.length > 0 ? `${errors.length} scenario(s) stopped on an unexpected error` : undefined);
   const info = (openapiDocument as unknown as { info: { title: string; version: string } }).info;
   const report: ContractReport = {
     schemaVersion: 1,
     tool: { name: '@payment-service/contract', version: contractVersion },
     spec: { title: info.title, version: info.version },
     target: { baseUrl: settings.baseUrl, sandboxControls, webhooks: receiver !== undefined },
-    policy: { failOn: settings.failOn, maxRequests: settings.maxRequests, rate: settings.rate },
+    policy: {
+      failOn: settings.failOn,
+      maxRequests: settings.maxRequests,
+      rate: Number.isFinite(settings.rate) ? settings.rate : null,
+    },
     startedAt: new Date(started).toISOString(),
     durationMs: Math.max(0, clock.now() - started),
     requests: transport.sent,
     verdict,
     exitCode,
-    message: maskSecrets(verdictLine(verdict, summary, settings.failOn, problem), [settings.apiKey]),
+    message: maskSecrets(verdictLine(verdict, summary, settings.failOn, problem), [
+      settings.apiKey,
+    ]),
     summary,
     checks,
     errors,

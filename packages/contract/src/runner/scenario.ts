@@ -54,7 +54,7 @@ export interface ScenarioContext {
   readonly requestSpacingMs: number;
   /** Sends a request with this scenario's key (unless the request names another). */
   send(request: ScenarioRequest): Promise<Answer>;
-  /** Sends a request to the mock's sandbox controls with this scenario's key. */
+  /** Sends a request to the mock's sandbox controls with this scenario's key; throws unless it succeeds. */
   control(method: string, path: string, body?: unknown): Promise<Answer>;
   /** Evaluates the check `id`: records a pass, or a failure with what was expected and what came. */
   check(id: string, passed: boolean, expected: string, actual: string, answer?: Answer): boolean;
@@ -140,8 +140,18 @@ export function createScenarioContext(options: ScenarioContextOptions): Scenario
     endpointUrl: options.endpointUrl,
     requestSpacingMs: options.requestSpacingMs,
     send,
-    control: (method, path, body) =>
-      send({ method, path: `/_sandbox${path}`, ...(body === undefined ? {} : { body }) }),
+    async control(method, path, body) {
+      const answer = await send({
+        method,
+        path: `/_sandbox${path}`,
+        ...(body === undefined ? {} : { body }),
+      });
+      if (answer.status >= 300)
+        throw new Error(
+          `the sandbox control ${method} /_sandbox${path} answered ${statusOf(answer)}`,
+        );
+      return answer;
+    },
     check(id, passed, expected, actual, answer) {
       options.ledger.record(
         definition(id),

@@ -1,7 +1,11 @@
 // Sends the scenarios' requests: within the request budget and rate, only test tokens, every response checked against the spec.
 import type { CheckLedger } from '../checks/ledger.js';
 import { ConfigurationError } from '../errors.js';
-import type { Exchange, ExchangeResult, ResponseValidator } from '../validation/response-validator.js';
+import type {
+  Exchange,
+  ExchangeResult,
+  ResponseValidator,
+} from '../validation/response-validator.js';
 import { type Clock, createRateLimiter } from './clock.js';
 import { type ExchangeRecord, recordExchange } from './exchange-record.js';
 import { describeNetworkError } from './network-errors.js';
@@ -81,7 +85,10 @@ async function readBounded(response: Response): Promise<string> {
 /** Refuses any payment token that is not a test token, wherever it sits in a body. */
 function assertOnlyTestTokens(body: unknown): void {
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
     if (value === null || typeof value !== 'object') return;
     for (const [key, inner] of Object.entries(value)) {
       if (key === 'token' && typeof inner === 'string' && !inner.startsWith('tok_test_')) {
@@ -117,7 +124,8 @@ export function createTransport(options: TransportOptions) {
     const headers = new Headers(request.headers);
     headers.set('user-agent', options.userAgent);
     const apiKey = request.apiKey === undefined ? options.apiKey : request.apiKey;
-    if (apiKey !== null && !headers.has('authorization')) headers.set('authorization', `Bearer ${apiKey}`);
+    if (apiKey !== null && !headers.has('authorization'))
+      headers.set('authorization', `Bearer ${apiKey}`);
     let body: string | undefined;
     if (request.body !== undefined) {
       body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
@@ -149,15 +157,36 @@ export function createTransport(options: TransportOptions) {
     response.headers.forEach((value, name) => {
       exchangeHeaders[name.toLowerCase()] = value;
     });
-    const exchange: Exchange = { method, path: url.pathname, status: response.status, headers: exchangeHeaders, body: text };
+    const exchange: Exchange = {
+      method,
+      path: url.pathname,
+      status: response.status,
+      headers: exchangeHeaders,
+      body: text,
+    };
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
       json = undefined;
     }
-    const unchecked: ExchangeResult = { operation: 'unchecked', spec: undefined, statusKey: undefined, checks: [], violations: [] };
-    if (request.unchecked) return { status: response.status, headers: response.headers, text, json, code: record.code, record, result: unchecked };
+    const unchecked: ExchangeResult = {
+      operation: 'unchecked',
+      spec: undefined,
+      statusKey: undefined,
+      checks: [],
+      violations: [],
+    };
+    if (request.unchecked)
+      return {
+        status: response.status,
+        headers: response.headers,
+        text,
+        json,
+        code: record.code,
+        record,
+        result: unchecked,
+      };
     const result = options.validator.check(exchange);
     const operation = result.operation === 'undeclared' ? 'routes' : result.operation;
     // One evaluation per check and exchange: a list of ten payments with the same broken field is one failure here.
@@ -165,17 +194,32 @@ export function createTransport(options: TransportOptions) {
     for (const violation of result.violations) {
       if (!firstViolation.has(violation.id)) firstViolation.set(violation.id, violation);
     }
-    const checks = [...result.checks, ...[...firstViolation.values()].filter((item) => !result.checks.some((check) => check.id === item.id))];
+    const checks = [
+      ...result.checks,
+      ...[...firstViolation.values()].filter(
+        (item) => !result.checks.some((check) => check.id === item.id),
+      ),
+    ];
     for (const check of checks) {
       const violation = firstViolation.get(check.id);
       options.ledger.record(
         { id: check.id, title: check.title, element: check.element, operation },
         'schema',
-        violation ? { expected: violation.expected, actual: violation.actual, exchange: record } : undefined,
+        violation
+          ? { expected: violation.expected, actual: violation.actual, exchange: record }
+          : undefined,
       );
     }
     options.onExchange?.(exchange, result);
-    return { status: response.status, headers: response.headers, text, json, code: record.code, record, result };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      json,
+      code: record.code,
+      record,
+      result,
+    };
   }
 
   return {

@@ -39,7 +39,10 @@ const MAX_BODY = 256 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** Where to listen for a given URL and `--webhook-listen`, or an error message. */
-export function listenAddress(url: URL, listen: string | undefined): { host: string; port: number } | string {
+export function listenAddress(
+  url: URL,
+  listen: string | undefined,
+): { host: string; port: number } | string {
   if (listen !== undefined) {
     const match = /^(?:([^:]+|\[[^\]]+\]):)?(\d{1,5})$/.exec(listen);
     const port = Number(match?.[2]);
@@ -49,7 +52,10 @@ export function listenAddress(url: URL, listen: string | undefined): { host: str
   if (!LOOPBACK.has(url.hostname)) {
     return `--webhook-url ${url.origin} is not on this machine: say where the receiver listens with --webhook-listen [host:]port (a tunnel's local end)`;
   }
-  return { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+  };
 }
 
 /**
@@ -59,7 +65,9 @@ export function listenAddress(url: URL, listen: string | undefined): { host: str
  * const receiver = await startWebhookReceiver({ url: 'http://127.0.0.1:0/webhooks' });
  * receiver.url; // 'http://127.0.0.1:43121/webhooks'
  */
-export async function startWebhookReceiver(options: WebhookReceiverOptions): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  options: WebhookReceiverOptions,
+): Promise<WebhookReceiver> {
   const url = new URL(options.url);
   const address = listenAddress(url, options.listen);
   if (typeof address === 'string') throw new Error(address);
@@ -89,7 +97,13 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       } catch (error) {
         verificationError = error instanceof Error ? error.message : String(error);
       }
-      received.push({ webhookId: headers['webhook-id'] ?? '', headers, rawBody, event, verificationError });
+      received.push({
+        webhookId: headers['webhook-id'] ?? '',
+        headers,
+        rawBody,
+        event,
+        verificationError,
+      });
       response.writeHead(event ? 204 : 400).end();
       for (const check of waiters) check();
     });

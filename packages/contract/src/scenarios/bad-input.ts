@@ -59,11 +59,27 @@ export const badInputCases: BadInputCase[] = [
   create('capture as a string', withBody({ capture: 'yes' }), 'capture'),
   create('description as a number', withBody({ description: 42 }), 'description'),
   create('payment_method missing', without('payment_method'), 'payment_method'),
-  create('payment_method as a string', withBody({ payment_method: 'tok_test_success' }), 'payment_method'),
-  create('payment_method.type card', withBody({ payment_method: { type: 'card', token: 'tok_test_success' } }), 'payment_method.type'),
-  create('payment_method.token missing', withBody({ payment_method: { type: 'token' } }), 'payment_method.token'),
+  create(
+    'payment_method as a string',
+    withBody({ payment_method: 'tok_test_success' }),
+    'payment_method',
+  ),
+  create(
+    'payment_method.type card',
+    withBody({ payment_method: { type: 'card', token: 'tok_test_success' } }),
+    'payment_method.type',
+  ),
+  create(
+    'payment_method.token missing',
+    withBody({ payment_method: { type: 'token' } }),
+    'payment_method.token',
+  ),
   create('an extra top-level field', withBody({ amount_in_dollars: 10 }), 'amount_in_dollars'),
-  create('an extra payment_method field', withBody({ payment_method: { type: 'token', token: 'tok_test_success', cvc: '123' } }), 'payment_method.cvc'),
+  create(
+    'an extra payment_method field',
+    withBody({ payment_method: { type: 'token', token: 'tok_test_success', cvc: '123' } }),
+    'payment_method.cvc',
+  ),
   create('a JSON array', '[]'),
   create('JSON null', 'null'),
   create('a JSON string', '"pay me"'),
@@ -80,7 +96,10 @@ export const badInputCases: BadInputCase[] = [
   {
     check: 'createPayment.unknown-test-token',
     name: 'an unknown test token',
-    request: { path: '/v1/payments', body: withBody({ payment_method: { type: 'token', token: 'tok_test_nope' } }) },
+    request: {
+      path: '/v1/payments',
+      body: withBody({ payment_method: { type: 'token', token: 'tok_test_nope' } }),
+    },
     status: 400,
     code: 'invalid_request',
     param: 'payment_method.token',
@@ -103,7 +122,11 @@ export const badInputCases: BadInputCase[] = [
   {
     check: 'createPayment.idempotency-key-too-long',
     name: 'an Idempotency-Key over 255 characters',
-    request: { path: '/v1/payments', body: validBody, headers: { 'idempotency-key': 'k'.repeat(256) } },
+    request: {
+      path: '/v1/payments',
+      body: validBody,
+      headers: { 'idempotency-key': 'k'.repeat(256) },
+    },
     status: 400,
     code: 'invalid_request',
     param: 'Idempotency-Key',
@@ -111,7 +134,11 @@ export const badInputCases: BadInputCase[] = [
   {
     check: 'createPayment.unsupported-media-type',
     name: 'a form-encoded body',
-    request: { path: '/v1/payments', body: 'amount=1000&currency=KZT', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+    request: {
+      path: '/v1/payments',
+      body: 'amount=1000&currency=KZT',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    },
     status: 415,
     code: 'unsupported_media_type',
   },
@@ -227,7 +254,10 @@ export const badInputCases: BadInputCase[] = [
   {
     check: 'createWebhookEndpoint.invalid-request',
     name: 'an endpoint whose url is not http(s) and whose event is unknown',
-    request: { path: '/v1/webhook_endpoints', body: { url: 'mailto:ops@shop.test', events: ['payment.teleported'] } },
+    request: {
+      path: '/v1/webhook_endpoints',
+      body: { url: 'mailto:ops@shop.test', events: ['payment.teleported'] },
+    },
     status: 400,
     code: 'invalid_request',
     errorParams: ['url', 'events.0'],
@@ -253,7 +283,11 @@ export const badInputCases: BadInputCase[] = [
       {
         check: `${operation.operationId}.body-too-large`,
         name: `${operation.operationId} with a body over 64 KiB`,
-        request: { path: operation.path.replace('{id}', 'pay_x'), method: operation.method, body: { padding: 'p'.repeat(80_000) } },
+        request: {
+          path: operation.path.replace('{id}', 'pay_x'),
+          method: operation.method,
+          body: { padding: 'p'.repeat(80_000) },
+        },
         status: 413,
         code: 'body_too_large',
       },
@@ -279,7 +313,9 @@ export const badInputCases: BadInputCase[] = [
         request: {
           path: operation.path.replace(
             '{id}',
-            operation.path.startsWith('/v1/webhook_endpoints') ? 'we_unknown12345678901234' : 'pay_unknown12345678901234',
+            operation.path.startsWith('/v1/webhook_endpoints')
+              ? 'we_unknown12345678901234'
+              : 'pay_unknown12345678901234',
           ),
           method: operation.method,
           ...(operation.body ? { body: {} } : {}),
@@ -291,19 +327,55 @@ export const badInputCases: BadInputCase[] = [
 ];
 
 const TITLES: Record<string, [string, CheckDefinition['element']]> = {
-  'invalid-request': ['a field that is missing, of the wrong type, out of range or unknown is 400 invalid_request naming it in param', elements.errorCode('invalid_request')],
-  'invalid-json': ['a body that is not valid JSON is 400 invalid_json', elements.errorCode('invalid_json')],
-  'lists-every-problem': ['every field problem is listed in errors, not only the first', elements.property('Problem', 'errors')],
-  'unknown-test-token': ['an unknown tok_test_ token is 400 on payment_method.token, listing the test tokens', elements.errorCode('invalid_request')],
-  'idempotency-key-too-long': ['an Idempotency-Key over 255 characters is 400 on Idempotency-Key', elements.parameter('IdempotencyKey')],
-  'unsupported-media-type': ['a body that is not application/json is 415 unsupported_media_type', elements.errorCode('unsupported_media_type')],
-  'body-too-large': ['a body over 64 KiB is 413 body_too_large', elements.errorCode('body_too_large')],
-  'invalid-key': ['a malformed key or another scheme is 401 invalid_api_key', elements.errorCode('invalid_api_key')],
-  'live-key-refused': ['an sk_live_ key is refused by the sandbox with 401 live_key_in_sandbox', elements.errorCode('live_key_in_sandbox')],
+  'invalid-request': [
+    'a field that is missing, of the wrong type, out of range or unknown is 400 invalid_request naming it in param',
+    elements.errorCode('invalid_request'),
+  ],
+  'invalid-json': [
+    'a body that is not valid JSON is 400 invalid_json',
+    elements.errorCode('invalid_json'),
+  ],
+  'lists-every-problem': [
+    'every field problem is listed in errors, not only the first',
+    elements.property('Problem', 'errors'),
+  ],
+  'unknown-test-token': [
+    'an unknown tok_test_ token is 400 on payment_method.token, listing the test tokens',
+    elements.errorCode('invalid_request'),
+  ],
+  'idempotency-key-too-long': [
+    'an Idempotency-Key over 255 characters is 400 on Idempotency-Key',
+    elements.parameter('IdempotencyKey'),
+  ],
+  'unsupported-media-type': [
+    'a body that is not application/json is 415 unsupported_media_type',
+    elements.errorCode('unsupported_media_type'),
+  ],
+  'body-too-large': [
+    'a body over 64 KiB is 413 body_too_large',
+    elements.errorCode('body_too_large'),
+  ],
+  'invalid-key': [
+    'a malformed key or another scheme is 401 invalid_api_key',
+    elements.errorCode('invalid_api_key'),
+  ],
+  'live-key-refused': [
+    'an sk_live_ key is refused by the sandbox with 401 live_key_in_sandbox',
+    elements.errorCode('live_key_in_sandbox'),
+  ],
   'unknown-path': ['a path outside the spec is 404 not_found', elements.errorCode('not_found')],
-  'method-not-allowed': ['a known path with another method is 405 with Allow listing the methods', elements.errorCode('method_not_allowed')],
-  'invalid-query': ['a bad limit or an unknown starting_after is 400 naming the parameter', elements.parameter('Limit')],
-  'missing-key': ['a request without a key is 401 missing_api_key', elements.errorCode('missing_api_key')],
+  'method-not-allowed': [
+    'a known path with another method is 405 with Allow listing the methods',
+    elements.errorCode('method_not_allowed'),
+  ],
+  'invalid-query': [
+    'a bad limit or an unknown starting_after is 400 naming the parameter',
+    elements.parameter('Limit'),
+  ],
+  'missing-key': [
+    'a request without a key is 401 missing_api_key',
+    elements.errorCode('missing_api_key'),
+  ],
   'not-found': ['an unknown id is 404 not_found', elements.errorCode('not_found')],
 };
 
@@ -355,10 +427,17 @@ export const badInput: Scenario = {
       }
       if (item.allow) {
         const allow = (answer.headers.get('allow') ?? '').split(/,\s*/).filter(Boolean).sort();
-        if (allow.join(',') !== [...item.allow].sort().join(',')) wrong.push(`Allow ${JSON.stringify(answer.headers.get('allow'))}`);
+        if (allow.join(',') !== [...item.allow].sort().join(','))
+          wrong.push(`Allow ${JSON.stringify(answer.headers.get('allow'))}`);
       } else if (item.status === 405 && !answer.headers.get('allow')) wrong.push('no Allow header');
       const expected = `${item.status} ${item.code}${item.param ? ` on ${item.param}` : ''}`;
-      context.check(item.check, wrong.length === 0, `${item.name}: ${expected}`, wrong.join(', '), answer);
+      context.check(
+        item.check,
+        wrong.length === 0,
+        `${item.name}: ${expected}`,
+        wrong.join(', '),
+        answer,
+      );
       if (answer.status >= 400 && answer.json && typeof answer.json === 'object') {
         const header = answer.headers.get('request-id');
         context.check(

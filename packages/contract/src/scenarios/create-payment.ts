@@ -74,7 +74,10 @@ export const createPayment: Scenario = {
     },
   ],
   async run(context) {
-    const body = paymentBody(context, 'tok_test_success', { amount: 150_000, description: `Order ${context.runId}` });
+    const body = paymentBody(context, 'tok_test_success', {
+      amount: 150_000,
+      description: `Order ${context.runId}`,
+    });
     const created = await createPaymentStep(context, createsPayment.id, body);
     const payment = created.json;
     context.check(
@@ -85,7 +88,9 @@ export const createPayment: Scenario = {
       created,
     );
     const wrong = [
-      typeof payment.id === 'string' && payment.id.startsWith('pay_') ? '' : `id ${JSON.stringify(payment.id)}`,
+      typeof payment.id === 'string' && payment.id.startsWith('pay_')
+        ? ''
+        : `id ${JSON.stringify(payment.id)}`,
       payment.object === 'payment' ? '' : `object ${JSON.stringify(payment.object)}`,
       payment.amount === 150_000 ? '' : `amount ${JSON.stringify(payment.amount)}`,
       payment.currency === 'KZT' ? '' : `currency ${JSON.stringify(payment.currency)}`,
@@ -114,7 +119,11 @@ export const createPayment: Scenario = {
       retrieved,
     );
 
-    const authorized = await createPaymentStep(context, createsPayment.id, paymentBody(context, 'tok_test_success', { capture: false, amount: 999, currency: 'RUB' }));
+    const authorized = await createPaymentStep(
+      context,
+      createsPayment.id,
+      paymentBody(context, 'tok_test_success', { capture: false, amount: 999, currency: 'RUB' }),
+    );
     context.check(
       'createPayment.distinct-ids',
       authorized.id !== created.id,
@@ -131,7 +140,11 @@ export const createPayment: Scenario = {
     );
 
     for (const [token, failureCode] of DECLINES) {
-      const declined = await createPaymentStep(context, createsPayment.id, paymentBody(context, token, { amount: 500 }));
+      const declined = await createPaymentStep(
+        context,
+        createsPayment.id,
+        paymentBody(context, token, { amount: 500 }),
+      );
       context.check(
         'createPayment.decline-is-failed',
         declined.json.status === 'FAILED',
@@ -141,14 +154,19 @@ export const createPayment: Scenario = {
       );
       context.check(
         'createPayment.failure-code',
-        declined.json.failure_code === failureCode && typeof declined.json.failure_message === 'string',
+        declined.json.failure_code === failureCode &&
+          typeof declined.json.failure_message === 'string',
         `${token}: failure_code ${failureCode} and a failure_message`,
         `failure_code ${JSON.stringify(declined.json.failure_code)}, failure_message ${JSON.stringify(declined.json.failure_message)}`,
         declined,
       );
     }
 
-    const pending = await createPaymentStep(context, createsPayment.id, paymentBody(context, 'tok_test_pending'));
+    const pending = await createPaymentStep(
+      context,
+      createsPayment.id,
+      paymentBody(context, 'tok_test_pending'),
+    );
     context.check(
       'createPayment.pending',
       pending.json.status === 'PENDING',

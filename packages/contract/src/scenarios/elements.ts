@@ -6,7 +6,10 @@ export const elements = {
   /** One value of the payment status enum: `SUCCEEDED` is documented, its siblings are ours. */
   status: (value: string): ElementRef => ({ pointer: '/components/schemas/PaymentStatus', value }),
   /** One error code of the ErrorCode enum. */
-  errorCode: (code: string): ElementRef => ({ pointer: '/components/schemas/ErrorCode', value: code }),
+  errorCode: (code: string): ElementRef => ({
+    pointer: '/components/schemas/ErrorCode',
+    value: code,
+  }),
   /** A named schema. */
   schema: (name: string): ElementRef => ({ pointer: `/components/schemas/${name}` }),
   /** A property of a named schema. */
@@ -16,7 +19,9 @@ export const elements = {
   header: (name: string): ElementRef => ({ pointer: `/components/headers/${name}` }),
   parameter: (name: string): ElementRef => ({ pointer: `/components/parameters/${name}` }),
   response: (name: string): ElementRef => ({ pointer: `/components/responses/${name}` }),
-  operation: (path: string, method: string): ElementRef => ({ pointer: operationPointer(path, method) }),
+  operation: (path: string, method: string): ElementRef => ({
+    pointer: operationPointer(path, method),
+  }),
   webhook: (type: string): ElementRef => ({ pointer: `/webhooks/${type}/post` }),
 };
 
@@ -28,9 +33,24 @@ export const operations = [
   { operationId: 'capturePayment', method: 'POST', path: '/v1/payments/{id}/capture', body: true },
   { operationId: 'cancelPayment', method: 'POST', path: '/v1/payments/{id}/cancel', body: true },
   { operationId: 'createRefund', method: 'POST', path: '/v1/payments/{id}/refunds', body: true },
-  { operationId: 'createWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints', body: true },
-  { operationId: 'listWebhookEndpoints', method: 'GET', path: '/v1/webhook_endpoints', body: false },
-  { operationId: 'deleteWebhookEndpoint', method: 'DELETE', path: '/v1/webhook_endpoints/{id}', body: false },
+  {
+    operationId: 'createWebhookEndpoint',
+    method: 'POST',
+    path: '/v1/webhook_endpoints',
+    body: true,
+  },
+  {
+    operationId: 'listWebhookEndpoints',
+    method: 'GET',
+    path: '/v1/webhook_endpoints',
+    body: false,
+  },
+  {
+    operationId: 'deleteWebhookEndpoint',
+    method: 'DELETE',
+    path: '/v1/webhook_endpoints/{id}',
+    body: false,
+  },
 ] as const;
 
 /** One operation of the table above. */

@@ -21,7 +21,8 @@ async function countByDescription(
     const answer = await context.send({ path: `/v1/payments?limit=100${query}` });
     if (answer.status !== 200 || !Array.isArray(answer.json?.data)) return undefined;
     const data = answer.json.data as Array<{ id?: string; description?: string }>;
-    for (const payment of data) if (payment.description === marker && payment.id) ids.push(payment.id);
+    for (const payment of data)
+      if (payment.description === marker && payment.id) ids.push(payment.id);
     if (!answer.json.has_more || data.length === 0) break;
     startingAfter = data.at(-1)?.id;
   }
@@ -43,7 +44,8 @@ export const idempotency: Scenario = {
     {
       id: 'createPayment.replay-marked',
       operation: 'createPayment',
-      title: 'a replay carries Idempotent-Replayed: true and its own Request-Id; the first response does not',
+      title:
+        'a replay carries Idempotent-Replayed: true and its own Request-Id; the first response does not',
       element: elements.header('Idempotent-Replayed'),
     },
     {
@@ -94,7 +96,9 @@ export const idempotency: Scenario = {
     const firstId = first.headers.get('request-id');
     context.check(
       'createPayment.replay-marked',
-      first.headers.get('idempotent-replayed') === null && replayed === 'true' && second.headers.get('request-id') !== firstId,
+      first.headers.get('idempotent-replayed') === null &&
+        replayed === 'true' &&
+        second.headers.get('request-id') !== firstId,
       'Idempotent-Replayed: true on the replay only, and a new Request-Id',
       `first ${JSON.stringify(first.headers.get('idempotent-replayed'))}, replay ${JSON.stringify(replayed)}, Request-Id ${second.headers.get('request-id') === firstId ? 'repeated' : 'new'}`,
       second,
@@ -107,17 +111,46 @@ export const idempotency: Scenario = {
       found ? `${found.count}: ${found.ids.join(', ') || 'none'}` : 'the list could not be read',
     );
 
-    const reused = await context.send({ path: '/v1/payments', body: { ...body, amount: 4_201 }, headers });
-    context.expectProblem('createPayment.idempotency-key-reused', reused, 422, 'idempotency_key_reused');
-    const otherPath = await context.send({ path: paymentPath(first.id, '/refunds'), body: {}, headers });
-    context.expectProblem('createRefund.idempotency-key-reused', otherPath, 422, 'idempotency_key_reused');
+    const reused = await context.send({
+      path: '/v1/payments',
+      body: { ...body, amount: 4_201 },
+      headers,
+    });
+    context.expectProblem(
+      'createPayment.idempotency-key-reused',
+      reused,
+      422,
+      'idempotency_key_reused',
+    );
+    const otherPath = await context.send({
+      path: paymentPath(first.id, '/refunds'),
+      body: {},
+      headers,
+    });
+    context.expectProblem(
+      'createRefund.idempotency-key-reused',
+      otherPath,
+      422,
+      'idempotency_key_reused',
+    );
 
     const fresh = { 'idempotency-key': context.idempotencyKey() };
-    const invalid = await context.send({ path: '/v1/payments', body: { ...body, amount: -1 }, headers: fresh });
-    const fixed = await context.send({ path: '/v1/payments', body: paymentBody(context), headers: fresh });
+    const invalid = await context.send({
+      path: '/v1/payments',
+      body: { ...body, amount: -1 },
+      headers: fresh,
+    });
+    const fixed = await context.send({
+      path: '/v1/payments',
+      body: paymentBody(context),
+      headers: fresh,
+    });
     context.check(
       'createPayment.validation-not-stored',
-      invalid.status === 400 && fixed.status >= 200 && fixed.status < 300 && typeof fixed.json?.id === 'string',
+      invalid.status === 400 &&
+        fixed.status >= 200 &&
+        fixed.status < 300 &&
+        typeof fixed.json?.id === 'string',
       '400, then a created payment with the same key',
       `${statusOf(invalid)}, then ${statusOf(fixed)}`,
       fixed,
@@ -127,7 +160,11 @@ export const idempotency: Scenario = {
     const concurrentMarker = `payment-service-contract ${context.runId} concurrent ${together['idempotency-key']}`;
     const answers = await Promise.all(
       Array.from({ length: CONCURRENT }, () =>
-        context.send({ path: '/v1/payments', body: paymentBody(context, 'tok_test_success', { description: concurrentMarker }), headers: together }),
+        context.send({
+          path: '/v1/payments',
+          body: paymentBody(context, 'tok_test_success', { description: concurrentMarker }),
+          headers: together,
+        }),
       ),
     );
     const created = answers.filter((answer) => answer.status >= 200 && answer.status < 300);

@@ -26,7 +26,12 @@ const FORBIDDEN: Array<[Action, string, string, boolean]> = [
   ['refund', 'PENDING', 'tok_test_pending', true],
 ];
 
-function act(context: ScenarioContext, action: Action, id: string, body: unknown = {}): Promise<Answer> {
+function act(
+  context: ScenarioContext,
+  action: Action,
+  id: string,
+  body: unknown = {},
+): Promise<Answer> {
   return context.send({ path: paymentPath(id, ACTIONS[action].path), body });
 }
 
@@ -71,7 +76,8 @@ export const lifecycle: Scenario = {
     {
       id: 'createRefund.refunds-part',
       operation: 'createRefund',
-      title: 'a partial refund returns a refund ref_… and counts in amount_refunded; the payment stays SUCCEEDED',
+      title:
+        'a partial refund returns a refund ref_… and counts in amount_refunded; the payment stays SUCCEEDED',
       element: elements.schema('Refund'),
     },
     {
@@ -89,45 +95,103 @@ export const lifecycle: Scenario = {
     ...Object.values(ACTIONS).map(({ operation }) => ({
       id: `${operation}.invalid-state`,
       operation,
-      title: 'an action the payment’s status forbids is 409 invalid_state naming the status, and changes nothing',
+      title:
+        'an action the payment’s status forbids is 409 invalid_state naming the status, and changes nothing',
       element: elements.errorCode('invalid_state'),
     })),
   ],
   async run(context) {
-    const authorized = await createPaymentStep(context, createsPayment.id, paymentBody(context, 'tok_test_success', { capture: false }));
+    const authorized = await createPaymentStep(
+      context,
+      createsPayment.id,
+      paymentBody(context, 'tok_test_success', { capture: false }),
+    );
     const captured = await act(context, 'capture', authorized.id);
     const expectCaptured = { status: 'SUCCEEDED', amount_captured: 10_000, amount_refunded: 0 };
-    context.require('capturePayment.captures', fields(captured, expectCaptured) === '', 'SUCCEEDED, amount_captured 10000', fields(captured, expectCaptured), captured);
+    context.require(
+      'capturePayment.captures',
+      fields(captured, expectCaptured) === '',
+      'SUCCEEDED, amount_captured 10000',
+      fields(captured, expectCaptured),
+      captured,
+    );
 
     const part = await act(context, 'refund', authorized.id, { amount: 2_500 });
     const after = await context.send({ path: paymentPath(authorized.id) });
-    const partProblems = [fields(part, { object: 'refund', amount: 2_500, payment_id: authorized.id, currency: 'KZT' }), fields(after, { status: 'SUCCEEDED', amount_refunded: 2_500 })].filter(Boolean);
-    if (!String(part.json?.id ?? '').startsWith('ref_')) partProblems.push(`refund id ${JSON.stringify(part.json?.id)}`);
-    context.check('createRefund.refunds-part', partProblems.length === 0, 'a refund of 2500; the payment SUCCEEDED with amount_refunded 2500', partProblems.join('; '), part);
+    const partProblems = [
+      fields(part, { object: 'refund', amount: 2_500, payment_id: authorized.id, currency: 'KZT' }),
+      fields(after, { status: 'SUCCEEDED', amount_refunded: 2_500 }),
+    ].filter(Boolean);
+    if (!String(part.json?.id ?? '').startsWith('ref_'))
+      partProblems.push(`refund id ${JSON.stringify(part.json?.id)}`);
+    context.check(
+      'createRefund.refunds-part',
+      partProblems.length === 0,
+      'a refund of 2500; the payment SUCCEEDED with amount_refunded 2500',
+      partProblems.join('; '),
+      part,
+    );
 
     const rest = await act(context, 'refund', authorized.id);
     const refunded = await context.send({ path: paymentPath(authorized.id) });
-    const restProblems = [fields(rest, { amount: 7_500 }), fields(refunded, { status: 'REFUNDED', amount_refunded: 10_000 })].filter(Boolean);
-    context.check('createRefund.refunds-rest', restProblems.length === 0, 'a refund of 7500; the payment REFUNDED', restProblems.join('; '), rest);
+    const restProblems = [
+      fields(rest, { amount: 7_500 }),
+      fields(refunded, { status: 'REFUNDED', amount_refunded: 10_000 }),
+    ].filter(Boolean);
+    context.check(
+      'createRefund.refunds-rest',
+      restProblems.length === 0,
+      'a refund of 7500; the payment REFUNDED',
+      restProblems.join('; '),
+      rest,
+    );
 
-    const partial = await createPaymentStep(context, createsPayment.id, paymentBody(context, 'tok_test_success', { capture: false, amount: 8_000 }));
+    const partial = await createPaymentStep(
+      context,
+      createsPayment.id,
+      paymentBody(context, 'tok_test_success', { capture: false, amount: 8_000 }),
+    );
     const captureOver = await act(context, 'capture', partial.id, { amount: 8_001 });
     const stillAuthorized = await context.send({ path: paymentPath(partial.id) });
     context.check(
       'capturePayment.over-authorized',
-      captureOver.status === 400 && captureOver.json?.param === 'amount' && stillAuthorized.json?.status === 'AUTHORIZED',
+      captureOver.status === 400 &&
+        captureOver.json?.param === 'amount' &&
+        stillAuthorized.json?.status === 'AUTHORIZED',
       '400 on amount; the payment still AUTHORIZED',
       `${statusOf(captureOver)} on ${JSON.stringify(captureOver.json?.param)}; the payment ${JSON.stringify(stillAuthorized.json?.status)}`,
       captureOver,
     );
     const capturedPart = await act(context, 'capture', partial.id, { amount: 5_000 });
-    context.check('capturePayment.captures-part', fields(capturedPart, { status: 'SUCCEEDED', amount: 8_000, amount_captured: 5_000 }) === '', 'SUCCEEDED, amount 8000, amount_captured 5000', fields(capturedPart, { status: 'SUCCEEDED', amount: 8_000, amount_captured: 5_000 }), capturedPart);
+    context.check(
+      'capturePayment.captures-part',
+      fields(capturedPart, { status: 'SUCCEEDED', amount: 8_000, amount_captured: 5_000 }) === '',
+      'SUCCEEDED, amount 8000, amount_captured 5000',
+      fields(capturedPart, { status: 'SUCCEEDED', amount: 8_000, amount_captured: 5_000 }),
+      capturedPart,
+    );
     const refundOver = await act(context, 'refund', partial.id, { amount: 5_001 });
-    context.check('createRefund.over-captured', refundOver.status === 400 && refundOver.json?.param === 'amount', '400 on amount', `${statusOf(refundOver)} on ${JSON.stringify(refundOver.json?.param)}`, refundOver);
+    context.check(
+      'createRefund.over-captured',
+      refundOver.status === 400 && refundOver.json?.param === 'amount',
+      '400 on amount',
+      `${statusOf(refundOver)} on ${JSON.stringify(refundOver.json?.param)}`,
+      refundOver,
+    );
 
-    const toCancel = await createPaymentStep(context, createsPayment.id, paymentBody(context, 'tok_test_success', { capture: false }));
+    const toCancel = await createPaymentStep(
+      context,
+      createsPayment.id,
+      paymentBody(context, 'tok_test_success', { capture: false }),
+    );
     const canceled = await act(context, 'cancel', toCancel.id);
-    context.check('cancelPayment.cancels', fields(canceled, { status: 'CANCELED', amount_captured: 0 }) === '', 'CANCELED, amount_captured 0', fields(canceled, { status: 'CANCELED', amount_captured: 0 }), canceled);
+    context.check(
+      'cancelPayment.cancels',
+      fields(canceled, { status: 'CANCELED', amount_captured: 0 }) === '',
+      'CANCELED, amount_captured 0',
+      fields(canceled, { status: 'CANCELED', amount_captured: 0 }),
+      canceled,
+    );
 
     const refusals: Array<[Action, string, string]> = [
       ...FORBIDDEN.map(([action, status]): [Action, string, string] => [action, status, '']),
@@ -142,14 +206,23 @@ export const lifecycle: Scenario = {
       let id = existing;
       if (!id) {
         const [, , token, capture] = FORBIDDEN[index] as [Action, string, string, boolean];
-        id = (await createPaymentStep(context, createsPayment.id, paymentBody(context, token, { capture }))).id;
+        id = (
+          await createPaymentStep(
+            context,
+            createsPayment.id,
+            paymentBody(context, token, { capture }),
+          )
+        ).id;
       }
       const answer = await act(context, action, id);
       const unchanged = await context.send({ path: paymentPath(id) });
       const detail = String(answer.json?.detail ?? '');
       context.check(
         `${ACTIONS[action].operation}.invalid-state`,
-        answer.status === 409 && answer.code === 'invalid_state' && detail.includes(status) && unchanged.json?.status === status,
+        answer.status === 409 &&
+          answer.code === 'invalid_state' &&
+          detail.includes(status) &&
+          unchanged.json?.status === status,
         `${action} of a ${status} payment: 409 invalid_state naming ${status}; still ${status}`,
         `${statusOf(answer)}${detail.includes(status) ? '' : ' (detail does not name the status)'}; now ${JSON.stringify(unchanged.json?.status)}`,
         answer,

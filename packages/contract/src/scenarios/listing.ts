@@ -17,7 +17,8 @@ export const listing: Scenario = {
     {
       id: 'listPayments.newest-first',
       operation: 'listPayments',
-      title: "paging with limit and starting_after returns the run's payments newest first, each exactly once",
+      title:
+        "paging with limit and starting_after returns the run's payments newest first, each exactly once",
       element: elements.operation('/v1/payments', 'get'),
     },
     {
@@ -31,7 +32,11 @@ export const listing: Scenario = {
     const marker = `payment-service-contract ${context.runId} listing ${context.idempotencyKey()}`;
     const ids: string[] = [];
     for (let index = 0; index < 3; index++) {
-      const created = await createPaymentStep(context, createsPayment.id, paymentBody(context, 'tok_test_success', { amount: 100 + index, description: marker }));
+      const created = await createPaymentStep(
+        context,
+        createsPayment.id,
+        paymentBody(context, 'tok_test_success', { amount: 100 + index, description: marker }),
+      );
       ids.push(created.id);
     }
     const seen: string[] = [];
@@ -40,13 +45,25 @@ export const listing: Scenario = {
     for (let page = 0; page < MAX_PAGES && seen.length < ids.length; page++) {
       const query = startingAfter ? `&starting_after=${encodeURIComponent(startingAfter)}` : '';
       const answer = await context.send({ path: `/v1/payments?limit=2${query}` });
-      const data = Array.isArray(answer.json?.data) ? (answer.json.data as Array<{ id?: string; description?: string }>) : undefined;
+      const data = Array.isArray(answer.json?.data)
+        ? (answer.json.data as Array<{ id?: string; description?: string }>)
+        : undefined;
       if (answer.status !== 200 || !data) {
         problems.push(`page ${page + 1}: ${statusOf(answer)}`);
         break;
       }
-      context.check('listPayments.limit', data.length <= 2, 'at most 2 payments with limit=2', `${data.length}`, answer);
-      seen.push(...data.filter((payment) => payment.description === marker).map((payment) => String(payment.id)));
+      context.check(
+        'listPayments.limit',
+        data.length <= 2,
+        'at most 2 payments with limit=2',
+        `${data.length}`,
+        answer,
+      );
+      seen.push(
+        ...data
+          .filter((payment) => payment.description === marker)
+          .map((payment) => String(payment.id)),
+      );
       if (!answer.json.has_more || data.length === 0) break;
       startingAfter = data.at(-1)?.id;
     }
@@ -59,6 +76,12 @@ export const listing: Scenario = {
     );
     const unbounded = await context.send({ path: '/v1/payments' });
     const count = Array.isArray(unbounded.json?.data) ? unbounded.json.data.length : undefined;
-    context.check('listPayments.limit', count !== undefined && count <= 10 && count >= 1, 'between 1 and 10 payments without limit', String(count ?? statusOf(unbounded)), unbounded);
+    context.check(
+      'listPayments.limit',
+      count !== undefined && count <= 10 && count >= 1,
+      'between 1 and 10 payments without limit',
+      String(count ?? statusOf(unbounded)),
+      unbounded,
+    );
   },
 };

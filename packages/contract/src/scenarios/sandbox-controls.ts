@@ -19,11 +19,18 @@ function bodyFor(context: ScenarioContext, operation: OperationRow): unknown {
 async function preparedPath(context: ScenarioContext, operation: OperationRow): Promise<string> {
   if (!operation.path.includes('{id}')) return operation.path;
   if (operation.path.startsWith('/v1/webhook_endpoints/')) {
-    const endpoint = await context.send({ path: '/v1/webhook_endpoints', body: { url: context.endpointUrl } });
+    const endpoint = await context.send({
+      path: '/v1/webhook_endpoints',
+      body: { url: context.endpointUrl },
+    });
     if (typeof endpoint.json?.id === 'string') context.trackEndpoint(endpoint.json.id);
     return operation.path.replace('{id}', String(endpoint.json?.id));
   }
-  const payment = await createPaymentStep(context, createsPayment.id, paymentBody(context, 'tok_test_success', { capture: false }));
+  const payment = await createPaymentStep(
+    context,
+    createsPayment.id,
+    paymentBody(context, 'tok_test_success', { capture: false }),
+  );
   return operation.path.replace('{id}', payment.id);
 }
 
@@ -63,7 +70,8 @@ export const sandboxControls: Scenario = {
     {
       id: 'createPayment.pending-settles',
       operation: 'createPayment',
-      title: 'a PENDING payment settles when the clock moves on (SUCCEEDED, AUTHORIZED or FAILED by token and capture)',
+      title:
+        'a PENDING payment settles when the clock moves on (SUCCEEDED, AUTHORIZED or FAILED by token and capture)',
       element: elements.status('PENDING'),
     },
     {
@@ -99,11 +107,15 @@ export const sandboxControls: Scenario = {
       const path = await preparedPath(context, operation);
       const body = bodyFor(context, operation);
       const request = { method: operation.method, path, ...(body === undefined ? {} : { body }) };
-      await context.control('PUT', '/faults', { fail_next: { count: 1, status: 429, retry_after: 7 } });
+      await context.control('PUT', '/faults', {
+        fail_next: { count: 1, status: 429, retry_after: 7 },
+      });
       const limited = await context.send(request);
       context.check(
         `${operation.operationId}.rate-limited`,
-        limited.status === 429 && limited.code === 'rate_limited' && limited.headers.get('retry-after') === '7',
+        limited.status === 429 &&
+          limited.code === 'rate_limited' &&
+          limited.headers.get('retry-after') === '7',
         '429 rate_limited with Retry-After: 7',
         `${statusOf(limited)}, Retry-After ${JSON.stringify(limited.headers.get('retry-after'))}`,
         limited,
@@ -112,7 +124,13 @@ export const sandboxControls: Scenario = {
       for (const status of SERVER_ERRORS) {
         await context.control('PUT', '/faults', { fail_next: { count: 1, status } });
         const failed = await context.send(request);
-        context.check(`${operation.operationId}.server-error-changes-nothing`, failed.status === status, `status ${status}`, statusOf(failed), failed);
+        context.check(
+          `${operation.operationId}.server-error-changes-nothing`,
+          failed.status === status,
+          `status ${status}`,
+          statusOf(failed),
+          failed,
+        );
       }
       const after = await context.send({ path: '/v1/payments?limit=100' });
       context.check(
@@ -125,7 +143,7 @@ export const sandboxControls: Scenario = {
     }
 
     const spacing = context.requestSpacingMs;
-    await context.control('PUT', '/faults', { latency_ms: 300 + 2 * spacing });
+    await context.control('PUT', '/faults', { latency_ms: Math.ceil(300 + 2 * spacing) });
     const inFlight = { 'idempotency-key': context.idempotencyKey() };
     const both = await Promise.all([
       context.send({ path: '/v1/payments', body: paymentBody(context), headers: inFlight }),
@@ -135,21 +153,38 @@ export const sandboxControls: Scenario = {
     const conflict = both.find((answer) => answer.status === 409);
     context.check(
       'createPayment.idempotency-key-in-use',
-      both.some((answer) => answer.status >= 200 && answer.status < 300) && conflict?.code === 'idempotency_key_in_use',
+      both.some((answer) => answer.status >= 200 && answer.status < 300) &&
+        conflict?.code === 'idempotency_key_in_use',
       'one created payment and one 409 idempotency_key_in_use',
       both.map(statusOf).join(', '),
       conflict ?? both[1],
     );
 
     const headers = { 'idempotency-key': context.idempotencyKey() };
-    const first = await createPaymentStep(context, createsPayment.id, paymentBody(context), headers);
+    const first = await createPaymentStep(
+      context,
+      createsPayment.id,
+      paymentBody(context),
+      headers,
+    );
     await context.control('POST', '/clock/advance', { seconds: 23 * 3600 });
-    const stored = await context.send({ path: '/v1/payments', body: paymentBody(context), headers });
+    const stored = await context.send({
+      path: '/v1/payments',
+      body: paymentBody(context),
+      headers,
+    });
     await context.control('POST', '/clock/advance', { seconds: 3601 });
-    const forgotten = await context.send({ path: '/v1/payments', body: paymentBody(context, 'tok_test_success', { amount: 1 }), headers });
+    const forgotten = await context.send({
+      path: '/v1/payments',
+      body: paymentBody(context, 'tok_test_success', { amount: 1 }),
+      headers,
+    });
     context.check(
       'createPayment.idempotency-expires',
-      stored.json?.id === first.id && forgotten.status >= 200 && forgotten.status < 300 && forgotten.json?.id !== first.id,
+      stored.json?.id === first.id &&
+        forgotten.status >= 200 &&
+        forgotten.status < 300 &&
+        forgotten.json?.id !== first.id,
       'the same payment after 23 h, a new one after 24 h',
       `${stored.json?.id === first.id ? 'same' : 'another'} after 23 h; ${statusOf(forgotten)} ${forgotten.json?.id === first.id ? 'same' : 'new'} after 24 h`,
       forgotten,
@@ -160,7 +195,11 @@ export const sandboxControls: Scenario = {
       ['tok_test_pending', false, 'AUTHORIZED'],
       ['tok_test_pending_declined', true, 'FAILED'],
     ] as const) {
-      const pending = await createPaymentStep(context, createsPayment.id, paymentBody(context, token, { capture }));
+      const pending = await createPaymentStep(
+        context,
+        createsPayment.id,
+        paymentBody(context, token, { capture }),
+      );
       await context.control('POST', '/clock/advance', { seconds: 3600 });
       const after = await context.send({ path: paymentPath(pending.id) });
       context.check(
@@ -175,7 +214,11 @@ export const sandboxControls: Scenario = {
     const all = await context.send({ path: '/v1/payments?limit=100' });
     const held = Array.isArray(all.json?.data) ? all.json.data.length : 0;
     for (let index = held; index < 11; index++) {
-      await createPaymentStep(context, createsPayment.id, paymentBody(context, 'tok_test_success', { amount: 100 + index }));
+      await createPaymentStep(
+        context,
+        createsPayment.id,
+        paymentBody(context, 'tok_test_success', { amount: 100 + index }),
+      );
     }
     const page = await context.send({ path: '/v1/payments' });
     context.check(
@@ -188,7 +231,11 @@ export const sandboxControls: Scenario = {
 
     const other = freshSandboxKey();
     const seen = await context.send({ path: paymentPath(first.id), apiKey: other });
-    const captured = await context.send({ path: paymentPath(first.id, '/capture'), body: {}, apiKey: other });
+    const captured = await context.send({
+      path: paymentPath(first.id, '/capture'),
+      body: {},
+      apiKey: other,
+    });
     const listed = await context.send({ path: '/v1/payments', apiKey: other });
     context.check(
       'retrievePayment.isolated-by-key',

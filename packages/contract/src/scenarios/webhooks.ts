@@ -14,15 +14,25 @@ const endpointCheck = {
 };
 
 /** Registers an endpoint for `url`; the check fails (and the scenario stops) unless it has an id and a secret. */
-async function registerEndpoint(context: ScenarioContext, url: string, headers: Record<string, string> = {}) {
+async function registerEndpoint(
+  context: ScenarioContext,
+  url: string,
+  headers: Record<string, string> = {},
+) {
   const answer = await context.send({ path: '/v1/webhook_endpoints', body: { url }, headers });
   const { id, secret } = answer.json ?? {};
   if (typeof id === 'string') context.trackEndpoint(id);
   context.require(
     endpointCheck.id,
-    answer.status >= 200 && answer.status < 300 && /^we_/.test(String(id)) && /^whsec_/.test(String(secret)) && answer.json?.url === url,
+    answer.status >= 200 &&
+      answer.status < 300 &&
+      /^we_/.test(String(id)) &&
+      /^whsec_/.test(String(secret)) &&
+      answer.json?.url === url,
     'an endpoint we_… with the url sent and a whsec_ secret',
-    answer.status >= 300 ? statusOf(answer) : `id ${JSON.stringify(id)}, url ${JSON.stringify(answer.json?.url)}, secret ${secret ? 'present' : 'absent'}`,
+    answer.status >= 300
+      ? statusOf(answer)
+      : `id ${JSON.stringify(id)}, url ${JSON.stringify(answer.json?.url)}, secret ${secret ? 'present' : 'absent'}`,
     answer,
   );
   return { answer, id: id as string, secret: secret as string };
@@ -66,7 +76,9 @@ export const webhookEndpoints: Scenario = {
       replay,
     );
     const listed = await context.send({ path: '/v1/webhook_endpoints' });
-    const data = Array.isArray(listed.json?.data) ? (listed.json.data as Array<{ id?: string }>) : [];
+    const data = Array.isArray(listed.json?.data)
+      ? (listed.json.data as Array<{ id?: string }>)
+      : [];
     context.check(
       'listWebhookEndpoints.lists-without-secret',
       data.some((endpoint) => endpoint.id === created.id) && !listed.text.includes(created.secret),
@@ -74,9 +86,14 @@ export const webhookEndpoints: Scenario = {
       `${data.some((endpoint) => endpoint.id === created.id) ? 'listed' : 'not listed'}, secret ${listed.text.includes(created.secret) ? 'shown' : 'hidden'}`,
       listed,
     );
-    const deleted = await context.send({ method: 'DELETE', path: `/v1/webhook_endpoints/${created.id}` });
+    const deleted = await context.send({
+      method: 'DELETE',
+      path: `/v1/webhook_endpoints/${created.id}`,
+    });
     const after = await context.send({ path: '/v1/webhook_endpoints' });
-    const stillListed = Array.isArray(after.json?.data) && (after.json.data as Array<{ id?: string }>).some((endpoint) => endpoint.id === created.id);
+    const stillListed =
+      Array.isArray(after.json?.data) &&
+      (after.json.data as Array<{ id?: string }>).some((endpoint) => endpoint.id === created.id);
     context.check(
       'deleteWebhookEndpoint.deletes',
       deleted.json?.deleted === true && deleted.json?.id === created.id && !stillListed,
@@ -111,7 +128,8 @@ export const webhookDeliveries: Scenario = {
     {
       id: 'webhooks.notifies-status-change',
       operation: 'webhooks',
-      title: 'a payment created SUCCEEDED is notified to the registered endpoint (payment.succeeded)',
+      title:
+        'a payment created SUCCEEDED is notified to the registered endpoint (payment.succeeded)',
       element: elements.webhook('payment.succeeded'),
     },
     {
@@ -135,7 +153,8 @@ export const webhookDeliveries: Scenario = {
     {
       id: 'webhooks.one-event-per-change',
       operation: 'webhooks',
-      title: 'authorize, capture and refund are notified as payment.authorized, payment.succeeded and payment.refunded',
+      title:
+        'authorize, capture and refund are notified as payment.authorized, payment.succeeded and payment.refunded',
       element: elements.schema('EventType'),
     },
   ],
@@ -146,11 +165,22 @@ export const webhookDeliveries: Scenario = {
     receiver.secret = endpoint.secret;
 
     const payment = await createPaymentStep(context, createsPayment.id, paymentBody(context));
-    const arrived = await context.waitForDeliveries(() => eventsOf(context, payment.id).some((event) => event.type === 'payment.succeeded'));
+    const arrived = await context.waitForDeliveries(() =>
+      eventsOf(context, payment.id).some((event) => event.type === 'payment.succeeded'),
+    );
     const received = eventsOf(context, payment.id).map((event) => event.type);
-    context.check('webhooks.notifies-status-change', arrived, 'payment.succeeded for the new payment', received.join(', ') || 'no verified delivery in time');
+    context.check(
+      'webhooks.notifies-status-change',
+      arrived,
+      'payment.succeeded for the new payment',
+      received.join(', ') || 'no verified delivery in time',
+    );
 
-    const flow = await createPaymentStep(context, createsPayment.id, paymentBody(context, 'tok_test_success', { capture: false }));
+    const flow = await createPaymentStep(
+      context,
+      createsPayment.id,
+      paymentBody(context, 'tok_test_success', { capture: false }),
+    );
     await context.waitForDeliveries(() => eventsOf(context, flow.id).length >= 1);
     await context.send({ path: paymentPath(flow.id, '/capture'), body: {} });
     await context.waitForDeliveries(() => eventsOf(context, flow.id).length >= 2);
@@ -158,7 +188,12 @@ export const webhookDeliveries: Scenario = {
     const expected = ['payment.authorized', 'payment.succeeded', 'payment.refunded'];
     await context.waitForDeliveries(() => eventsOf(context, flow.id).length >= expected.length);
     const types = eventsOf(context, flow.id).map((event) => event.type);
-    context.check('webhooks.one-event-per-change', [...types].sort().join() === [...expected].sort().join(), expected.join(', '), types.join(', ') || 'none');
+    context.check(
+      'webhooks.one-event-per-change',
+      [...types].sort().join() === [...expected].sort().join(),
+      expected.join(', '),
+      types.join(', ') || 'none',
+    );
     context.trace({ label: 'events', operation: 'webhooks', body: types });
 
     const retrieved = await context.send({ path: paymentPath(flow.id) });
@@ -173,7 +208,8 @@ export const webhookDeliveries: Scenario = {
 
     const ours = (context.webhooks?.received ?? []).filter((delivery) => {
       try {
-        const id = (JSON.parse(delivery.rawBody) as { data?: { object?: { id?: string } } }).data?.object?.id;
+        const id = (JSON.parse(delivery.rawBody) as { data?: { object?: { id?: string } } }).data
+          ?.object?.id;
         return id === payment.id || id === flow.id;
       } catch {
         return false;
@@ -184,9 +220,13 @@ export const webhookDeliveries: Scenario = {
       'webhooks.signature-verifies',
       ours.length > 0 && unverified.length === 0,
       `every delivery of the run's payments verifies`,
-      ours.length === 0 ? 'no delivery' : `${unverified.length} of ${ours.length} failed: ${unverified[0]?.verificationError ?? ''}`,
+      ours.length === 0
+        ? 'no delivery'
+        : `${unverified.length} of ${ours.length} failed: ${unverified[0]?.verificationError ?? ''}`,
     );
-    const mismatched = ours.filter((delivery) => delivery.event && delivery.event.id !== delivery.webhookId);
+    const mismatched = ours.filter(
+      (delivery) => delivery.event && delivery.event.id !== delivery.webhookId,
+    );
     context.check(
       'webhooks.webhook-id-is-event-id',
       ours.length > 0 && mismatched.length === 0,

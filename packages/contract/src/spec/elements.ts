@@ -84,7 +84,10 @@ export function nodeAt(document: SpecDocument, pointer: string): Node | undefine
  * @example
  * ownProvenance({ 'x-provenance': 'documented', 'x-provenance-ref': '2.1' }); // { kind: 'documented', section: '2.1' }
  */
-export function ownProvenance(node: Node | undefined, prefix = 'x-provenance'): Provenance | undefined {
+export function ownProvenance(
+  node: Node | undefined,
+  prefix = 'x-provenance',
+): Provenance | undefined {
   const kind = node?.[prefix];
   if (kind === 'documented') return { kind, section: String(node?.[`${prefix}-ref`] ?? '') };
   if (kind === 'inferred') return { kind, note: String(node?.[`${prefix}-note`] ?? '') };
@@ -257,5 +260,7 @@ export function locateElement(
 function nameOf(pointer: string): string {
   const match = /^\/components\/schemas\/([^/]+)$/.exec(pointer);
   if (!match && pointer.endsWith('/schema')) return 'body';
-  return (match?.[1] ?? pointer.split('/').pop() ?? pointer).replace(/~1/g, '/').replace(/~0/g, '~');
+  return (match?.[1] ?? pointer.split('/').pop() ?? pointer)
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
 }

@@ -1,7 +1,11 @@
 // Unit tests of the response validator: each kind of violation, the check it names and the element's provenance.
 import { describe, expect, it } from 'vitest';
 import { resolveElement } from '../spec/elements.js';
-import { createResponseValidator, type Exchange, type SchemaViolation } from './response-validator.js';
+import {
+  createResponseValidator,
+  type Exchange,
+  type SchemaViolation,
+} from './response-validator.js';
 
 const validator = createResponseValidator();
 
@@ -39,27 +43,55 @@ describe('createResponseValidator', () => {
     expect(result).toMatchObject({ operation: 'createPayment', statusKey: '201', violations: [] });
     const ids = result.checks.map((check) => check.id);
     expect(ids).toEqual(
-      expect.arrayContaining(['status.success', 'content-type', 'header.Request-Id', 'schema.Payment', 'schema.Payment.created_at', 'schema.Payment.status']),
+      expect.arrayContaining([
+        'status.success',
+        'content-type',
+        'header.Request-Id',
+        'schema.Payment',
+        'schema.Payment.created_at',
+        'schema.Payment.status',
+      ]),
     );
   });
 
   it('reports another 2xx than the inferred 201 as an inferred status.success failure, and still checks the body', () => {
     const result = validator.check({ ...created({ ...payment, id: 7 }), status: 200 });
-    expect(result.violations.map((violation) => violation.id)).toEqual(['status.success', 'schema.Payment.id']);
-    expect(provenanceOf(result.violations[0])).toEqual({ kind: 'inferred', note: 'The document shows the created payment but not the HTTP status code.' });
+    expect(result.violations.map((violation) => violation.id)).toEqual([
+      'status.success',
+      'schema.Payment.id',
+    ]);
+    expect(provenanceOf(result.violations[0])).toEqual({
+      kind: 'inferred',
+      note: 'The document shows the created payment but not the HTTP status code.',
+    });
     expect(provenanceOf(result.violations[1])).toEqual({ kind: 'documented', section: '2.1' });
   });
 
   it('names created_at with milliseconds as the documented Payment.created_at, and a refund’s created_at as inferred', () => {
-    const [violation, ...rest] = validator.check(created({ ...payment, created_at: '2026-11-22T04:00:00.123Z' })).violations;
+    const [violation, ...rest] = validator.check(
+      created({ ...payment, created_at: '2026-11-22T04:00:00.123Z' }),
+    ).violations;
     expect(rest).toEqual([]);
-    expect(violation).toMatchObject({ id: 'schema.Payment.created_at', actual: '"2026-11-22T04:00:00.123Z"' });
+    expect(violation).toMatchObject({
+      id: 'schema.Payment.created_at',
+      actual: '"2026-11-22T04:00:00.123Z"',
+    });
     expect(provenanceOf(violation)).toEqual({ kind: 'documented', section: '2.1' });
     const refund = validator.check({
-      ...created({ id: 'ref_1', object: 'refund', payment_id: 'pay_1', amount: 1, currency: 'KZT', status: 'SUCCEEDED', created_at: 'soon' }),
+      ...created({
+        id: 'ref_1',
+        object: 'refund',
+        payment_id: 'pay_1',
+        amount: 1,
+        currency: 'KZT',
+        status: 'SUCCEEDED',
+        created_at: 'soon',
+      }),
       path: '/v1/payments/pay_1/refunds',
     });
-    const refundViolation = refund.violations.find((item) => item.id === 'schema.Refund.created_at');
+    const refundViolation = refund.violations.find(
+      (item) => item.id === 'schema.Refund.created_at',
+    );
     expect(provenanceOf(refundViolation)?.kind).toBe('inferred');
   });
 
@@ -84,8 +116,13 @@ describe('createResponseValidator', () => {
   });
 
   it('reports a missing Request-Id, a wrong content type and a body that is not JSON', () => {
-    const noRequestId = validator.check({ ...created(payment), headers: { 'content-type': 'application/json' } });
-    expect(noRequestId.violations.map((violation) => [violation.id, violation.actual])).toEqual([['header.Request-Id', 'absent']]);
+    const noRequestId = validator.check({
+      ...created(payment),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(noRequestId.violations.map((violation) => [violation.id, violation.actual])).toEqual([
+      ['header.Request-Id', 'absent'],
+    ]);
     const html = validator.check(created(payment, { 'content-type': 'text/html' }));
     expect(html.violations).toMatchObject([{ id: 'content-type', actual: 'text/html' }]);
     const notJson = validator.check({ ...created(payment), body: '<html>' });
@@ -115,10 +152,23 @@ describe('createResponseValidator', () => {
 
   it('expects 404 or 405 problems from routes outside the spec', () => {
     const base = { method: 'GET', path: '/v1/charges', body: '{}' };
-    const ok = validator.check({ ...base, status: 404, headers: { 'content-type': 'application/problem+json', 'request-id': 'req_1' } });
+    const ok = validator.check({
+      ...base,
+      status: 404,
+      headers: { 'content-type': 'application/problem+json', 'request-id': 'req_1' },
+    });
     expect(ok).toMatchObject({ operation: 'undeclared', violations: [] });
-    const wrong = validator.check({ ...base, status: 200, headers: { 'content-type': 'application/json' } });
-    expect(wrong.violations).toMatchObject([{ id: 'route.undeclared', actual: 'status 200, no Request-Id header, content type application/json' }]);
+    const wrong = validator.check({
+      ...base,
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(wrong.violations).toMatchObject([
+      {
+        id: 'route.undeclared',
+        actual: 'status 200, no Request-Id header, content type application/json',
+      },
+    ]);
   });
 
   it('checks the sandbox controls against their own spec', () => {
@@ -127,7 +177,12 @@ describe('createResponseValidator', () => {
       path: '/_sandbox/clock/advance',
       status: 200,
       headers: { 'content-type': 'application/json', 'request-id': 'req_1' },
-      body: JSON.stringify({ object: 'sandbox_clock', now: 'later', offset_seconds: 5, settled_payments: 0 }),
+      body: JSON.stringify({
+        object: 'sandbox_clock',
+        now: 'later',
+        offset_seconds: 5,
+        settled_payments: 0,
+      }),
     });
     expect(result).toMatchObject({ operation: 'advanceSandboxClock', spec: 'sandbox' });
     expect(result.violations[0]?.expected).toContain('/now');

@@ -50,8 +50,6 @@ export interface ExchangeResult {
   violations: SchemaViolation[];
 }
 
-type Node = Record<string, unknown>;
-
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** How deep the body's elements are listed as checks (a payment inside a list inside a page is depth 3). */
@@ -178,7 +176,9 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
       const header = nodeAt(documents[spec], pointer);
       checks.push({
         id: `header.${name}`,
-        title: header?.required ? `sends the ${name} header` : `a ${name} header, when sent, is valid`,
+        title: header?.required
+          ? `sends the ${name} header`
+          : `a ${name} header, when sent, is valid`,
         element: { spec, pointer },
       });
     }
@@ -198,7 +198,11 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
     return {
       id: 'status.success',
       title: `answers success with ${statusKey}`,
-      element: { spec: operation.spec, pointer: responseOf(operation, statusKey).declared, facet: 'status' },
+      element: {
+        spec: operation.spec,
+        pointer: responseOf(operation, statusKey).declared,
+        facet: 'status',
+      },
     };
   }
 
@@ -213,8 +217,12 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
     const seen = new Set<string>();
     for (const error of validate.errors ?? []) {
       // A failed oneOf/anyOf also reports each branch: keep the branch errors, which say what broke.
-      if (error.keyword === 'oneOf' || error.keyword === 'anyOf' || error.keyword === 'if') continue;
-      const path = error.instancePath.split('/').slice(1).map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+      if (error.keyword === 'oneOf' || error.keyword === 'anyOf' || error.keyword === 'if')
+        continue;
+      const path = error.instancePath
+        .split('/')
+        .slice(1)
+        .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
       const missing = (error.params as { missingProperty?: string }).missingProperty;
       if (error.keyword === 'required' && missing) path.push(missing);
       const { pointer, name } = locateElement(documents[spec], schemaPointer, path);
@@ -236,7 +244,8 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
   function checkUndeclared(exchange: Exchange): ExchangeResult {
     const check: SchemaCheck = {
       id: 'route.undeclared',
-      title: 'a route outside the spec answers 404 not_found or 405 (with Allow), as problem+json with a Request-Id',
+      title:
+        'a route outside the spec answers 404 not_found or 405 (with Allow), as problem+json with a Request-Id',
       element: UNDECLARED_ROUTE,
     };
     const problems: string[] = [];
@@ -253,7 +262,13 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
       violations:
         problems.length === 0
           ? []
-          : [{ ...check, expected: '401, 404 or 405 problem+json with Request-Id', actual: problems.join(', ') }],
+          : [
+              {
+                ...check,
+                expected: '401, 404 or 405 problem+json with Request-Id',
+                actual: problems.join(', '),
+              },
+            ],
     };
   }
 
@@ -267,12 +282,17 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
       const header = nodeAt(documents[spec], check.element.pointer);
       const value = exchange.headers[name.toLowerCase()];
       if (value === undefined) {
-        if (header?.required) violations.push({ ...check, expected: `a ${name} header`, actual: 'absent' });
+        if (header?.required)
+          violations.push({ ...check, expected: `a ${name} header`, actual: 'absent' });
         continue;
       }
       const schema = validatorFor(spec, `${check.element.pointer}/schema`);
       if (!schema(value)) {
-        violations.push({ ...check, expected: `${name}: ${expectationOf(schema.errors?.[0] as ErrorObject)}`, actual: excerpt(value) });
+        violations.push({
+          ...check,
+          expected: `${name}: ${expectationOf(schema.errors?.[0] as ErrorObject)}`,
+          actual: excerpt(value),
+        });
       }
     }
     const content = (node.content ?? {}) as Record<string, unknown>;
@@ -281,17 +301,27 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
     const contentCheck = checks.find((check) => check.id === 'content-type') as SchemaCheck;
     const mediaType = (exchange.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (!mediaType || !declaredTypes.includes(mediaType)) {
-      violations.push({ ...contentCheck, expected: declaredTypes.join(' or '), actual: mediaType || '(no Content-Type)' });
+      violations.push({
+        ...contentCheck,
+        expected: declaredTypes.join(' or '),
+        actual: mediaType || '(no Content-Type)',
+      });
       return { checks, violations };
     }
     let body: unknown;
     try {
       body = JSON.parse(exchange.body);
     } catch {
-      violations.push({ ...contentCheck, expected: 'a JSON body', actual: excerpt(exchange.body.slice(0, 80)) });
+      violations.push({
+        ...contentCheck,
+        expected: 'a JSON body',
+        actual: excerpt(exchange.body.slice(0, 80)),
+      });
       return { checks, violations };
     }
-    violations.push(...schemaViolations(spec, `${resolved}/content/${pointerToken(mediaType)}/schema`, body));
+    violations.push(
+      ...schemaViolations(spec, `${resolved}/content/${pointerToken(mediaType)}/schema`, body),
+    );
     return { checks, violations };
   }
 
@@ -307,14 +337,19 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
     elementAt(operationId: string, status: number, path: string[]): ElementRef | undefined {
       const operation = operations.find((entry) => entry.operationId === operationId);
       if (!operation) return undefined;
-      const statusKey = declaredStatusKey(operation.statusKeys, status) ?? operation.statusKeys.find((key) => key.startsWith('2'));
+      const statusKey =
+        declaredStatusKey(operation.statusKeys, status) ??
+        operation.statusKeys.find((key) => key.startsWith('2'));
       if (!statusKey) return undefined;
       if (path.length === 0) return statusCheck(operation, statusKey).element;
       const { resolved, node } = responseOf(operation, statusKey);
       const mediaType = Object.keys((node.content ?? {}) as Record<string, unknown>)[0];
       if (!mediaType) return undefined;
       const schemaPointer = `${resolved}/content/${pointerToken(mediaType)}/schema`;
-      return { spec: operation.spec, pointer: locateElement(documents[operation.spec], schemaPointer, path).pointer };
+      return {
+        spec: operation.spec,
+        pointer: locateElement(documents[operation.spec], schemaPointer, path).pointer,
+      };
     },
     /**
      * Checks one exchange: the status is declared, and content type, headers and body match it.
