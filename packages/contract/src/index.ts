@@ -1,5 +1,11 @@
 // Public entry: runContractCheck and compareTargets, the report formats, the check ledger's types and the spec helpers.
-export type { CheckDefinition, CheckFailure, CheckKind, CheckResult } from './checks/ledger.js';
+export {
+  type CheckDefinition,
+  type CheckFailure,
+  type CheckKind,
+  CheckLedger,
+  type CheckResult,
+} from './checks/ledger.js';
 export {
   type Change,
   type CompareOptions,
