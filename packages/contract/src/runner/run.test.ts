@@ -194,6 +194,22 @@ describe('runContractCheck refuses or stops', () => {
     expect(report.message).toContain('closed the connection (ECONNRESET)');
   });
 
+  it('judges a request the target drops while it still answers others as a failed check, not an unreachable target', async () => {
+    const mock = createMockServer();
+    const dropsHugeBodies = async (request: Request) => {
+      const body = await request.clone().text();
+      if (body.length > 1_000_000) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      return mock.fetch(request);
+    };
+    const report = await runContractCheck({ baseUrl: 'http://mock.local', apiKey: 'sk_test_drops_huge_bodies', fetch: dropsHugeBodies, rate: unlimited, scenarios: ['bad-input'] });
+    mock.close();
+    const tooLarge = report.checks.find((check) => check.operation === 'createPayment' && check.id === 'createPayment.body-too-large');
+    expect(tooLarge).toMatchObject({ outcome: 'failed', failures: 1 });
+    expect(tooLarge?.example?.actual).toContain('status 0');
+    expect(tooLarge?.example?.exchange?.bodyExcerpt).toContain('closed the connection (ECONNRESET)');
+    expect(report).toMatchObject({ verdict: 'passed', exitCode: 0 });
+  });
+
   it('stops at the request budget with exit 2 and says how to raise it', async () => {
     const mock = createMockServer();
     const report = await runContractCheck({

@@ -74,6 +74,7 @@ export interface ScenarioContext {
 
 /** Describes an answer in a few words: `201`, `409 invalid_state`. */
 export function statusOf(answer: Answer): string {
+  if (answer.status === 0) return answer.record.bodyExcerpt;
   return answer.code ? `${answer.status} ${answer.code}` : String(answer.status);
 }
 

@@ -111,6 +111,27 @@ export function createTransport(options: TransportOptions) {
   const take = createRateLimiter(options.rate, options.clock);
   let sent = 0;
 
+  /** Whether the target still answers a plain request (after one request got no answer). */
+  async function stillAnswers(): Promise<boolean> {
+    try {
+      const probe = new Request(new URL('/v1/payments?limit=1', `${options.baseUrl}/`), {
+        headers: { authorization: `Bearer ${options.apiKey}`, 'user-agent': options.userAgent },
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      await readBounded(await options.fetch(probe));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The answer to a request the target dropped while still answering others: status 0, the reason in the record. */
+  function noAnswer(method: string, url: URL, headers: Headers, body: string | undefined, reason: string): Answer {
+    const record = recordExchange({ method, url: url.href, headers }, body, { status: 0, headers: new Headers() }, `(no answer: ${reason})`, options.apiKey);
+    const result: ExchangeResult = { operation: 'unchecked', spec: undefined, statusKey: undefined, checks: [], violations: [] };
+    return { status: 0, headers: new Headers(), text: '', json: undefined, code: undefined, record, result };
+  }
+
   async function send(request: ScenarioRequest): Promise<Answer> {
     if (sent >= options.maxRequests && !request.unchecked) {
       throw new ConfigurationError(
@@ -144,7 +165,11 @@ export function createTransport(options: TransportOptions) {
       response = await options.fetch(outgoing);
       text = await readBounded(response);
     } catch (error) {
-      throw describeNetworkError(error, url, options.timeoutMs);
+      const unreachable = describeNetworkError(error, url, options.timeoutMs);
+      // A target that drops one request (a 2 MB body, say) but still answers is judged on that
+      // answer; only a target that no longer answers at all stops the run (exit 3).
+      if (request.unchecked || !(await stillAnswers())) throw unreachable;
+      return noAnswer(method, url, headers, body, unreachable.message);
     }
     const record = recordExchange(
       { method, url: url.href, headers },
