@@ -11,12 +11,19 @@ import { toolPath } from './pack.js';
 const key = 'sk_test_packed_contract_cli';
 
 /** Runs `npx --no-install payment-service-contract …` in the project; resolves with its exit code and output. */
-function contract(cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function contract(
+  cwd: string,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       'npx',
       ['--no-install', 'payment-service-contract', ...args],
-      { cwd, env: { ...process.env, PATH: toolPath(), NO_COLOR: '1' }, maxBuffer: 32 * 1024 * 1024 },
+      {
+        cwd,
+        env: { ...process.env, PATH: toolPath(), NO_COLOR: '1' },
+        maxBuffer: 32 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const code = error ? Number((error as { code?: number }).code ?? 1) : 0;
         resolve({ code, stdout, stderr });
@@ -26,12 +33,18 @@ function contract(cwd: string, args: string[]): Promise<{ code: number; stdout: 
 }
 
 /** Starts the installed package's drift proxy (`@payment-service/contract/drift`) in front of `upstream`. */
-async function startDrifted(cwd: string, upstream: string): Promise<{ url: string; child: ChildProcess }> {
+async function startDrifted(
+  cwd: string,
+  upstream: string,
+): Promise<{ url: string; child: ChildProcess }> {
   const script = `import('@payment-service/contract/drift').then(async ({ DRIFTS, startDriftProxy }) => {
     const proxy = await startDriftProxy({ upstreamUrl: ${JSON.stringify(upstream)}, drifts: Object.keys(DRIFTS) });
     console.log('DRIFTED ' + proxy.url);
   });`;
-  const child = spawn(process.execPath, ['-e', script], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', script], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -70,11 +83,21 @@ describe('npx payment-service-contract from the packed tarballs', () => {
   });
 
   it('passes against npx payment-service-mock, with no failure in report.xml (exit 0)', async () => {
-    const run = await check(sandbox.url, '--format', 'junit', '--output', 'report.xml', '--webhook-url', 'http://127.0.0.1:0/hooks');
+    const run = await check(
+      sandbox.url,
+      '--format',
+      'junit',
+      '--output',
+      'report.xml',
+      '--webhook-url',
+      'http://127.0.0.1:0/hooks',
+    );
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stdout).toMatch(/^PASSED: every documented fact holds; every inferred check holds/);
     const xml = await readFile(join(project, 'report.xml'), 'utf8');
-    expect(xml).toMatch(/<testsuites name="payment-service-contract [^"]+" tests="\d+" failures="0" errors="0" skipped="0"/);
+    expect(xml).toMatch(
+      /<testsuites name="payment-service-contract [^"]+" tests="\d+" failures="0" errors="0" skipped="0"/,
+    );
     expect(run.stdout + run.stderr + xml).not.toContain(key);
   });
 
@@ -90,7 +113,9 @@ describe('npx payment-service-contract from the packed tarballs', () => {
       ['createPayment.invalid-request', 'inferred'],
       ['header.Request-Id', 'inferred'],
     ]) {
-      const testcase = new RegExp(`<testcase classname="createPayment" name="${name.replace(/\./g, '\\.')}:[^"]*" time="0">(?:(?!</testcase>)[\\s\\S])*<failure message="\\[${provenance}\\]`);
+      const testcase = new RegExp(
+        `<testcase classname="createPayment" name="${name.replace(/\./g, '\\.')}:[^"]*" time="0">(?:(?!</testcase>)[\\s\\S])*<failure message="\\[${provenance}\\]`,
+      );
       expect(xml, name).toMatch(testcase);
     }
   });
@@ -102,15 +127,42 @@ describe('npx payment-service-contract from the packed tarballs', () => {
   });
 
   it('compare lists each planted difference between the drifted target and the mock', async () => {
-    const run = await contract(project, ['compare', '--base-url', drifted.url, '--key', key, '--against', sandbox.url, '--rate', '500', '--scenario', 'create-payment', '--scenario', 'bad-input']);
+    const run = await contract(project, [
+      'compare',
+      '--base-url',
+      drifted.url,
+      '--key',
+      key,
+      '--against',
+      sandbox.url,
+      '--rate',
+      '500',
+      '--scenario',
+      'create-payment',
+      '--scenario',
+      'bad-input',
+    ]);
     expect(run.code, run.stderr).toBe(1);
-    for (const planted of ['value created_at', 'shape object', 'value status: provider "COMPLETED", mock "SUCCEEDED"', 'status: provider 200, mock 201', 'code code: provider validation_error, mock invalid_request', 'header Request-Id: provider absent, mock sent']) {
+    for (const planted of [
+      'value created_at',
+      'shape object',
+      'value status: provider "COMPLETED", mock "SUCCEEDED"',
+      'status: provider 200, mock 201',
+      'code code: provider validation_error, mock invalid_request',
+      'header Request-Id: provider absent, mock sent',
+    ]) {
       expect(run.stdout).toContain(planted);
     }
   });
 
   it('exits 2 for an sk_live_ key without sending a request', async () => {
-    const run = await contract(project, ['check', '--base-url', sandbox.url, '--key', 'sk_live_abcdefghijklmnop']);
+    const run = await contract(project, [
+      'check',
+      '--base-url',
+      sandbox.url,
+      '--key',
+      'sk_live_abcdefghijklmnop',
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('refusing an sk_live_ key');
     expect(run.stderr).not.toContain('abcdefghijklmnop');

@@ -198,15 +198,26 @@ describe('runContractCheck refuses or stops', () => {
     const mock = createMockServer();
     const dropsHugeBodies = async (request: Request) => {
       const body = await request.clone().text();
-      if (body.length > 1_000_000) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      if (body.length > 1_000_000)
+        throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
       return mock.fetch(request);
     };
-    const report = await runContractCheck({ baseUrl: 'http://mock.local', apiKey: 'sk_test_drops_huge_bodies', fetch: dropsHugeBodies, rate: unlimited, scenarios: ['bad-input'] });
+    const report = await runContractCheck({
+      baseUrl: 'http://mock.local',
+      apiKey: 'sk_test_drops_huge_bodies',
+      fetch: dropsHugeBodies,
+      rate: unlimited,
+      scenarios: ['bad-input'],
+    });
     mock.close();
-    const tooLarge = report.checks.find((check) => check.operation === 'createPayment' && check.id === 'createPayment.body-too-large');
+    const tooLarge = report.checks.find(
+      (check) => check.operation === 'createPayment' && check.id === 'createPayment.body-too-large',
+    );
     expect(tooLarge).toMatchObject({ outcome: 'failed', failures: 1 });
     expect(tooLarge?.example?.actual).toContain('status 0');
-    expect(tooLarge?.example?.exchange?.bodyExcerpt).toContain('closed the connection (ECONNRESET)');
+    expect(tooLarge?.example?.exchange?.bodyExcerpt).toContain(
+      'closed the connection (ECONNRESET)',
+    );
     expect(report).toMatchObject({ verdict: 'passed', exitCode: 0 });
   });
 

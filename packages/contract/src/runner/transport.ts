@@ -126,10 +126,36 @@ export function createTransport(options: TransportOptions) {
   }
 
   /** The answer to a request the target dropped while still answering others: status 0, the reason in the record. */
-  function noAnswer(method: string, url: URL, headers: Headers, body: string | undefined, reason: string): Answer {
-    const record = recordExchange({ method, url: url.href, headers }, body, { status: 0, headers: new Headers() }, `(no answer: ${reason})`, options.apiKey);
-    const result: ExchangeResult = { operation: 'unchecked', spec: undefined, statusKey: undefined, checks: [], violations: [] };
-    return { status: 0, headers: new Headers(), text: '', json: undefined, code: undefined, record, result };
+  function noAnswer(
+    method: string,
+    url: URL,
+    headers: Headers,
+    body: string | undefined,
+    reason: string,
+  ): Answer {
+    const record = recordExchange(
+      { method, url: url.href, headers },
+      body,
+      { status: 0, headers: new Headers() },
+      `(no answer: ${reason})`,
+      options.apiKey,
+    );
+    const result: ExchangeResult = {
+      operation: 'unchecked',
+      spec: undefined,
+      statusKey: undefined,
+      checks: [],
+      violations: [],
+    };
+    return {
+      status: 0,
+      headers: new Headers(),
+      text: '',
+      json: undefined,
+      code: undefined,
+      record,
+      result,
+    };
   }
 
   async function send(request: ScenarioRequest): Promise<Answer> {
