@@ -47,6 +47,7 @@ export {
 export type { Requirement, Scenario, ScenarioContext, TraceStep } from './runner/scenario.js';
 export type { Answer, ScenarioRequest } from './runner/transport.js';
 export { scenarios } from './scenarios/index.js';
+export { forbiddenActions } from './scenarios/lifecycle.js';
 export {
   describeProvenance,
   type ElementRef,

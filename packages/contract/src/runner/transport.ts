@@ -61,6 +61,15 @@ export interface TransportOptions {
   onExchange?: (exchange: Exchange, result: ExchangeResult) => void;
 }
 
+/** The result of an exchange that is not checked (a probe, a clean-up, a dropped request). */
+const UNCHECKED: ExchangeResult = {
+  operation: 'unchecked',
+  spec: undefined,
+  statusKey: undefined,
+  checks: [],
+  violations: [],
+};
+
 /** Responses larger than this are cut: no answer can fill the runner's memory. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -140,13 +149,6 @@ export function createTransport(options: TransportOptions) {
       `(no answer: ${reason})`,
       options.apiKey,
     );
-    const result: ExchangeResult = {
-      operation: 'unchecked',
-      spec: undefined,
-      statusKey: undefined,
-      checks: [],
-      violations: [],
-    };
     return {
       status: 0,
       headers: new Headers(),
@@ -154,7 +156,7 @@ export function createTransport(options: TransportOptions) {
       json: undefined,
       code: undefined,
       record,
-      result,
+      result: UNCHECKED,
     };
   }
 
@@ -221,13 +223,6 @@ export function createTransport(options: TransportOptions) {
     } catch {
       json = undefined;
     }
-    const unchecked: ExchangeResult = {
-      operation: 'unchecked',
-      spec: undefined,
-      statusKey: undefined,
-      checks: [],
-      violations: [],
-    };
     if (request.unchecked)
       return {
         status: response.status,
@@ -236,7 +231,7 @@ export function createTransport(options: TransportOptions) {
         json,
         code: record.code,
         record,
-        result: unchecked,
+        result: UNCHECKED,
       };
     const result = options.validator.check(exchange);
     const operation = result.operation === 'undeclared' ? 'routes' : result.operation;

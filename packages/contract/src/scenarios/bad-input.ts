@@ -1,4 +1,5 @@
 // Bad requests as data: each case names the check it evaluates and the problem it expects (status, code, field), never a 5xx.
+import { testTokens } from '@payment-service/openapi';
 import type { CheckDefinition } from '../checks/ledger.js';
 import type { Scenario } from '../runner/scenario.js';
 import type { ScenarioRequest } from '../runner/transport.js';
@@ -386,15 +387,7 @@ function definitionOf(id: string): CheckDefinition {
   return { id, operation, title, element };
 }
 
-const ALL_TOKENS = [
-  'tok_test_success',
-  'tok_test_declined',
-  'tok_test_insufficient_funds',
-  'tok_test_expired_card',
-  'tok_test_processing_error',
-  'tok_test_pending',
-  'tok_test_pending_declined',
-];
+const ALL_TOKENS = testTokens.map((entry) => entry.token);
 
 /** The bad-input scenario: every case of the table. */
 export const badInput: Scenario = {

@@ -1,16 +1,17 @@
 // Creating payments: the documented facts (SUCCEEDED on capture with a success token, amount and currency as sent) and our model of the other tokens.
+import { testTokens } from '@payment-service/openapi';
 import type { Scenario } from '../runner/scenario.js';
 import { statusOf } from '../runner/scenario.js';
 import { elements } from './elements.js';
 import { createPaymentStep, paymentBody, paymentPath } from './payments.js';
 import { createsPayment } from './shared-checks.js';
 
-const DECLINES = [
-  ['tok_test_declined', 'card_declined'],
-  ['tok_test_insufficient_funds', 'insufficient_funds'],
-  ['tok_test_expired_card', 'expired_card'],
-  ['tok_test_processing_error', 'processing_error'],
-] as const;
+/** The tokens that decline at once, with their failure_code (the spec's test-token table). */
+const DECLINES = testTokens.flatMap((entry) =>
+  'failure_code' in entry && entry.description.startsWith('`FAILED`')
+    ? [[entry.token, entry.failure_code] as const]
+    : [],
+);
 
 /** The create-payment scenario. */
 export const createPayment: Scenario = {

@@ -13,8 +13,8 @@ const ACTIONS = {
 } as const;
 type Action = keyof typeof ACTIONS;
 
-/** The actions each status forbids, with the token and capture flag that create a payment in it. */
-const FORBIDDEN: Array<[Action, string, string, boolean]> = [
+/** The actions each status forbids (409 invalid_state), with the token and capture flag that create a payment in that status. */
+export const forbiddenActions: ReadonlyArray<readonly [Action, string, string, boolean]> = [
   ['capture', 'SUCCEEDED', 'tok_test_success', true],
   ['cancel', 'SUCCEEDED', 'tok_test_success', true],
   ['refund', 'AUTHORIZED', 'tok_test_success', false],
@@ -194,7 +194,7 @@ export const lifecycle: Scenario = {
     );
 
     const refusals: Array<[Action, string, string]> = [
-      ...FORBIDDEN.map(([action, status]): [Action, string, string] => [action, status, '']),
+      ...forbiddenActions.map(([action, status]): [Action, string, string] => [action, status, '']),
       ['capture', 'CANCELED', toCancel.id],
       ['cancel', 'CANCELED', toCancel.id],
       ['refund', 'CANCELED', toCancel.id],
@@ -205,7 +205,12 @@ export const lifecycle: Scenario = {
     for (const [index, [action, status, existing]] of refusals.entries()) {
       let id = existing;
       if (!id) {
-        const [, , token, capture] = FORBIDDEN[index] as [Action, string, string, boolean];
+        const [, , token, capture] = forbiddenActions[index] as readonly [
+          Action,
+          string,
+          string,
+          boolean,
+        ];
         id = (
           await createPaymentStep(
             context,
