@@ -31,7 +31,12 @@ export function provenanceLine(check: CheckResult): string {
   return describeProvenance(check.element.provenance);
 }
 
-/** How often a failed check failed: `12 of 12 runs, 1 distinct answer`. */
+/**
+ * How often a failed check failed.
+ *
+ * @example
+ * failureCount(check); // '12 of 12 runs, 2 distinct answers'
+ */
 export function failureCount(check: CheckResult): string {
   const distinct = check.distinctFailures ?? 1;
   return `${check.failures} of ${check.runs} run${check.runs === 1 ? '' : 's'}${distinct > 1 ? `, ${distinct} distinct answers` : ''}`;
@@ -62,7 +67,12 @@ export function evidenceLines(check: CheckResult): Array<[string, string]> {
   return lines;
 }
 
-/** Groups checks by a key, keeping the order of first appearance. */
+/**
+ * Groups items by a key, keeping the order of first appearance.
+ *
+ * @example
+ * groupBy(skipped, (check) => check.skipReason ?? ''); // Map { 'needs …' => [ … ] }
+ */
 export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
@@ -97,7 +107,12 @@ export function failureGroups(checks: readonly CheckResult[]): FailureGroup[] {
   ].map((members) => ({ check: members[0] as CheckResult, members }));
 }
 
-/** Where a group failed: `createPayment (3 of 5 runs), listPayments (2 of 2 runs)`. */
+/**
+ * Where a group failed.
+ *
+ * @example
+ * groupOperations(group); // 'createPayment (3 of 5 runs), listPayments (2 of 2 runs)'
+ */
 export function groupOperations(group: FailureGroup): string {
   return group.members.map((member) => `${member.operation} (${failureCount(member)})`).join(', ');
 }

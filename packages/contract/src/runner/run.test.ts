@@ -51,6 +51,12 @@ describe('runContractCheck against the mock in process', () => {
     expect(report.summary.skipped).toBe(0);
     expect(report.summary.passed).toBeGreaterThan(300);
     expect(JSON.stringify(report)).not.toContain('sk_test_inprocess_clean');
+    const left = await mock.fetch(
+      new Request('http://mock.local/v1/webhook_endpoints', {
+        headers: { authorization: 'Bearer sk_test_inprocess_clean' },
+      }),
+    );
+    expect((await left.json()).data).toEqual([]);
   });
 
   it('reports the webhook checks as skipped, with the reason, when no receiver is given', async () => {

@@ -72,7 +72,12 @@ export interface ScenarioContext {
   trace(step: TraceStep): void;
 }
 
-/** Describes an answer in a few words: `201`, `409 invalid_state`. */
+/**
+ * Describes an answer in a few words: `201`, `409 invalid_state`, or why no answer came.
+ *
+ * @example
+ * statusOf(answer); // '409 invalid_state'
+ */
 export function statusOf(answer: Answer): string {
   if (answer.status === 0) return answer.record.bodyExcerpt;
   return answer.code ? `${answer.status} ${answer.code}` : String(answer.status);

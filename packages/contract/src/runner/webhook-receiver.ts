@@ -38,7 +38,12 @@ const MAX_DELIVERIES = 1000;
 const MAX_BODY = 256 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** Where to listen for a given URL and `--webhook-listen`, or an error message. */
+/**
+ * Where to listen for a given URL and `--webhook-listen`, or an error message.
+ *
+ * @example
+ * listenAddress(new URL('https://abc.tunnel.example/hooks'), '8080'); // { host: '127.0.0.1', port: 8080 }
+ */
 export function listenAddress(
   url: URL,
   listen: string | undefined,

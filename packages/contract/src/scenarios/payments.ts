@@ -3,7 +3,12 @@ import type { ScenarioContext } from '../runner/scenario.js';
 import { statusOf } from '../runner/scenario.js';
 import type { Answer } from '../runner/transport.js';
 
-/** A create-payment request body with a test token; the description carries the run's marker. */
+/**
+ * A create-payment request body with a test token; the description carries the run's marker.
+ *
+ * @example
+ * paymentBody(context, 'tok_test_pending', { capture: false }); // { amount: 10000, currency: 'KZT', capture: false, … }
+ */
 export function paymentBody(
   context: ScenarioContext,
   token = 'tok_test_success',
@@ -22,6 +27,9 @@ export function paymentBody(
 /**
  * Creates a payment that later steps need: the check `checkId` fails (and the scenario stops)
  * unless a 2xx with a payment id comes back.
+ *
+ * @example
+ * const { id } = await createPaymentStep(context, createsPayment.id, paymentBody(context));
  */
 export async function createPaymentStep(
   context: ScenarioContext,
@@ -41,7 +49,12 @@ export async function createPaymentStep(
   return Object.assign(answer, { id: id as string });
 }
 
-/** The path of a payment, or of one of its actions. */
+/**
+ * The path of a payment, or of one of its actions.
+ *
+ * @example
+ * paymentPath('pay_123', '/capture'); // '/v1/payments/pay_123/capture'
+ */
 export function paymentPath(id: string, action = ''): string {
   return `/v1/payments/${encodeURIComponent(id)}${action}`;
 }
