@@ -1,8 +1,9 @@
 // Unit tests of the coverage table: declared pairs matched to exercised ones, and the NEVER rows.
+
+import { indexOperations } from '@payment-service/contract';
 import { describe, expect, it } from 'vitest';
 import { computeCoverage, formatCoverage } from './coverage.js';
 import type { ExerciseRecord } from './recording-fetch.js';
-import { indexOperations } from './spec-index.js';
 
 const operations = indexOperations({
   openapi: {

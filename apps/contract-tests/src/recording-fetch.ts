@@ -1,7 +1,7 @@
 // A fetch wrapper that checks every response against the spec and records which (operation, status) pairs were exercised.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Exchange, ExchangeResult, ResponseValidator } from './response-validator.js';
+import type { Exchange, ExchangeResult, ResponseValidator } from '@payment-service/contract';
 
 /** One line of the exercise log shared by all test files of a run. */
 export interface ExerciseRecord {
@@ -21,6 +21,46 @@ export interface Recording {
   results: Array<ExchangeResult & { exchange: Exchange }>;
   /** Violations since the last call, then forgets them. */
   takeViolations(): Array<ExchangeResult['violations'][number] & { exchange: Exchange }>;
+}
+
+/**
+ * The exercise-log line of one checked exchange.
+ *
+ * @example
+ * appendFileSync(logFile, `${JSON.stringify(exerciseRecord('http', exchange, result))}\n`);
+ */
+export function exerciseRecord(
+  target: string,
+  exchange: Exchange,
+  result: ExchangeResult,
+): ExerciseRecord {
+  return {
+    target,
+    operation: result.spec ? `${result.spec}:${result.operation}` : result.operation,
+    statusKey: result.statusKey,
+    status: exchange.status,
+    method: exchange.method,
+    path: exchange.path,
+    violations: result.violations,
+  };
+}
+
+/**
+ * Appends one checked exchange to the run's exercise log in `recordDir` (one file per process).
+ *
+ * @example
+ * runContractCheck({ …, onExchange: (exchange, result) => appendExercise(recordDir, 'http', exchange, result) });
+ */
+export function appendExercise(
+  recordDir: string,
+  target: string,
+  exchange: Exchange,
+  result: ExchangeResult,
+): void {
+  appendFileSync(
+    join(recordDir, `exercised-${process.pid}.jsonl`),
+    `${JSON.stringify(exerciseRecord(target, exchange, result))}\n`,
+  );
 }
 
 /**
@@ -64,18 +104,11 @@ export function createRecordingFetch(
     const result = validator.check(exchange);
     results.push({ ...result, exchange });
     for (const violation of result.violations) unread.push({ exchange, ...violation });
-    if (logFile) {
-      const record: ExerciseRecord = {
-        target: options.target,
-        operation: result.operation,
-        statusKey: result.statusKey,
-        status: exchange.status,
-        method: exchange.method,
-        path: exchange.path,
-        violations: result.violations,
-      };
-      appendFileSync(logFile, `${JSON.stringify(record)}\n`);
-    }
+    if (logFile)
+      appendFileSync(
+        logFile,
+        `${JSON.stringify(exerciseRecord(options.target, exchange, result))}\n`,
+      );
     return response;
   };
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** The packages a release publishes, by directory under packages/. */
-export const PUBLISHED = ['openapi', 'sdk', 'mock'] as const;
+export const PUBLISHED = ['openapi', 'sdk', 'mock', 'contract'] as const;
 export type PublishedPackage = (typeof PUBLISHED)[number];
 
 const require = createRequire(join(repoRoot, 'package.json'));

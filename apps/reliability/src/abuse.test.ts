@@ -98,7 +98,7 @@ describe('error-list amplification', () => {
       key: NEIGHBOUR,
       body: paymentBody(),
     });
-    expect(create.status).toBe(201);
+    expect(create.status, create.text).toBe(201);
     expect(started.alive()).toBe(true);
     expect(started.peakRssMiB()).toBeLessThan(PROCESS_RSS_LIMIT_MIB);
   });
@@ -120,7 +120,7 @@ describe('a latency fault cannot lock everyone out', () => {
       key: NEIGHBOUR,
       body: paymentBody(),
     });
-    expect(create.status).toBe(201);
+    expect(create.status, create.text).toBe(201);
     expect(started.alive()).toBe(true);
   });
 });

@@ -116,6 +116,45 @@ export function checkProvenance(document) {
   };
 
   /**
+   * `x-provenance-values` gives single enum values a provenance of their own (the provider
+   * documents `SUCCEEDED` and not its siblings): each key must be one of the schema's `enum`
+   * values and carry valid provenance.
+   *
+   * @param {Record<string, unknown>} schema
+   * @param {string} pointer
+   */
+  const visitValueProvenance = (schema, pointer) => {
+    const values = schema['x-provenance-values'];
+    const at = `${pointer}/x-provenance-values`;
+    if (!isObject(values)) {
+      checked += 1;
+      problems.push({
+        pointer: at,
+        message: 'x-provenance-values must map enum values to provenance',
+      });
+      return;
+    }
+    const members = Array.isArray(schema.enum) ? schema.enum.map(String) : [];
+    eachEntry(values, at, (value, valueAt) => {
+      const name = valueAt
+        .slice(at.length + 1)
+        .replaceAll('~1', '/')
+        .replaceAll('~0', '~');
+      if (!members.includes(name)) {
+        checked += 1;
+        problems.push({
+          pointer: valueAt,
+          message: `${JSON.stringify(name)} is not one of the schema's enum values`,
+        });
+      } else if (isObject(value)) expectProvenance(value, valueAt);
+      else {
+        checked += 1;
+        problems.push({ pointer: valueAt, message: 'expected x-provenance (and its ref or note)' });
+      }
+    });
+  };
+
+  /**
    * @param {unknown} schema
    * @param {string} pointer
    * @param {'named' | 'property' | 'inline'} role `named` schemas always carry provenance;
@@ -129,6 +168,7 @@ export function checkProvenance(document) {
     const own = schema['x-provenance'] !== undefined;
     if (role === 'named' || own || (needs && !inherited)) expectProvenance(schema, pointer);
     else if (needs) checked += 1; // inherits its parent's provenance
+    if ('x-provenance-values' in schema) visitValueProvenance(schema, pointer);
     const passes = inherited || (own && provenanceProblem(schema) === undefined);
     const inline = (/** @type {unknown} */ value, /** @type {string} */ at) =>
       visitSchema(value, at, 'inline', passes);

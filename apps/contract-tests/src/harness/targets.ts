@@ -1,4 +1,4 @@
-// The servers the scenarios run against: the mock in process, the mock over HTTP, or a live sandbox named by the environment.
+// The servers the scenarios run against: the mock in process and the mock over HTTP (a live sandbox is checked by payment-service-contract).
 import { createMockServer } from '@payment-service/mock';
 import { startMockServer } from '@payment-service/mock/node';
 
@@ -8,34 +8,23 @@ export interface Target {
   baseUrl: string;
   /** Sends one request to the target, with no checking. */
   fetch(request: Request): Promise<Response>;
-  /** Whether the target serves the mock's `/_sandbox` controls. */
-  hasSandboxControls: boolean;
   /** A fresh API key; on the mock every new `sk_test_` key is an empty account. */
   newApiKey(): string;
-  /** Resolves once the mock has no webhook attempt in flight or due now; undefined on a live sandbox. */
-  webhooksSettled: (() => Promise<void>) | undefined;
+  /** Resolves once the mock has no webhook attempt in flight or due now. */
+  webhooksSettled: () => Promise<void>;
   close(): Promise<void>;
 }
 
-export type TargetName = 'in-process' | 'http' | 'live';
-
-/** The live sandbox's address and key, when the run is pointed at one. */
-export const liveSandbox = {
-  baseUrl: process.env.CONTRACT_BASE_URL,
-  apiKey: process.env.CONTRACT_API_KEY,
-};
-
-/** Whether this run checks a live sandbox (no sandbox controls, one fixed key). */
-export const isLive = Boolean(liveSandbox.baseUrl);
+export type TargetName = 'in-process' | 'http';
 
 /**
- * The targets of this run: the mock in process and over HTTP, or only `live` when `CONTRACT_BASE_URL` is set.
+ * The targets of this run: the mock in process and over HTTP.
  *
  * @example
  * describe.each(targetNames())('create payment (%s)', (name) => { … });
  */
 export function targetNames(): TargetName[] {
-  return liveSandbox.baseUrl ? ['live'] : ['in-process', 'http'];
+  return ['in-process', 'http'];
 }
 
 function randomKey(): string {
@@ -57,37 +46,18 @@ export async function startTarget(name: TargetName): Promise<Target> {
       name,
       baseUrl: 'http://mock.local',
       fetch: (request) => mock.fetch(request),
-      hasSandboxControls: true,
       newApiKey: randomKey,
       webhooksSettled: () => mock.webhooksSettled(),
       close: async () => mock.close(),
     };
   }
-  if (name === 'http') {
-    const server = await startMockServer({ port: 0 });
-    return {
-      name,
-      baseUrl: server.url,
-      fetch: (request) => fetch(request),
-      hasSandboxControls: true,
-      newApiKey: randomKey,
-      webhooksSettled: () => server.webhooksSettled(),
-      close: () => server.close(),
-    };
-  }
-  const { baseUrl, apiKey } = liveSandbox;
-  if (!baseUrl || !apiKey) {
-    throw new Error(
-      'CONTRACT_BASE_URL and CONTRACT_API_KEY (an sk_test_ key) must both be set for a live run',
-    );
-  }
+  const server = await startMockServer({ port: 0 });
   return {
     name,
-    baseUrl: baseUrl.replace(/\/+$/, ''),
+    baseUrl: server.url,
     fetch: (request) => fetch(request),
-    hasSandboxControls: false,
-    newApiKey: () => apiKey,
-    webhooksSettled: undefined,
-    close: async () => {},
+    newApiKey: randomKey,
+    webhooksSettled: () => server.webhooksSettled(),
+    close: () => server.close(),
   };
 }

@@ -1,9 +1,13 @@
 // Vitest wiring for a scenario file: starts a target, checks every response against the spec, and hands out clients.
+import {
+  createResponseValidator,
+  describeProvenance,
+  resolveElement,
+} from '@payment-service/contract';
 import { createSandboxControls } from '@payment-service/mock/controls';
 import { type ClientOptions, createClient } from '@payment-service/sdk';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { createRecordingFetch, type Recording } from '../recording-fetch.js';
-import { createResponseValidator } from '../response-validator.js';
 import { startTarget, type Target, type TargetName } from './targets.js';
 
 /** A raw answer: what `send` returns, for asserting on statuses and problem bodies. */
@@ -51,14 +55,9 @@ export function useTarget(name: TargetName) {
     await target?.close();
   });
   afterEach(() => {
-    // Against a live sandbox, another 2xx than the inferred success code is drift to report
-    // (the drift report lists it), not a failure; against the mock it must be exact.
-    const violations = (recording?.takeViolations() ?? []).filter(
-      (violation) => !(name === 'live' && violation.successCodeDrift),
-    );
-    const described = violations.map(
+    const described = (recording?.takeViolations() ?? []).map(
       (violation) =>
-        `[${violation.provenance}] ${violation.exchange.method} ${violation.exchange.path} → ${violation.exchange.status}: ${violation.message} (${violation.source})`,
+        `${violation.id} ${violation.exchange.method} ${violation.exchange.path} → ${violation.exchange.status}: expected ${violation.expected}, got ${violation.actual} (${describeProvenance(resolveElement(violation.element).provenance)})`,
     );
     expect(described, 'every response must honour the spec').toEqual([]);
   });

@@ -96,7 +96,6 @@ describe.each(targetNames())('create a payment (%s)', (name) => {
         payment_method: { type: 'token', token: 'tok_test_success' },
       })
       .catch((caught: unknown) => caught);
-    if (name === 'live') return;
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).code).toBe('live_key_in_sandbox');
     expect(String(error)).not.toContain(liveKey);

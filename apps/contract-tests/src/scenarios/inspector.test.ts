@@ -1,10 +1,10 @@
 // The console inspector's snapshot: what a key's code sent and got, its payments' timelines and its webhooks, for that key only.
 import { describe, expect, it, vi } from 'vitest';
-import { isLive, targetNames } from '../harness/targets.js';
+import { targetNames } from '../harness/targets.js';
 import { useTarget } from '../harness/use-target.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.js';
 
-describe.skipIf(isLive).each(targetNames())('inspector snapshot (%s)', (name) => {
+describe.each(targetNames())('inspector snapshot (%s)', (name) => {
   const ctx = useTarget(name);
 
   it('shows a pending payment settling, its payment.succeeded delivery, and the requests that did it', async () => {

@@ -2,7 +2,6 @@
 import type { Payment, PaymentServiceError } from '@payment-service/sdk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isLive } from '../harness/targets.js';
 import { useTarget } from '../harness/use-target.js';
 
 /** How many random cases each property runs; `PROPERTY_RUNS` raises it for a longer soak. */
@@ -75,7 +74,7 @@ function expectInvariants(payment: Payment) {
   else expect(payment.failure_code).toBeNull();
 }
 
-describe.skipIf(isLive)('properties (in-process)', () => {
+describe('properties (in-process)', () => {
   const ctx = useTarget('in-process');
 
   it('random operation sequences make only legal transitions and keep the amounts consistent', async () => {

@@ -1,8 +1,9 @@
 // Every request example in the specs, sent as written: the answer is the example's operation's documented success status, with the documented example's object and status.
+
+import { type SpecName, specDocuments } from '@payment-service/contract';
 import { describe, expect, it } from 'vitest';
-import { isLive, targetNames } from '../harness/targets.js';
+import { targetNames } from '../harness/targets.js';
 import { useTarget } from '../harness/use-target.js';
-import { type SpecName, specDocuments } from '../spec-index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: walking the spec documents as plain data
 type Node = any;
@@ -95,24 +96,21 @@ describe.each(targetNames())('request examples sent to the sandbox (%s)', (name)
     return payment.id;
   }
 
-  it.skipIf(isLive).each(examples)(
-    '$spec $operationId example "$name" answers $status',
-    async (example) => {
-      const apiKey = ctx.newApiKey();
-      const path = example.path.includes('{id}')
-        ? example.path.replace('{id}', await prepare(apiKey, example.operationId))
-        : example.path;
-      const response = await ctx.send(path, {
-        apiKey,
-        method: example.method,
-        body: example.body,
-      });
-      expect(response.status).toBe(example.status);
-      for (const field of ['object', 'status'] as const) {
-        if (example.documented?.[field] !== undefined && field in (response.json ?? {}))
-          expect(response.json[field]).toBe(example.documented[field]);
-      }
-      if (example.operationId === 'setSandboxFaults') await ctx.controls(apiKey).clearFaults();
-    },
-  );
+  it.each(examples)('$spec $operationId example "$name" answers $status', async (example) => {
+    const apiKey = ctx.newApiKey();
+    const path = example.path.includes('{id}')
+      ? example.path.replace('{id}', await prepare(apiKey, example.operationId))
+      : example.path;
+    const response = await ctx.send(path, {
+      apiKey,
+      method: example.method,
+      body: example.body,
+    });
+    expect(response.status).toBe(example.status);
+    for (const field of ['object', 'status'] as const) {
+      if (example.documented?.[field] !== undefined && field in (response.json ?? {}))
+        expect(response.json[field]).toBe(example.documented[field]);
+    }
+    if (example.operationId === 'setSandboxFaults') await ctx.controls(apiKey).clearFaults();
+  });
 });

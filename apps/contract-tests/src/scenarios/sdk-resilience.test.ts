@@ -9,7 +9,6 @@ import {
 } from '@payment-service/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runOnFakeTime, useFakeTime } from '../harness/fake-time.js';
-import { isLive } from '../harness/targets.js';
 import { useTarget } from '../harness/use-target.js';
 
 const params = {
@@ -22,7 +21,7 @@ const params = {
 /** How many times the lost-response run is repeated, each on its own sandbox account. */
 const lostResponseRuns = 50;
 
-describe.skipIf(isLive)('SDK resilience against the mock over HTTP', () => {
+describe('SDK resilience against the mock over HTTP', () => {
   const ctx = useTarget('http');
 
   /** A client on a fresh key, its controls, and the log of its attempts. */

@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createClient } from '@payment-service/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isLive } from '../harness/targets.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.js';
 
 const cliPath = join(
@@ -37,7 +36,7 @@ async function startCli(args: string[]) {
   return { child, ...banner };
 }
 
-describe.skipIf(isLive)('the CLI with --webhook-url', () => {
+describe('the CLI with --webhook-url', () => {
   let child: ChildProcess | undefined;
   let receiver: WebhookReceiver | undefined;
   afterAll(async () => {

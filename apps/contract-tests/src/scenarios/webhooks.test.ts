@@ -2,7 +2,7 @@
 import type { CreatePaymentParams, WebhookEvent } from '@payment-service/sdk';
 import { WebhookSignatureError, WebhookTimestampError, webhooks } from '@payment-service/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isLive, targetNames } from '../harness/targets.js';
+import { targetNames } from '../harness/targets.js';
 import { type TargetContext, useTarget } from '../harness/use-target.js';
 import {
   startWebhookReceiver,
@@ -46,7 +46,7 @@ async function settled(ctx: TargetContext): Promise<void> {
   await webhooksSettled();
 }
 
-describe.skipIf(isLive).each(targetNames())('webhooks (%s)', (name) => {
+describe.each(targetNames())('webhooks (%s)', (name) => {
   const ctx = useTarget(name);
 
   it('registers an endpoint (secret shown once), lists it without the secret, deletes it', async () => {

@@ -1870,7 +1870,13 @@ export const openapiDocument = {
         ],
         "description": "`PENDING` (processing asynchronously), `AUTHORIZED` (held, awaiting capture or cancel), `SUCCEEDED` (processed successfully), `FAILED` (declined; see `failure_code`), `CANCELED` (authorization released), `REFUNDED` (fully refunded).",
         "x-provenance": "inferred",
-        "x-provenance-note": "The document states only that statuses include SUCCEEDED; the other values are our model of the usual payment lifecycle."
+        "x-provenance-note": "The document states only that statuses include SUCCEEDED; the other values are our model of the usual payment lifecycle.",
+        "x-provenance-values": {
+          "SUCCEEDED": {
+            "x-provenance": "documented",
+            "x-provenance-ref": "3"
+          }
+        }
       },
       "PaymentMethod": {
         "type": "object",

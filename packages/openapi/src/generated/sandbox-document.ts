@@ -1356,7 +1356,13 @@ export const sandboxDocument = {
         ],
         "description": "`PENDING` (processing asynchronously), `AUTHORIZED` (held, awaiting capture or cancel), `SUCCEEDED` (processed successfully), `FAILED` (declined; see `failure_code`), `CANCELED` (authorization released), `REFUNDED` (fully refunded).",
         "x-provenance": "inferred",
-        "x-provenance-note": "The document states only that statuses include SUCCEEDED; the other values are our model of the usual payment lifecycle."
+        "x-provenance-note": "The document states only that statuses include SUCCEEDED; the other values are our model of the usual payment lifecycle.",
+        "x-provenance-values": {
+          "SUCCEEDED": {
+            "x-provenance": "documented",
+            "x-provenance-ref": "3"
+          }
+        }
       },
       "Amount": {
         "type": "integer",

@@ -186,3 +186,36 @@ describe('checkProvenance', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('checkProvenance: x-provenance-values', () => {
+  it('accepts a per-value provenance for a member of the enum, and checks it', () => {
+    const document = validDocument();
+    const status = document.components.schemas.PaymentStatus as Record<string, unknown>;
+    status.enum = ['PENDING', 'SUCCEEDED'];
+    status['x-provenance-values'] = { SUCCEEDED: { ...documented } };
+    expect(checkProvenance(document).problems).toEqual([]);
+    status['x-provenance-values'] = { SUCCEEDED: { 'x-provenance': 'documented' } };
+    expect(checkProvenance(document).problems).toEqual([
+      {
+        pointer: '/components/schemas/PaymentStatus/x-provenance-values/SUCCEEDED',
+        message: expect.stringContaining('x-provenance-ref'),
+      },
+    ]);
+  });
+
+  it('rejects a value that is not in the enum, and a map that is not a map', () => {
+    const document = validDocument();
+    const status = document.components.schemas.PaymentStatus as Record<string, unknown>;
+    status['x-provenance-values'] = { COMPLETED: { ...documented } };
+    expect(checkProvenance(document).problems).toEqual([
+      {
+        pointer: '/components/schemas/PaymentStatus/x-provenance-values/COMPLETED',
+        message: '"COMPLETED" is not one of the schema\'s enum values',
+      },
+    ]);
+    status['x-provenance-values'] = ['SUCCEEDED'];
+    expect(checkProvenance(document).problems.map((problem) => problem.pointer)).toEqual([
+      '/components/schemas/PaymentStatus/x-provenance-values',
+    ]);
+  });
+});

@@ -1,0 +1,184 @@
+// The packed payment-service-contract CLI in a fresh project, against the installed payment-service-mock and a drifted proxy in front of it.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type CliSandbox, startCliSandbox } from './cli-sandbox.js';
+import { freshProject } from './fresh-project.js';
+import { toolPath } from './pack.js';
+
+const key = 'sk_test_packed_contract_cli';
+
+/** Runs `npx --no-install payment-service-contract …` in the project; resolves with its exit code and output. */
+function contract(
+  cwd: string,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      'npx',
+      ['--no-install', 'payment-service-contract', ...args],
+      {
+        cwd,
+        env: { ...process.env, PATH: toolPath(), NO_COLOR: '1' },
+        maxBuffer: 32 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? Number((error as { code?: number }).code ?? 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Starts the installed package's drift proxy (`@payment-service/contract/drift`) in front of `upstream`. */
+async function startDrifted(
+  cwd: string,
+  upstream: string,
+): Promise<{ url: string; child: ChildProcess }> {
+  const script = `import('@payment-service/contract/drift').then(async ({ DRIFTS, startDriftProxy }) => {
+    const proxy = await startDriftProxy({ upstreamUrl: ${JSON.stringify(upstream)}, drifts: Object.keys(DRIFTS) });
+    console.log('DRIFTED ' + proxy.url);
+  });`;
+  const child = spawn(process.execPath, ['-e', script], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /DRIFTED (\S+)/.exec(output);
+      if (match) resolve(match[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`the drift proxy exited (${code}): ${output}`)));
+  });
+  return { url, child };
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('npx payment-service-contract from the packed tarballs', () => {
+  let project: string;
+  let sandbox: CliSandbox;
+  let drifted: { url: string; child: ChildProcess };
+  const check = (baseUrl: string, ...extra: string[]) =>
+    contract(project, ['check', '--base-url', baseUrl, '--key', key, '--rate', '500', ...extra]);
+
+  beforeAll(async () => {
+    project = await freshProject('commonjs', Object.values(inject('tarballs')));
+    sandbox = await startCliSandbox(project);
+    drifted = await startDrifted(project, sandbox.url);
+  });
+  afterAll(async () => {
+    drifted?.child.kill();
+    await sandbox?.stop();
+  });
+
+  it('passes against npx payment-service-mock, with no failure in report.xml (exit 0)', async () => {
+    const run = await check(
+      sandbox.url,
+      '--format',
+      'junit',
+      '--output',
+      'report.xml',
+      '--webhook-url',
+      'http://127.0.0.1:0/hooks',
+    );
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stdout).toMatch(/^PASSED: every documented fact holds; every inferred check holds/);
+    const xml = await readFile(join(project, 'report.xml'), 'utf8');
+    expect(xml).toMatch(
+      /<testsuites name="payment-service-contract [^"]+" tests="\d+" failures="0" errors="0" skipped="0"/,
+    );
+    expect(run.stdout + run.stderr + xml).not.toContain(key);
+  });
+
+  it('fails against a drifted target (exit 1), each drift a failed testcase naming its provenance', async () => {
+    const run = await check(drifted.url, '--format', 'junit', '--output', 'drifted.xml');
+    expect(run.code, run.stderr).toBe(1);
+    const xml = await readFile(join(project, 'drifted.xml'), 'utf8');
+    for (const [name, provenance] of [
+      ['schema.Payment.created_at', 'documented'],
+      ['schema.Payment.object', 'documented'],
+      ['createPayment.captured-is-succeeded', 'documented'],
+      ['status.success', 'inferred'],
+      ['createPayment.invalid-request', 'inferred'],
+      ['header.Request-Id', 'inferred'],
+    ] as const) {
+      const testcase = new RegExp(
+        `<testcase classname="createPayment" name="${name.replace(/\./g, '\\.')}:[^"]*" time="0">(?:(?!</testcase>)[\\s\\S])*<failure message="\\[${provenance}\\]`,
+      );
+      expect(xml, name).toMatch(testcase);
+    }
+  });
+
+  it('exits 0 on the same drifted target with --fail-on none', async () => {
+    const run = await check(drifted.url, '--fail-on', 'none', '--scenario', 'create-payment');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Documented checks failed');
+  });
+
+  it('compare lists each planted difference between the drifted target and the mock', async () => {
+    const run = await contract(project, [
+      'compare',
+      '--base-url',
+      drifted.url,
+      '--key',
+      key,
+      '--against',
+      sandbox.url,
+      '--rate',
+      '500',
+      '--scenario',
+      'create-payment',
+      '--scenario',
+      'bad-input',
+    ]);
+    expect(run.code, run.stderr).toBe(1);
+    for (const planted of [
+      'value created_at',
+      'shape object',
+      'value status: provider "COMPLETED", mock "SUCCEEDED"',
+      'status: provider 200, mock 201',
+      'code code: provider validation_error, mock invalid_request',
+      'header Request-Id: provider absent, mock sent',
+    ]) {
+      expect(run.stdout).toContain(planted);
+    }
+  });
+
+  it('exits 2 for an sk_live_ key without sending a request', async () => {
+    const run = await contract(project, [
+      'check',
+      '--base-url',
+      sandbox.url,
+      '--key',
+      'sk_live_abcdefghijklmnop',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('refusing an sk_live_ key');
+    expect(run.stderr).not.toContain('abcdefghijklmnop');
+  });
+
+  it('exits 3 for a closed port', async () => {
+    const run = await check(`http://127.0.0.1:${await closedPort()}`);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('connection refused');
+  });
+
+  it('exits 3 the second time when the target was stopped in between, never a replayed pass', async () => {
+    const url = sandbox.url;
+    expect((await check(url, '--scenario', 'create-payment')).code).toBe(0);
+    await sandbox.stop();
+    const again = await check(url, '--scenario', 'create-payment');
+    expect(again.code).toBe(3);
+  });
+});

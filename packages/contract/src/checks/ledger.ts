@@ -1,0 +1,144 @@
+// The outcome of every named check of a run: how often it ran, how often it failed (with one example), or why it was skipped.
+import type { ExchangeRecord } from '../runner/exchange-record.js';
+import { type ElementRef, type ResolvedElement, resolveElement } from '../spec/elements.js';
+
+/** A named expectation and the spec element it enforces. */
+export interface CheckDefinition {
+  /** Stable id, such as `createPayment.captured-is-succeeded` or `schema.Payment.created_at`. */
+  id: string;
+  /** The spec's operationId the check belongs to (or `routes` for routes outside the spec). */
+  operation: string;
+  /** What the check expects, in one line. */
+  title: string;
+  element: ElementRef;
+}
+
+/** `scenario`: an expectation of a scenario step; `schema`: a response checked against the spec. */
+export type CheckKind = 'scenario' | 'schema';
+
+/** One failure of a check: what was expected and what came back. */
+export interface CheckFailure {
+  expected: string;
+  actual: string;
+  exchange?: ExchangeRecord;
+}
+
+/** A check's result in a report. */
+export interface CheckResult {
+  id: string;
+  operation: string;
+  title: string;
+  kind: CheckKind;
+  element: ResolvedElement;
+  outcome: 'passed' | 'failed' | 'skipped';
+  /** How many times it was evaluated. */
+  runs: number;
+  /** How many of those failed. */
+  failures: number;
+  /** Why it did not run, when skipped. */
+  skipReason?: string;
+  /** The first failure, standing for all identical ones (`failures` counts them). */
+  example?: CheckFailure;
+  /** How many distinct actual results the failures had. */
+  distinctFailures?: number;
+}
+
+interface Entry {
+  definition: CheckDefinition;
+  kind: CheckKind;
+  element: ResolvedElement;
+  runs: number;
+  failures: number;
+  example?: CheckFailure;
+  actuals: Set<string>;
+  skipReason?: string;
+}
+
+const MAX_DISTINCT = 100;
+
+/**
+ * Collects check outcomes; a check is keyed by its operation and id, so identical failures group.
+ *
+ * @example
+ * const ledger = new CheckLedger();
+ * ledger.record(definition, 'scenario', { expected: 'SUCCEEDED', actual: 'COMPLETED' });
+ * ledger.results()[0]?.outcome; // 'failed'
+ */
+export class CheckLedger {
+  private readonly entries = new Map<string, Entry>();
+
+  private entry(definition: CheckDefinition, kind: CheckKind): Entry {
+    const key = `${definition.operation}\u0000${definition.id}`;
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = {
+        definition,
+        kind,
+        element: resolveElement(definition.element),
+        runs: 0,
+        failures: 0,
+        actuals: new Set(),
+      };
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Lists a check before it runs, so a check that never runs is reported as skipped. */
+  declare(definition: CheckDefinition, kind: CheckKind): void {
+    this.entry(definition, kind);
+  }
+
+  /** Records one evaluation: a pass when `failure` is undefined. */
+  record(definition: CheckDefinition, kind: CheckKind, failure?: CheckFailure): void {
+    const entry = this.entry(definition, kind);
+    entry.runs += 1;
+    if (!failure) return;
+    entry.failures += 1;
+    entry.example ??= failure;
+    if (entry.actuals.size < MAX_DISTINCT) entry.actuals.add(failure.actual);
+  }
+
+  /** Marks a check skipped, with the reason, unless it already ran. */
+  skip(definition: CheckDefinition, kind: CheckKind, reason: string): void {
+    const entry = this.entry(definition, kind);
+    if (entry.runs === 0) entry.skipReason ??= reason;
+  }
+
+  /** Every check, documented failures first, then inferred failures, passes and skips, by operation and id. */
+  results(): CheckResult[] {
+    const rank = (result: CheckResult) =>
+      result.outcome === 'failed'
+        ? result.element.provenance.kind === 'documented'
+          ? 0
+          : 1
+        : result.outcome === 'passed'
+          ? 2
+          : 3;
+    return [...this.entries.values()]
+      .map((entry): CheckResult => {
+        const outcome = entry.failures > 0 ? 'failed' : entry.runs > 0 ? 'passed' : 'skipped';
+        const result: CheckResult = {
+          id: entry.definition.id,
+          operation: entry.definition.operation,
+          title: entry.definition.title,
+          kind: entry.kind,
+          element: entry.element,
+          outcome,
+          runs: entry.runs,
+          failures: entry.failures,
+        };
+        if (outcome === 'skipped')
+          result.skipReason = entry.skipReason ?? 'not exercised by this run';
+        if (entry.example) {
+          result.example = entry.example;
+          result.distinctFailures = entry.actuals.size;
+        }
+        return result;
+      })
+      .sort(
+        (a, b) =>
+          rank(a) - rank(b) || a.operation.localeCompare(b.operation) || a.id.localeCompare(b.id),
+      );
+  }
+}

@@ -1,0 +1,202 @@
+// Parses the command line (node's util.parseArgs) into a command and its options; every mistake is a UsageError naming the option.
+import { parseArgs } from 'node:util';
+import { ConfigurationError } from '../errors.js';
+import { FAIL_ON_VALUES, type FailOn } from '../report.js';
+import { REPORT_FORMATS, type ReportFormat } from '../reports/index.js';
+
+/** One report to write: a format, to a file or (without one) to stdout. */
+export interface ReportDestination {
+  format: ReportFormat;
+  output?: string;
+}
+
+/** What the command line asks for. */
+export type Command =
+  | { name: 'help'; topic?: string }
+  | { name: 'version' }
+  | { name: 'list'; format: 'text' | 'json' }
+  | ({ name: 'check' } & CheckArguments)
+  | ({
+      name: 'compare';
+      against: string;
+      againstKey?: string;
+      againstWebhookUrl?: string;
+    } & CheckArguments);
+
+/** The options `check` and `compare` share. */
+export interface CheckArguments {
+  baseUrl: string;
+  apiKey: string;
+  failOn: FailOn;
+  reports: ReportDestination[];
+  maxRequests?: number;
+  rate?: number;
+  timeoutMs?: number;
+  webhookUrl?: string;
+  webhookListen?: string;
+  webhookTimeoutMs?: number;
+  scenarios: string[];
+  progress: boolean;
+}
+
+const options = {
+  'base-url': { type: 'string' },
+  key: { type: 'string' },
+  format: { type: 'string', multiple: true },
+  output: { type: 'string', multiple: true },
+  'fail-on': { type: 'string' },
+  'max-requests': { type: 'string' },
+  rate: { type: 'string' },
+  timeout: { type: 'string' },
+  'webhook-url': { type: 'string' },
+  'webhook-listen': { type: 'string' },
+  'webhook-timeout': { type: 'string' },
+  scenario: { type: 'string', multiple: true },
+  against: { type: 'string' },
+  'against-key': { type: 'string' },
+  'against-webhook-url': { type: 'string' },
+  'no-progress': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+function number(name: string, value: string | undefined, scale = 1): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed <= 0) {
+    throw new ConfigurationError(
+      `--${name} must be a positive number, not ${JSON.stringify(value)}`,
+    );
+  }
+  return parsed * scale;
+}
+
+/**
+ * Pairs `--format` and `--output` in the order given: an `--output` names the file of the `--format`
+ * just before it; `--format junit:report.xml` is the short form. At most one report goes to stdout.
+ *
+ * @example
+ * reportDestinations([{ kind: 'option', name: 'format', value: 'junit' }, { kind: 'option', name: 'output', value: 'r.xml' }]);
+ * // [{ format: 'junit', output: 'r.xml' }]
+ */
+export function reportDestinations(
+  tokens: ReadonlyArray<{ kind: string; name?: string; value?: string | undefined }>,
+): ReportDestination[] {
+  const reports: ReportDestination[] = [];
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (token.name === 'format') {
+      const [format = '', ...file] = (token.value ?? '').split(':');
+      if (!REPORT_FORMATS.includes(format as ReportFormat)) {
+        throw new ConfigurationError(
+          `--format must be one of ${REPORT_FORMATS.join(', ')}, not ${JSON.stringify(format)}`,
+        );
+      }
+      reports.push({
+        format: format as ReportFormat,
+        ...(file.length > 0 ? { output: file.join(':') } : {}),
+      });
+    }
+    if (token.name === 'output') {
+      const last = reports.at(-1);
+      if (!last) reports.push({ format: 'text', output: token.value ?? '' });
+      else if (last.output !== undefined) {
+        throw new ConfigurationError(
+          `--output ${token.value} follows a --format that already has a file: give each --output its own --format`,
+        );
+      } else last.output = token.value ?? '';
+      if (!token.value) throw new ConfigurationError('--output needs a file name');
+    }
+  }
+  if (reports.length === 0) reports.push({ format: 'text' });
+  const toStdout = reports.filter((report) => report.output === undefined);
+  if (toStdout.length > 1) {
+    throw new ConfigurationError(
+      `only one report can go to stdout; give --output FILE to all but one of: ${toStdout.map((report) => report.format).join(', ')}`,
+    );
+  }
+  return reports;
+}
+
+/**
+ * Parses the arguments after the program name; `env` supplies PAYMENT_SERVICE_BASE_URL and PAYMENT_SERVICE_API_KEY.
+ *
+ * @example
+ * parseCommand(['check', '--base-url', 'http://127.0.0.1:4010', '--key', 'sk_test_ci'], {});
+ * // { name: 'check', baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_ci', failOn: 'documented', … }
+ */
+export function parseCommand(argv: string[], env: Record<string, string | undefined>): Command {
+  const parse = () =>
+    parseArgs({ args: argv, options, allowPositionals: true, tokens: true, strict: true });
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse();
+  } catch (error) {
+    throw new ConfigurationError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+  }
+  const { values, positionals, tokens } = parsed;
+  const [name, ...extra] = positionals;
+  if (values.version) return { name: 'version' };
+  if (values.help || name === undefined || name === 'help') {
+    return {
+      name: 'help',
+      ...(name && name !== 'help' ? { topic: name } : extra[0] ? { topic: extra[0] } : {}),
+    };
+  }
+  if (extra.length > 0)
+    throw new ConfigurationError(`unexpected argument ${JSON.stringify(extra[0])} (see --help)`);
+  if (name === 'list') {
+    const format = values.format?.[0] ?? 'text';
+    if (format !== 'text' && format !== 'json')
+      throw new ConfigurationError('list --format is text or json');
+    return { name: 'list', format };
+  }
+  if (name !== 'check' && name !== 'compare') {
+    throw new ConfigurationError(
+      `unknown command ${JSON.stringify(name)}: use check, compare or list (see --help)`,
+    );
+  }
+  const baseUrl = values['base-url'] ?? env.PAYMENT_SERVICE_BASE_URL;
+  if (!baseUrl)
+    throw new ConfigurationError('no target: pass --base-url or set PAYMENT_SERVICE_BASE_URL');
+  const failOn = (values['fail-on'] ?? 'documented') as FailOn;
+  if (!FAIL_ON_VALUES.includes(failOn)) {
+    throw new ConfigurationError(
+      `--fail-on must be one of ${FAIL_ON_VALUES.join(', ')}, not ${JSON.stringify(values['fail-on'])}`,
+    );
+  }
+  const common: CheckArguments = {
+    baseUrl,
+    apiKey: values.key ?? env.PAYMENT_SERVICE_API_KEY ?? '',
+    failOn,
+    reports: reportDestinations(tokens ?? []),
+    scenarios: values.scenario ?? [],
+    progress: !values['no-progress'],
+  };
+  const maxRequests = number('max-requests', values['max-requests']);
+  if (maxRequests !== undefined) common.maxRequests = maxRequests;
+  const rate = number('rate', values.rate);
+  if (rate !== undefined) common.rate = rate;
+  const timeoutMs = number('timeout', values.timeout, 1000);
+  if (timeoutMs !== undefined) common.timeoutMs = timeoutMs;
+  const webhookTimeoutMs = number('webhook-timeout', values['webhook-timeout'], 1000);
+  if (webhookTimeoutMs !== undefined) common.webhookTimeoutMs = webhookTimeoutMs;
+  if (values['webhook-url'] !== undefined) common.webhookUrl = values['webhook-url'];
+  if (values['webhook-listen'] !== undefined) common.webhookListen = values['webhook-listen'];
+  if (name === 'check') {
+    for (const option of ['against', 'against-key', 'against-webhook-url'] as const) {
+      if (values[option] !== undefined)
+        throw new ConfigurationError(`--${option} belongs to compare, not check`);
+    }
+    return { name, ...common };
+  }
+  const against = values.against;
+  if (!against) throw new ConfigurationError('compare needs --against MOCK_URL: the second target');
+  return {
+    name,
+    ...common,
+    against,
+    ...(values['against-key'] ? { againstKey: values['against-key'] } : {}),
+    ...(values['against-webhook-url'] ? { againstWebhookUrl: values['against-webhook-url'] } : {}),
+  };
+}

@@ -1,0 +1,61 @@
+// The CLI's help text: the commands, every option with its default, the environment and the exit codes.
+import { FAIL_ON_VALUES } from '../report.js';
+import { REPORT_FORMATS } from '../reports/index.js';
+import { DEFAULTS } from '../runner/run.js';
+
+/**
+ * The help text, for one command or all.
+ *
+ * @example
+ * process.stdout.write(helpText('check'));
+ */
+export function helpText(topic?: string): string {
+  const check = `payment-service-contract check --base-url URL --key sk_test_… [options]
+  Runs every contract check against a target (a provider's sandbox, or the mock) and reports each
+  failure as documented (the provider's document states it) or inferred (our model of a part it
+  leaves "not shown").
+
+  --base-url URL         the target (or PAYMENT_SERVICE_BASE_URL)
+  --key KEY              an sk_test_ key (or PAYMENT_SERVICE_API_KEY); sk_live_ keys are refused
+  --format FORMAT        ${REPORT_FORMATS.join(', ')} (default text); repeat for several reports
+  --output FILE          the file of the --format just before it (--format junit:FILE works too);
+                         at most one report goes to stdout
+  --fail-on POLICY       ${FAIL_ON_VALUES.join(', ')} (default ${DEFAULTS.failOn}): which failures exit 1
+  --max-requests N       requests in the whole run, at most (default ${DEFAULTS.maxRequests})
+  --rate N               requests per second, at most (default ${DEFAULTS.rate})
+  --timeout SECONDS      per request (default ${DEFAULTS.timeoutMs / 1000})
+  --webhook-url URL      where the target delivers webhooks; the run starts a receiver for it
+                         (http://127.0.0.1:0/hooks: a free local port, for a local target)
+  --webhook-listen [HOST:]PORT  where that receiver listens when --webhook-url is a public URL
+  --webhook-timeout SECONDS     how long to wait for a delivery (default ${DEFAULTS.webhookTimeoutMs / 1000})
+  --scenario ID          run only this scenario (repeatable); \`list\` shows the checks
+  --no-progress          no progress line on a terminal
+`;
+  const compare = `payment-service-contract compare --base-url LIVE_URL --key sk_test_… --against MOCK_URL [options]
+  Runs the same scenarios against both targets and lists where the second (the mock) behaves
+  differently from the first (the provider): status, code, headers, response shape and values,
+  the state later retrieves show, and the events with their order; each difference with its
+  provenance and what to change (the spec, the mock, the provider, or nothing).
+
+  --against URL          the second target
+  --against-key KEY      its key (default: --key)
+  --against-webhook-url URL  its webhook receiver
+  --format text|markdown|json, --output FILE, and the options of check
+`;
+  const list = `payment-service-contract list [--format json]
+  Lists every scenario check with the spec element it enforces and that element's provenance.
+`;
+  const all = `payment-service-contract: contract drift checks for the payment service's HTTP API
+
+${check}
+${compare}
+${list}
+Exit codes: 0 passed; 1 contract failures under --fail-on; 2 usage or configuration error
+(nothing sent, or the request budget ran out); 3 the target could not be reached or refused the key
+(a CI may retry this).
+`;
+  if (topic === 'check') return check;
+  if (topic === 'compare') return compare;
+  if (topic === 'list') return list;
+  return all;
+}

@@ -1,0 +1,185 @@
+// The CLI's body, with its streams and environment injected: parses, runs check, compare or list, writes the reports, returns the exit code.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { CheckLedger } from '../checks/ledger.js';
+import { compareTargets } from '../compare/compare.js';
+import { formatComparison } from '../compare/format.js';
+import { ContractCheckError } from '../errors.js';
+import { contractVersion } from '../generated/version.js';
+import type { ContractReport } from '../report.js';
+import { formatters } from '../reports/index.js';
+import { maskSecrets } from '../runner/exchange-record.js';
+import { type ContractCheckOptions, DEFAULTS, runContract } from '../runner/run.js';
+import { scenarios } from '../scenarios/index.js';
+import { describeProvenance } from '../spec/elements.js';
+import { type CheckArguments, parseCommand, type ReportDestination } from './args.js';
+import { helpText } from './help.js';
+
+/** What the CLI reads and writes: the process's, or a test's. */
+export interface CliIo {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Replaces global fetch (tests run the CLI in process against an in-process target). */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+async function writeReports(
+  io: CliIo,
+  destinations: ReportDestination[],
+  report: ContractReport,
+  secrets: string[],
+) {
+  for (const destination of destinations) {
+    const text = maskSecrets(formatters[destination.format](report), secrets);
+    if (destination.output === undefined) {
+      io.stdout.write(text);
+      continue;
+    }
+    const path = resolve(io.cwd, destination.output);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, text);
+    io.stderr.write(`wrote the ${destination.format} report to ${destination.output}\n`);
+  }
+  // Without a report on stdout, the verdict still reaches the log.
+  if (destinations.every((destination) => destination.output !== undefined)) {
+    io.stdout.write(`${maskSecrets(report.message, secrets)}\n`);
+  }
+}
+
+function runOptions(args: CheckArguments, io: CliIo): ContractCheckOptions {
+  const progress = args.progress && io.stderr.isTTY === true;
+  return {
+    baseUrl: args.baseUrl,
+    apiKey: args.apiKey,
+    failOn: args.failOn,
+    scenarios: args.scenarios,
+    ...(args.maxRequests !== undefined ? { maxRequests: args.maxRequests } : {}),
+    ...(args.rate !== undefined ? { rate: args.rate } : {}),
+    ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
+    ...(args.webhookUrl !== undefined ? { webhookUrl: args.webhookUrl } : {}),
+    ...(args.webhookListen !== undefined ? { webhookListen: args.webhookListen } : {}),
+    ...(args.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: args.webhookTimeoutMs } : {}),
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+    ...(progress
+      ? {
+          onProgress: ({ index, total, scenario }) =>
+            io.stderr.write(`\r\u001b[2K[${index + 1}/${total}] ${scenario}`),
+        }
+      : {}),
+  };
+}
+
+function announce(io: CliIo, args: CheckArguments, label = 'checking') {
+  io.stderr.write(
+    `payment-service-contract ${contractVersion}: ${label} ${args.baseUrl} with at most ${args.maxRequests ?? DEFAULTS.maxRequests} requests, ${args.rate ?? DEFAULTS.rate} per second; webhooks: ${args.webhookUrl ?? 'none (pass --webhook-url to check deliveries)'}\n`,
+  );
+}
+
+function listChecks(io: CliIo, format: 'text' | 'json'): number {
+  const ledger = new CheckLedger();
+  for (const scenario of scenarios)
+    for (const check of scenario.checks) ledger.declare(check, 'scenario');
+  const checks = ledger.results().map((check) => ({
+    id: check.id,
+    operation: check.operation,
+    title: check.title,
+    element: check.element,
+    scenarios: scenarios
+      .filter((scenario) =>
+        scenario.checks.some((item) => item.id === check.id && item.operation === check.operation),
+      )
+      .map((scenario) => scenario.id),
+  }));
+  if (format === 'json') {
+    io.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
+    return 0;
+  }
+  const documented = checks.filter(
+    (check) => check.element.provenance.kind === 'documented',
+  ).length;
+  io.stdout.write(
+    `${checks.length} scenario checks (${documented} documented, ${checks.length - documented} inferred); every response is also checked against the spec's schemas.\n\n`,
+  );
+  for (const check of checks) {
+    io.stdout.write(
+      `${check.id}\n  ${check.title}\n  ${describeProvenance(check.element.provenance)}; ${check.element.pointer}${check.element.value ? ` (${check.element.value})` : ''}\n`,
+    );
+  }
+  return 0;
+}
+
+/**
+ * Runs the CLI: `check`, `compare` or `list`; returns the exit code (0 passed, 1 contract failures,
+ * 2 usage or configuration, 3 unreachable or key refused).
+ *
+ * @example
+ * process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+ */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  let secrets: string[] = [];
+  try {
+    const command = parseCommand(argv, io.env);
+    if (command.name === 'version') {
+      io.stdout.write(`${contractVersion}\n`);
+      return 0;
+    }
+    if (command.name === 'help') {
+      io.stdout.write(helpText(command.topic));
+      return 0;
+    }
+    if (command.name === 'list') return listChecks(io, command.format);
+    secrets = [command.apiKey];
+    if (command.name === 'check') {
+      announce(io, command);
+      const { report } = await runContract(runOptions(command, io));
+      if (command.progress && io.stderr.isTTY) io.stderr.write('\r\u001b[2K');
+      await writeReports(io, command.reports, report, secrets);
+      if (report.exitCode === 3 || report.exitCode === 2) {
+        io.stderr.write(`payment-service-contract: ${maskSecrets(report.message, secrets)}\n`);
+      }
+      return report.exitCode;
+    }
+    if (command.againstKey) secrets.push(command.againstKey);
+    announce(io, command, 'comparing');
+    const comparison = await compareTargets({
+      live: runOptions(command, io),
+      against: {
+        ...runOptions(command, io),
+        baseUrl: command.against,
+        apiKey: command.againstKey ?? command.apiKey,
+        ...(command.againstWebhookUrl ? { webhookUrl: command.againstWebhookUrl } : {}),
+      },
+    });
+    if (command.progress && io.stderr.isTTY) io.stderr.write('\r\u001b[2K');
+    const text = maskSecrets(
+      formatComparison(
+        comparison,
+        command.reports[0]?.format === 'json'
+          ? 'json'
+          : command.reports[0]?.format === 'markdown'
+            ? 'markdown'
+            : 'text',
+      ),
+      secrets,
+    );
+    const output = command.reports.find((report) => report.output !== undefined)?.output;
+    if (output) {
+      const path = resolve(io.cwd, output);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, text);
+      io.stdout.write(`${comparison.message}\n`);
+    } else io.stdout.write(text);
+    return comparison.exitCode;
+  } catch (error) {
+    if (error instanceof ContractCheckError) {
+      io.stderr.write(`payment-service-contract: ${maskSecrets(error.message, secrets)}\n`);
+      return error.exitCode;
+    }
+    io.stderr.write(
+      `payment-service-contract: unexpected error: ${maskSecrets(String((error as Error).stack ?? error), secrets)}\n`,
+    );
+    return 1;
+  }
+}

@@ -1,0 +1,75 @@
+// Public entry: runContractCheck and compareTargets, the report formats, the check ledger's types and the spec helpers.
+export {
+  type CheckDefinition,
+  type CheckFailure,
+  type CheckKind,
+  CheckLedger,
+  type CheckResult,
+} from './checks/ledger.js';
+export {
+  type Change,
+  type CompareOptions,
+  type Comparison,
+  compareTargets,
+  type Difference,
+} from './compare/compare.js';
+export { formatComparison } from './compare/format.js';
+export {
+  ConfigurationError,
+  ContractCheckError,
+  KeyRefusedError,
+  TargetUnreachableError,
+} from './errors.js';
+export { contractVersion } from './generated/version.js';
+export {
+  type ContractReport,
+  exitCodeFor,
+  FAIL_ON_VALUES,
+  type FailOn,
+  type Verdict,
+} from './report.js';
+export { curlCommand } from './reports/curl.js';
+export { formatGithub } from './reports/github.js';
+export { formatters, REPORT_FORMATS, type ReportFormat } from './reports/index.js';
+export { formatJson, reportJsonSchema } from './reports/json.js';
+export { escapeXml, formatJunit } from './reports/junit.js';
+export { formatMarkdown } from './reports/markdown.js';
+export { formatText } from './reports/text.js';
+export { type Clock, systemClock } from './runner/clock.js';
+export type { ExchangeRecord } from './runner/exchange-record.js';
+export {
+  type ContractCheckOptions,
+  type ContractRun,
+  DEFAULTS,
+  runContract,
+  runContractCheck,
+} from './runner/run.js';
+export type { Requirement, Scenario, ScenarioContext, TraceStep } from './runner/scenario.js';
+export type { Answer, ScenarioRequest } from './runner/transport.js';
+export { scenarios } from './scenarios/index.js';
+export { forbiddenActions } from './scenarios/lifecycle.js';
+export {
+  describeProvenance,
+  type ElementRef,
+  type Provenance,
+  type ProvenanceKind,
+  type ResolvedElement,
+  resolveElement,
+} from './spec/elements.js';
+export {
+  declaredStatusKey,
+  findOperation,
+  indexOperations,
+  type OperationEntry,
+  type SpecDocument,
+  type SpecName,
+  specDocuments,
+} from './spec/spec-index.js';
+export {
+  createResponseValidator,
+  type Exchange,
+  type ExchangeResult,
+  type ResponseValidator,
+  type SchemaCheck,
+  type SchemaViolation,
+} from './validation/response-validator.js';

@@ -1,0 +1,125 @@
+// The report of a check run: every check with its outcome and provenance, the verdict and the exit code under the policy.
+import type { CheckResult } from './checks/ledger.js';
+
+/** Which failures fail the run: only documented ones (default), only inferred ones, either, or none. */
+export type FailOn = 'documented' | 'inferred' | 'any' | 'none';
+
+/** The policies `--fail-on` accepts. */
+export const FAIL_ON_VALUES: readonly FailOn[] = ['documented', 'inferred', 'any', 'none'];
+
+/** How a run ended. */
+export type Verdict =
+  /** Every check ran; no failure fails the run under the policy. */
+  | 'passed'
+  /** Some check failed that the policy counts (exit 1). */
+  | 'failed'
+  /** The target could not be reached, or refused the key (exit 3). */
+  | 'unreachable'
+  /** The run's own limits stopped it (the request budget: exit 2). */
+  | 'incomplete';
+
+/** The report of one `check` run. Its JSON form (`--format json`) is stable: `schemaVersion` changes on any breaking change. */
+export interface ContractReport {
+  schemaVersion: 1;
+  tool: { name: string; version: string };
+  spec: { title: string; version: string };
+  target: {
+    baseUrl: string;
+    /** Whether the target serves the mock's `/_sandbox` controls (clock, faults). */
+    sandboxControls: boolean;
+    /** Whether a webhook receiver took part (`--webhook-url`). */
+    webhooks: boolean;
+  };
+  /** `rate` is requests per second, or null for no limit (the programmatic API's Infinity). */
+  policy: { failOn: FailOn; maxRequests: number; rate: number | null };
+  startedAt: string;
+  durationMs: number;
+  /** Requests sent. */
+  requests: number;
+  verdict: Verdict;
+  exitCode: 0 | 1 | 2 | 3;
+  /** The verdict in one line. */
+  message: string;
+  summary: {
+    checks: number;
+    passed: number;
+    failed: number;
+    skipped: number;
+    failedDocumented: number;
+    failedInferred: number;
+  };
+  /** Every check, documented failures first, then inferred failures, passes and skips. */
+  checks: CheckResult[];
+  /** Scenarios that stopped on an unexpected error (a bug here, or an answer no check foresaw). */
+  errors: Array<{ scenario: string; message: string }>;
+}
+
+/**
+ * The exit code a report's failures give under a policy: 1 when a failure the policy counts exists.
+ *
+ * @example
+ * exitCodeFor({ failedDocumented: 0, failedInferred: 2 }, 'documented'); // 0
+ */
+export function exitCodeFor(
+  summary: { failedDocumented: number; failedInferred: number },
+  failOn: FailOn,
+  errors = 0,
+): 0 | 1 {
+  if (failOn === 'none') return 0;
+  if (errors > 0) return 1;
+  const documented = summary.failedDocumented > 0;
+  const inferred = summary.failedInferred > 0;
+  if (failOn === 'documented') return documented ? 1 : 0;
+  if (failOn === 'inferred') return inferred ? 1 : 0;
+  return documented || inferred ? 1 : 0;
+}
+
+/**
+ * Summarises check results.
+ *
+ * @example
+ * summarize(report.checks).failedDocumented; // 0
+ */
+export function summarize(checks: CheckResult[]): ContractReport['summary'] {
+  const failed = checks.filter((check) => check.outcome === 'failed');
+  return {
+    checks: checks.length,
+    passed: checks.filter((check) => check.outcome === 'passed').length,
+    failed: failed.length,
+    skipped: checks.filter((check) => check.outcome === 'skipped').length,
+    failedDocumented: failed.filter((check) => check.element.provenance.kind === 'documented')
+      .length,
+    failedInferred: failed.filter((check) => check.element.provenance.kind === 'inferred').length,
+  };
+}
+
+/**
+ * The one-line verdict of a run.
+ *
+ * @example
+ * verdictLine('passed', summary, 'documented');
+ * // 'PASSED: every documented fact holds; 2 inferred checks failed (our model of what the provider leaves unstated is off; not failing under --fail-on documented)'
+ */
+export function verdictLine(
+  verdict: Verdict,
+  summary: ContractReport['summary'],
+  failOn: FailOn,
+  problem?: string,
+): string {
+  if (verdict === 'unreachable')
+    return `UNREACHABLE: ${problem ?? 'the target could not be reached'}`;
+  if (verdict === 'incomplete') return `INCOMPLETE: ${problem ?? 'the run stopped early'}`;
+  const plural = (count: number, word: string) => `${count} ${word} check${count === 1 ? '' : 's'}`;
+  const documented =
+    summary.failedDocumented === 0
+      ? 'every documented fact holds'
+      : `${plural(summary.failedDocumented, 'documented')} failed (the provider's own document is contradicted)`;
+  const inferred =
+    summary.failedInferred === 0
+      ? 'every inferred check holds'
+      : `${plural(summary.failedInferred, 'inferred')} failed (our model of what the provider leaves unstated is off)`;
+  const counted =
+    verdict === 'failed' ? '' : summary.failed > 0 ? `; not failing under --fail-on ${failOn}` : '';
+  const tail = problem ? `; ${problem}` : '';
+  return `${verdict === 'failed' ? 'FAILED' : 'PASSED'}: ${documented}; ${inferred}${counted}${tail} (${summary.passed} passed, ${summary.skipped} skipped)`;
+}

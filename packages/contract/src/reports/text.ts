@@ -1,0 +1,67 @@
+// The human report: documented failures first, then inferred ones, skipped checks by reason, and the one-line verdict.
+import type { ContractReport } from '../report.js';
+import {
+  elementLine,
+  evidenceLines,
+  type FailureGroup,
+  failureGroups,
+  groupBy,
+  groupOperations,
+  provenanceLine,
+} from './shared.js';
+
+function failureBlock({ check, members }: FailureGroup): string[] {
+  return [
+    `  ✗ ${check.id}: ${check.title}`,
+    `      failed in  ${groupOperations({ check, members })}`,
+    `      element    ${elementLine(check)}`,
+    `      provenance ${provenanceLine(check)}`,
+    ...evidenceLines(check).map(([label, value]) => `      ${label.padEnd(10)} ${value}`),
+  ];
+}
+
+/**
+ * Renders a report as text for a terminal or a CI log.
+ *
+ * @example
+ * process.stdout.write(formatText(report));
+ */
+export function formatText(report: ContractReport): string {
+  const groups = failureGroups(report.checks);
+  const documented = groups.filter((group) => group.check.element.provenance.kind === 'documented');
+  const inferred = groups.filter((group) => group.check.element.provenance.kind === 'inferred');
+  const skipped = report.checks.filter((check) => check.outcome === 'skipped');
+  const lines = [
+    `payment-service-contract ${report.tool.version}: ${report.target.baseUrl} against ${report.spec.title} ${report.spec.version}`,
+    '',
+  ];
+  lines.push(
+    documented.length === 0
+      ? 'Documented checks: none failed.'
+      : `Documented checks failed (${documented.length}): the provider's own document is contradicted`,
+  );
+  for (const group of documented) lines.push(...failureBlock(group));
+  lines.push('');
+  lines.push(
+    inferred.length === 0
+      ? 'Inferred checks: none failed.'
+      : `Inferred checks failed (${inferred.length}): our model of what the provider leaves "not shown" needs correcting`,
+  );
+  for (const group of inferred) lines.push(...failureBlock(group));
+  if (skipped.length > 0) {
+    lines.push('', `Skipped (${skipped.length}):`);
+    for (const [reason, checks] of groupBy(skipped, (check) => check.skipReason ?? '')) {
+      lines.push(`  ${checks.length} check${checks.length === 1 ? '' : 's'}: ${reason}`);
+    }
+  }
+  for (const error of report.errors)
+    lines.push('', `Error in scenario ${error.scenario}: ${error.message.split('\n')[0]}`);
+  const { summary } = report;
+  lines.push(
+    '',
+    `${summary.checks} checks: ${summary.passed} passed, ${summary.failedDocumented} documented and ${summary.failedInferred} inferred failed, ${summary.skipped} skipped; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
+    report.message,
+    '',
+  );
+  return lines.join('\n');
+}
