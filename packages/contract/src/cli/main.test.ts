@@ -99,6 +99,8 @@ describe('payment-service-contract', () => {
     ).toBe(2);
     expect(run.err()).toContain('refusing an sk_live_ key');
     expect(run.err()).not.toContain('abcdefghijkl');
+    // Refused before the banner: nothing reads as if a check started.
+    expect(run.err()).not.toContain('checking');
     expect(sent).toEqual([]);
   });
 

@@ -9,7 +9,12 @@ import { contractVersion } from '../generated/version.js';
 import type { ContractReport } from '../report.js';
 import { formatters } from '../reports/index.js';
 import { maskSecrets } from '../runner/exchange-record.js';
-import { type ContractCheckOptions, DEFAULTS, runContract } from '../runner/run.js';
+import {
+  type ContractCheckOptions,
+  DEFAULTS,
+  runContract,
+  validateOptions,
+} from '../runner/run.js';
 import { scenarios } from '../scenarios/index.js';
 import { describeProvenance } from '../spec/elements.js';
 import { type CheckArguments, parseCommand, type ReportDestination } from './args.js';
@@ -132,8 +137,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (command.name === 'list') return listChecks(io, command.format);
     secrets = [command.apiKey];
     if (command.name === 'check') {
+      const options = runOptions(command, io);
+      // A refused key or a bad option is said before the banner, so nothing reads as if it ran.
+      validateOptions(options);
       announce(io, command);
-      const { report } = await runContract(runOptions(command, io));
+      const { report } = await runContract(options);
       if (command.progress && io.stderr.isTTY) io.stderr.write('\r\u001b[2K');
       await writeReports(io, command.reports, report, secrets);
       if (report.exitCode === 3 || report.exitCode === 2) {
@@ -142,16 +150,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return report.exitCode;
     }
     if (command.againstKey) secrets.push(command.againstKey);
+    const live = runOptions(command, io);
+    const against = {
+      ...live,
+      baseUrl: command.against,
+      apiKey: command.againstKey ?? command.apiKey,
+      ...(command.againstWebhookUrl ? { webhookUrl: command.againstWebhookUrl } : {}),
+    };
+    validateOptions(live);
+    validateOptions(against);
     announce(io, command, 'comparing');
-    const comparison = await compareTargets({
-      live: runOptions(command, io),
-      against: {
-        ...runOptions(command, io),
-        baseUrl: command.against,
-        apiKey: command.againstKey ?? command.apiKey,
-        ...(command.againstWebhookUrl ? { webhookUrl: command.againstWebhookUrl } : {}),
-      },
-    });
+    const comparison = await compareTargets({ live, against });
     if (command.progress && io.stderr.isTTY) io.stderr.write('\r\u001b[2K');
     const text = maskSecrets(
       formatComparison(
