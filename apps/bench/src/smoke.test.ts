@@ -17,7 +17,7 @@ beforeAll(async () => {
     execFile(
       process.execPath,
       [join(BENCH_DIR, 'dist/main.js'), '--smoke', '--out-dir', outDir],
-      { timeout: 170_000 },
+      { timeout: 290_000 },
       (error, _stdout, stderr) =>
         error ? reject(new Error(`smoke run failed: ${error.message}\n${stderr}`)) : resolve(),
     );
