@@ -1,4 +1,4 @@
-// Bundles the CLI (dist/cli-main.js and everything it imports) into dist/cli-bundle.js, which the
+// Bundles the CLI (dist/cli/main.js and everything it imports) into dist/cli-bundle.js, which the
 // `payment-service-mock` command runs. One file loads in a fraction of the time of ~150 modules
 // resolved one by one (ajv alone is ~100 CommonJS files): process start to the first create
 // drops by ~70 ms. The library entry points (`@payment-service/mock`, `/node`, `/controls`)
@@ -12,7 +12,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = join(root, 'dist/cli-bundle.js');
 
 const result = await build({
-  entryPoints: [join(root, 'dist/cli-main.js')],
+  entryPoints: [join(root, 'dist/cli/main.js')],
   outfile,
   bundle: true,
   platform: 'node',

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
-import { heapLimitFlags, RELAUNCHED_ENV } from './heap-limit.js';
-import { watchLauncher } from './launcher-watch.js';
+import { heapLimitFlags, RELAUNCHED_ENV } from './cli/heap-limit.js';
+import { watchLauncher } from './cli/launcher-watch.js';
 
 const args = process.argv.slice(2);
 const flags = heapLimitFlags(
@@ -14,7 +14,7 @@ const flags = heapLimitFlags(
   getHeapStatistics().heap_size_limit / (1024 * 1024),
 );
 
-// cli-main.js bundled with its dependencies into one file (scripts/bundle-cli.mjs): it loads
+// cli/main.js bundled with its dependencies into one file (scripts/bundle-cli.mjs): it loads
 // ~70 ms faster than the ~150 modules it is made of.
 const main = new URL('./cli-bundle.js', import.meta.url);
 

@@ -1,8 +1,8 @@
 // Payment rules of one sandbox account: build a payment or a refund, retrieve, list (pure reads).
-import { newPaymentId, newRefundId, type RandomSource, systemRandom } from '../ids.js';
-import type { ProblemInit } from '../problems.js';
+import { newPaymentId, newRefundId, type RandomSource, systemRandom } from '../shared/ids.js';
+import type { ProblemInit } from '../shared/problems.js';
+import { formatTimestamp } from '../shared/time.js';
 import type { Account } from '../store/account.js';
-import { formatTimestamp } from '../time.js';
 import type { TokenTable } from './tokens.js';
 import { applyOutcome } from './transitions.js';
 import type { CreatePaymentRequest, Payment, PaymentList, Refund } from './types.js';

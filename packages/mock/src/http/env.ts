@@ -2,13 +2,9 @@
 
 import type { AccountService } from '../service/account-service.js';
 import type { IdempotentRequest } from '../service/idempotency.js';
+import type { Checked } from '../shared/validation.js';
 import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
-import type { Checked } from '../validation.js';
-import type { HandlerInput } from './operations.js';
-import type { PreparedAnswer } from './routes.js';
-
-/** A handler with its checked body bound, ready to run. */
-export type PreparedHandler = (input: Omit<HandlerInput<unknown>, 'body'>) => PreparedAnswer;
+import type { PreparedHandler } from './operations.js';
 
 /** The context variables the mock's middleware share. */
 export interface MockVariables {

@@ -1,13 +1,13 @@
 // The mock's Hono middleware, in contract order: request id, log, auth, faults, body, validation, idempotency, handler.
 import type { MiddlewareHandler } from 'hono';
-import { heldRequestsFull } from '../faults.js';
-import { newRequestId } from '../ids.js';
-import { extend } from '../objects.js';
-import { maskSecrets } from '../secrets.js';
 import type { AccountService, EventDelivery } from '../service/account-service.js';
 import { checkIdempotencyKey } from '../service/idempotency.js';
+import { heldRequestsFull } from '../shared/faults.js';
+import { newRequestId } from '../shared/ids.js';
+import { extend } from '../shared/objects.js';
+import { maskSecrets } from '../shared/secrets.js';
+import { formatLogTime } from '../shared/time.js';
 import { clip } from '../store/request-log.js';
-import { formatLogTime } from '../time.js';
 import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
 import type { MockEnv } from './env.js';

@@ -1,7 +1,8 @@
 // The types that tie routes to the spec: operation ids, request bodies, success bodies, handlers.
-import type { ProblemInit } from '../problems.js';
+
 import type { AccountService, EventDelivery } from '../service/account-service.js';
-import type { Checked } from '../validation.js';
+import type { ProblemInit } from '../shared/problems.js';
+import type { Checked } from '../shared/validation.js';
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options' | 'trace';
 
@@ -98,3 +99,11 @@ export interface Route<Operation> {
 export type RouteTable<Operations, Paths> = {
   [Id in OperationId<Operations, Paths>]: Route<Operations[Id]>;
 };
+
+/** The answer of a prepared handler, with its body already checked. */
+export type PreparedAnswer = ({ status: number; body: unknown } | { problem: ProblemInit }) & {
+  events?: readonly EventDelivery[];
+};
+
+/** A handler with its checked body bound, ready to run. */
+export type PreparedHandler = (input: Omit<HandlerInput<unknown>, 'body'>) => PreparedAnswer;

@@ -1,12 +1,12 @@
 // Builds responses: JSON bodies, problem+json and idempotent replays, each with Request-Id.
 import type { Context } from 'hono';
-import { extend } from '../objects.js';
+import { extend } from '../shared/objects.js';
 import {
   type FieldError,
   MAX_LISTED_ERRORS,
   type ProblemInit,
   renderProblem,
-} from '../problems.js';
+} from '../shared/problems.js';
 import type { StoredResponse } from '../store/account.js';
 import type { MockEnv } from './env.js';
 

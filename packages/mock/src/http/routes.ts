@@ -1,10 +1,8 @@
 // Registers one Hono route per spec operation (method and path from the spec), plus 405 with Allow.
 import type { Hono, MiddlewareHandler } from 'hono';
-import type { ProblemInit } from '../problems.js';
-import type { EventDelivery } from '../service/account-service.js';
-import type { BodyValidator, Checked } from '../validation.js';
-import type { MockEnv, PreparedHandler } from './env.js';
-import type { BodyCheck, OperationId, Route, RouteTable } from './operations.js';
+import type { BodyValidator, Checked } from '../shared/validation.js';
+import type { MockEnv } from './env.js';
+import type { BodyCheck, OperationId, PreparedHandler, Route, RouteTable } from './operations.js';
 import { problem } from './respond.js';
 
 /** A spec document's `paths`, as the generated document holds them. */
@@ -163,8 +161,3 @@ function prepare(route: ErasedRoute): MiddlewareHandler<MockEnv> {
     await next();
   };
 }
-
-/** The answer of a prepared handler, with its body already checked. */
-export type PreparedAnswer = ({ status: number; body: unknown } | { problem: ProblemInit }) & {
-  events?: readonly EventDelivery[];
-};

@@ -2,9 +2,9 @@
 import type { components, operations, paths } from '@payment-service/openapi';
 import type { DomainResult } from '../domain/payments.js';
 import { checkPaymentToken, type TokenTable } from '../domain/tokens.js';
-import type { FieldError } from '../problems.js';
 import type { EventDelivery } from '../service/account-service.js';
-import type { ApiValidators } from '../validation.js';
+import type { FieldError } from '../shared/problems.js';
+import type { ApiValidators } from '../shared/validation.js';
 import type { BodyCheck, RouteTable } from './operations.js';
 import { invalidRequest } from './respond.js';
 import { noBody, optionalBody, requiredBody } from './routes.js';

@@ -2,59 +2,26 @@
 import type { components, SandboxComponents } from '@payment-service/openapi';
 import { ACCOUNT_BYTES, TIMELINE_STEP_BYTES } from './memory.js';
 import { MinHeap } from './min-heap.js';
+import {
+  type IdempotencyRecord,
+  MAX_TIMELINE_STEPS,
+  type StoredPayment,
+  type TimelineStep,
+} from './records.js';
 import { RequestLog } from './request-log.js';
 import { AccountWebhooks } from './webhook-state.js';
 
+export {
+  type IdempotencyRecord,
+  MAX_TIMELINE_STEPS,
+  type StoredPayment,
+  type StoredResponse,
+  type TimelineStep,
+} from './records.js';
+
 type Payment = components['schemas']['Payment'];
-type TimelineEntry = SandboxComponents['schemas']['TimelineEntry'];
 
-/** One change of a payment, as its timeline keeps it (the time on the key's clock, ms epoch). */
-export interface TimelineStep {
-  at: number;
-  change: TimelineEntry['change'];
-  status: Payment['status'];
-  amount: number;
-}
-
-/** Changes one payment's timeline keeps: its creation and the 31 latest after it. */
-export const MAX_TIMELINE_STEPS = 32;
 type Faults = SandboxComponents['schemas']['Faults'];
-
-/** A payment as the store keeps it: the wire object plus what the sandbox needs to settle it. */
-export interface StoredPayment {
-  payment: Payment;
-  /** Creation order within the account; orders payments created in the same millisecond. */
-  sequence: number;
-  /** The test token the payment was made with (its behaviour decides how it settles). */
-  token: string;
-  /** When a PENDING payment settles, on the account's clock (ms epoch). */
-  settlesAt?: number;
-  /** Its creation, then every capture, settlement, cancel and refund, oldest first. */
-  timeline: TimelineStep[];
-}
-
-/** A response as stored for idempotent replay. */
-export interface StoredResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** The problem `code` of a problem answer (so nothing parses the body to find it). */
-  code?: string;
-}
-
-/** What the sandbox remembers about one Idempotency-Key. */
-export interface IdempotencyRecord {
-  key: string;
-  method: string;
-  path: string;
-  /** The request body as `bodyFingerprint` keeps it (its text, or a hash of a long one). */
-  bodyFingerprint: string;
-  response?: StoredResponse;
-  /** Expiry on the account's clock. */
-  expiresAt: number;
-  /** Latest expiry on the server's clock (the account's clock only runs ahead of it). */
-  serverExpiresAt: number;
-}
 
 /** A page of an account's payments, newest first. */
 export interface PaymentPage {

@@ -4,28 +4,11 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import type {
   openapiRequestValidators,
   sandboxRequestValidators,
-} from './generated/request-validators.js';
+} from '../generated/request-validators.js';
+import type { RequestValidator } from './compiled-validator.js';
 import type { FieldError } from './problems.js';
 
-/**
- * A validator compiled by Ajv's standalone code (src/generated/request-validators.ts): true for a
- * valid value; otherwise its problems are in `errors` (with each keyword's schema: `verbose`).
- */
-export interface CompiledValidator {
-  (data: unknown): boolean;
-  errors?: ErrorObject[] | null;
-}
-
-/**
- * The two compiled validators of one request-body schema: `check` tests the body's bounds
- * (`maxProperties`, `maxItems`, `maxLength`) and then the schema, stopping at the first error;
- * `explain` lists every error, and runs only on a body `check` refused within its bounds, so its
- * work (and the error list) stays bounded whatever a hostile client sends.
- */
-export interface RequestValidator {
-  check: CompiledValidator;
-  explain: CompiledValidator;
-}
+export type { CompiledValidator, RequestValidator } from './compiled-validator.js';
 
 /** A checked body: the value narrowed to its generated type, or every field problem. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };

@@ -1,8 +1,8 @@
 // The mock server factory: a Hono app with one route per spec operation and the contract's middleware.
 import { openapiDocument, sandboxDocument } from '@payment-service/openapi';
 import { type Context, Hono } from 'hono';
-import { consoleHomeAtMountPoint, registerConsole } from './console/routes.js';
-import type { MockEnv } from './http/env.js';
+import { consoleHomeAtMountPoint, registerConsole } from '../console/routes.js';
+import type { MockEnv } from '../http/env.js';
 import {
   authentication,
   handlerStep,
@@ -13,12 +13,12 @@ import {
   requestLog,
   requestRecorder,
   validation,
-} from './http/middleware.js';
-import { problem } from './http/respond.js';
-import { registerRoutes } from './http/routes.js';
-import { createSandboxRoutes } from './http/sandbox-routes.js';
-import { createV1Routes } from './http/v1-routes.js';
-import { newRequestId } from './ids.js';
+} from '../http/middleware.js';
+import { problem } from '../http/respond.js';
+import { registerRoutes } from '../http/routes.js';
+import { createSandboxRoutes } from '../http/sandbox-routes.js';
+import { createV1Routes } from '../http/v1-routes.js';
+import { newRequestId } from '../shared/ids.js';
 import type { MockServerOptions } from './options.js';
 import { createRuntime, type Runtime } from './runtime.js';
 
