@@ -23,6 +23,8 @@ export interface ThroughputResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** The median over rounds of each round's 99.9th percentile. */
+  p999Ms: number;
   rounds: LoadResult[];
   /** Every answer of every round was 2xx with no socket errors, and the probe got a payment. */
   correct: boolean;
@@ -125,7 +127,7 @@ export async function measureThroughput(
         const result = await tool.run(spec);
         rounds.get(server.name)?.push(result);
         log(
-          `${endpoint} ${server.name} round ${round}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
+          `${endpoint} ${server.name} round ${round}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, p99.9 ${result.p999Ms.toFixed(2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
         );
       }
     }
@@ -138,6 +140,7 @@ export async function measureThroughput(
         requestsPerSecond: median(serverRounds.map((round) => round.requestsPerSecond)),
         p50Ms: median(serverRounds.map((round) => round.p50Ms)),
         p99Ms: median(serverRounds.map((round) => round.p99Ms)),
+        p999Ms: median(serverRounds.map((round) => round.p999Ms)),
         rounds: serverRounds,
         correct:
           (probe?.ok ?? false) &&
