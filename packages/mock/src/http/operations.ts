@@ -67,10 +67,11 @@ export interface HandlerInput<Body> {
 
 /**
  * What a handler answers: the success status and body (checked against the spec at compile
- * time) or a problem; with the events the operation caused, for the webhook dispatcher.
+ * time) or a problem; with the events the operation caused, for the webhook dispatcher. `text`,
+ * when given, is `body`'s JSON already (a stored payment's cached text): it is sent as it is.
  */
 export type Answer<Operation> = (
-  | { status: number; body: SuccessBody<Operation> }
+  | { status: number; body: SuccessBody<Operation>; text?: string }
   | { problem: ProblemInit }
 ) & { events?: readonly EventDelivery[] };
 
@@ -101,7 +102,10 @@ export type RouteTable<Operations, Paths> = {
 };
 
 /** The answer of a prepared handler, with its body already checked. */
-export type PreparedAnswer = ({ status: number; body: unknown } | { problem: ProblemInit }) & {
+export type PreparedAnswer = (
+  | { status: number; body: unknown; text?: string }
+  | { problem: ProblemInit }
+) & {
   events?: readonly EventDelivery[];
 };
 

@@ -27,13 +27,14 @@ export interface LimitBounds {
 export function answer<Body>(
   result: DomainResult<Body>,
   events?: readonly EventDelivery[],
-): ({ status: number; body: Body } | { problem: DomainProblem }) & {
+): ({ status: number; body: Body; text?: string } | { problem: DomainProblem }) & {
   events?: readonly EventDelivery[];
 } {
   const delivered = events !== undefined && events.length > 0 ? { events } : {};
-  return result.ok
+  if (!result.ok) return { problem: result.problem, ...delivered };
+  return result.text === undefined
     ? { status: result.status, body: result.body, ...delivered }
-    : { problem: result.problem, ...delivered };
+    : { status: result.status, body: result.body, text: result.text, ...delivered };
 }
 
 type DomainProblem = Extract<DomainResult<unknown>, { ok: false }>['problem'];

@@ -194,7 +194,7 @@ export class AccountService {
     const account = existing ?? this.sandbox.store.open(this.apiKey);
     const event = prepareEvent(this.sandbox, account, payment, accountNow);
     // Commit: nothing below throws.
-    this.sandbox.store.addPayment(
+    const stored = this.sandbox.store.addPayment(
       account,
       payment,
       request.payment_method.token,
@@ -203,7 +203,9 @@ export class AccountService {
     );
     const events: EventDelivery[] = [];
     if (event !== undefined) commitEvent(account, event, events);
-    return { result: { ok: true, status: 201, body: payment }, events };
+    // Serialized once: the answer, its idempotency record, the inspector and later retrieves.
+    const text = account.paymentJson(stored);
+    return { result: { ok: true, status: 201, body: payment, text }, events };
   }
 
   retrievePayment(id: string): payments.DomainResult<Payment> {

@@ -1,6 +1,6 @@
 // One sandbox account: payments in creation order, settlements, idempotency, faults, clock offset.
 import type { components, SandboxComponents } from '@payment-service/openapi';
-import { ACCOUNT_BYTES, TIMELINE_STEP_BYTES } from './memory.js';
+import { ACCOUNT_BYTES, stringBytes, TIMELINE_STEP_BYTES } from './memory.js';
 import { MinHeap } from './min-heap.js';
 import {
   type IdempotencyRecord,
@@ -103,9 +103,29 @@ export class Account {
    * the creation goes. Cannot throw.
    */
   recordChange(stored: StoredPayment, step: TimelineStep): void {
+    const held = this.payments.get(stored.payment.id) === stored;
     if (stored.timeline.length >= MAX_TIMELINE_STEPS) stored.timeline.splice(1, 1);
-    else if (this.payments.get(stored.payment.id) === stored) this.addBytes(TIMELINE_STEP_BYTES);
+    else if (held) this.addBytes(TIMELINE_STEP_BYTES);
     stored.timeline.push(step);
+    // The payment changed: its cached JSON is stale.
+    if (stored.json !== undefined) {
+      if (held) this.addBytes(-stringBytes(stored.json));
+      stored.json = undefined;
+    }
+  }
+
+  /**
+   * A payment's JSON, serialized once and kept until the payment changes (`recordChange`); the
+   * kept text counts toward the key's bytes. Cannot throw.
+   */
+  paymentJson(stored: StoredPayment): string {
+    if (stored.json !== undefined) return stored.json;
+    const json = JSON.stringify(stored.payment);
+    if (this.payments.get(stored.payment.id) === stored) {
+      stored.json = json;
+      this.addBytes(stringBytes(json));
+    }
+    return json;
   }
 
   /** The account's clock: the server's time plus the offset its clock was advanced by. */

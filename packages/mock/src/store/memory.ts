@@ -31,6 +31,7 @@ export function paymentBytes(stored: StoredPayment): number {
     text(payment.description) +
     text(payment.failure_message) +
     text(stored.token) +
+    text(stored.json) +
     TIMELINE_STEP_BYTES * stored.timeline.length
   );
 }

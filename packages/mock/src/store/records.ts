@@ -26,12 +26,14 @@ export interface StoredPayment {
   settlesAt?: number;
   /** Its creation, then every capture, settlement, cancel and refund, oldest first. */
   timeline: TimelineStep[];
+  /** `payment`'s JSON, made on first need and dropped when it changes (its bytes count). */
+  json?: string;
 }
 
 /** A response as stored for idempotent replay. */
 export interface StoredResponse {
   status: number;
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   body: string;
   /** The problem `code` of a problem answer (so nothing parses the body to find it). */
   code?: string;
