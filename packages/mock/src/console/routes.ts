@@ -118,8 +118,9 @@ export function registerConsole(app: Hono<MockEnv>, observer: Observer): void {
     };
     return badged;
   };
-  const inspectorJs = inspectorScript();
-  const referenceJs = referenceScript();
+  // Built on first use: the API's first request needs none of the console.
+  let inspectorJs: string | undefined;
+  let referenceJs: string | undefined;
 
   const get = (path: string, handler: ObservedHandler) =>
     app.get(path, observed(observer, handler));
@@ -138,8 +139,12 @@ export function registerConsole(app: Hono<MockEnv>, observer: Observer): void {
     page(c, referencePage(baseOf(c, CONSOLE_PATHS.sandboxReference), 'sandbox')),
   );
   get(CONSOLE_PATHS.css, (c) => asset(c, consoleCss, 'text/css; charset=utf-8'));
-  get(CONSOLE_PATHS.inspectorJs, (c) => asset(c, inspectorJs, 'text/javascript; charset=utf-8'));
-  get(CONSOLE_PATHS.referenceJs, (c) => asset(c, referenceJs, 'text/javascript; charset=utf-8'));
+  get(CONSOLE_PATHS.inspectorJs, (c) =>
+    asset(c, (inspectorJs ??= inspectorScript()), 'text/javascript; charset=utf-8'),
+  );
+  get(CONSOLE_PATHS.referenceJs, (c) =>
+    asset(c, (referenceJs ??= referenceScript()), 'text/javascript; charset=utf-8'),
+  );
   get(CONSOLE_PATHS.apiSpec, (c) => asset(c, specs().api, 'application/json'));
   get(CONSOLE_PATHS.sandboxSpec, (c) => asset(c, specs().sandbox, 'application/json'));
   get(CONSOLE_PATHS.redocJs, async (c) => {
