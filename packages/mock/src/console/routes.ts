@@ -119,8 +119,11 @@ export function registerConsole(app: Hono<MockEnv>, observer: Observer): void {
     return badged;
   };
   // Built on first use: the API's first request needs none of the console.
-  let inspectorJs: string | undefined;
-  let referenceJs: string | undefined;
+  let scripts: { inspector: string; reference: string } | undefined;
+  const script = (name: 'inspector' | 'reference') => {
+    scripts ??= { inspector: inspectorScript(), reference: referenceScript() };
+    return scripts[name];
+  };
 
   const get = (path: string, handler: ObservedHandler) =>
     app.get(path, observed(observer, handler));
@@ -140,10 +143,10 @@ export function registerConsole(app: Hono<MockEnv>, observer: Observer): void {
   );
   get(CONSOLE_PATHS.css, (c) => asset(c, consoleCss, 'text/css; charset=utf-8'));
   get(CONSOLE_PATHS.inspectorJs, (c) =>
-    asset(c, (inspectorJs ??= inspectorScript()), 'text/javascript; charset=utf-8'),
+    asset(c, script('inspector'), 'text/javascript; charset=utf-8'),
   );
   get(CONSOLE_PATHS.referenceJs, (c) =>
-    asset(c, (referenceJs ??= referenceScript()), 'text/javascript; charset=utf-8'),
+    asset(c, script('reference'), 'text/javascript; charset=utf-8'),
   );
   get(CONSOLE_PATHS.apiSpec, (c) => asset(c, specs().api, 'application/json'));
   get(CONSOLE_PATHS.sandboxSpec, (c) => asset(c, specs().sandbox, 'application/json'));
