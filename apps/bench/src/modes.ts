@@ -29,7 +29,7 @@ export interface BenchSettings {
 }
 
 /**
- * The settings of a mode. Full: 50 connections, 3 interleaved rounds of 5 s per server and
+ * The settings of a mode. Full: 50 connections, 3 interleaved rounds of 4 s per server and
  * endpoint, 200,000 creates per memory phase. Quick: the Hono floor and the mock only, 5 rounds
  * of 3 s. Smoke: about a second per measurement.
  *
@@ -42,11 +42,11 @@ export function settingsFor(mode: BenchMode): BenchSettings {
       mode,
       connections: 50,
       warmupSeconds: 1,
-      roundSeconds: 5,
+      roundSeconds: 4,
       rounds: 3,
       coldStartRuns: 7,
-      sdkRoundSeconds: 2,
-      sdkRounds: 3,
+      sdkRoundSeconds: 1.5,
+      sdkRounds: 2,
       sdkConcurrency: 10,
       memoryCreatesPerPhase: 200_000,
       memoryKeys: 1_000,

@@ -2,9 +2,6 @@
 
 import type { LoadSpec } from './load/index.js';
 
-/** The API key the benchmarks send (any well-formed sk_test_ key is an account of the mock). */
-export const BENCH_API_KEY = 'sk_test_bench_harness_0001';
-
 /** How many API keys the creates under load are spread over (each key is its own account). */
 export const BENCH_KEYS = 1_000;
 
@@ -20,6 +17,13 @@ export const BENCH_KEY_PREFIX = 'sk_test_bench_key_';
 export function benchApiKey(index: number): string {
   return `${BENCH_KEY_PREFIX}${String(index).padStart(4, '0')}`;
 }
+
+/**
+ * The API key of the probes, the retrieves and the SDK runs: the load's first key. Once the
+ * creates of 1,000 keys have filled the mock (its caps and budgets), a new key is refused (503
+ * `sandbox_full`, fair to the keys already in), while a key of the load still makes payments.
+ */
+export const BENCH_API_KEY = benchApiKey(0);
 
 /** The create body, the same for every server and every request. */
 export const CREATE_BODY = {

@@ -5,7 +5,7 @@ import type {
   openapiRequestValidators,
   sandboxRequestValidators,
 } from '../generated/request-validators.js';
-import type { RequestValidator } from './compiled-validator.js';
+import type { CompiledValidator, RequestValidator } from './compiled-validator.js';
 import type { FieldError } from './problems.js';
 
 export type { CompiledValidator, RequestValidator } from './compiled-validator.js';
@@ -36,6 +36,17 @@ interface SchemaLike {
 export interface SchemaValidators<Schemas, Names extends keyof Schemas & string> {
   /** The validator of one request-body schema. */
   validator<Name extends Names>(name: Name): BodyValidator<Schemas[Name]>;
+}
+
+/**
+ * Whether a compiled validator accepts a value: the runtime check that narrows it to the schema's
+ * generated type (the schema and the type come from the same spec).
+ *
+ * @example
+ * if (passes<CreatePaymentRequest>(validate.check, body)) body.amount;
+ */
+export function passes<T>(check: CompiledValidator, value: unknown): value is T {
+  return check(value);
 }
 
 /** The validators of the API's request bodies. */
@@ -72,7 +83,7 @@ export function createSchemaValidators<Schemas, Names extends keyof Schemas & st
         throw new Error(`The spec has no request-body schema named ${name}.`);
       }
       return (body) => {
-        if (validate.check(body)) return { ok: true, value: body as Schemas[Name] };
+        if (passes<Schemas[Name]>(validate.check, body)) return { ok: true, value: body };
         const first = validate.check.errors?.[0];
         if (first !== undefined && BOUND_KEYWORDS.has(first.keyword)) {
           return { ok: false, errors: [toBoundError(first)] };

@@ -61,7 +61,8 @@ export class Account {
   bytes = 0;
   /** When a request of this key last used the account, on the server's clock (ms epoch). */
   lastUsedAt = 0;
-  private ordered: StoredPayment[] = [];
+  /** Payments oldest first; the slots before `head` are emptied as the oldest are removed. */
+  private ordered: (StoredPayment | undefined)[] = [];
   private head = 0;
   private nextSequence = 0;
   private readonly settlements = new MinHeap<StoredPayment>(
@@ -177,7 +178,7 @@ export class Account {
   removeOldestPayment(): StoredPayment | undefined {
     const oldest = this.ordered[this.head];
     if (oldest === undefined) return undefined;
-    this.ordered[this.head] = undefined as unknown as StoredPayment;
+    this.ordered[this.head] = undefined;
     this.head++;
     if (this.head > 1024 && this.head * 2 > this.ordered.length) {
       this.ordered = this.ordered.slice(this.head);
@@ -219,7 +220,8 @@ export class Account {
     }
     const data: Payment[] = [];
     while (index >= this.head && data.length < limit) {
-      data.push((this.ordered[index] as StoredPayment).payment);
+      const stored = this.ordered[index];
+      if (stored !== undefined) data.push(stored.payment);
       index--;
     }
     return { data, has_more: index >= this.head };
@@ -240,7 +242,8 @@ export class Account {
   /** Every stored payment, oldest first. */
   *storedPayments(): IterableIterator<StoredPayment> {
     for (let index = this.head; index < this.ordered.length; index++) {
-      yield this.ordered[index] as StoredPayment;
+      const stored = this.ordered[index];
+      if (stored !== undefined) yield stored;
     }
   }
 
@@ -249,7 +252,9 @@ export class Account {
     let high = this.ordered.length - 1;
     while (low <= high) {
       const middle = (low + high) >> 1;
-      const sequence = (this.ordered[middle] as StoredPayment).sequence;
+      const entry = this.ordered[middle];
+      if (entry === undefined) return -1;
+      const sequence = entry.sequence;
       if (sequence === stored.sequence) return middle;
       if (sequence < stored.sequence) low = middle + 1;
       else high = middle - 1;
