@@ -4,6 +4,8 @@ import { parseJson, sendRequest } from './http-client.js';
 import type { LoadResult, LoadSpec, LoadTool } from './load/index.js';
 import type { BenchSettings } from './modes.js';
 import {
+  BENCH_KEYS,
+  benchApiKey,
   CREATE_BODY_TEXT,
   CREATE_HEADERS,
   createLoadSpec,
@@ -67,6 +69,30 @@ export async function probeServer(
   };
 }
 
+/**
+ * Empties the sandbox of every key of the load (`POST /_sandbox/reset`, 10 at a time), so each
+ * create round starts from the same state: 1,000 keys' creates fill the mock's memory budget in
+ * about 90,000 creates, after which it refuses new work (503 `sandbox_full`) by design. Only our
+ * mocks have the control; the other servers are left alone.
+ *
+ * @example
+ * await resetLoadKeys(mock);
+ */
+export async function resetLoadKeys(server: RunningServer): Promise<void> {
+  if (!server.name.startsWith('mock')) return;
+  let next = 0;
+  const worker = async () => {
+    while (next < BENCH_KEYS) {
+      const key = benchApiKey(next++);
+      await sendRequest(`${server.url}/_sandbox/reset`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, worker));
+}
+
 function loadSpec(
   server: RunningServer,
   endpoint: Endpoint,
@@ -124,6 +150,7 @@ export async function measureThroughput(
           settings,
           settings.roundSeconds,
         );
+        if (endpoint === 'create') await resetLoadKeys(server);
         const result = await tool.run(spec);
         rounds.get(server.name)?.push(result);
         log(
