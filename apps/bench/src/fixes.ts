@@ -93,7 +93,7 @@ export const HOT_PATH_FIXES: HotPathFix[] = [
   {
     commit: 'f47e3e7',
     change:
-      "One precomposed pipeline per operation instead of ten async middleware layers (auth, faults, body, validation, Idempotency-Key, handler, answer: each present only where the operation needs it), observed once at the end (log line, inspector record, drop) from what the pipeline holds; a stored payment's JSON serialized once at creation and reused by the answer, its idempotency record, the inspector and later retrieves until it changes",
+      "One precomposed pipeline per operation instead of ten async middleware layers (auth, faults, body, validation, Idempotency-Key, handler, answer: each present only where the operation needs it), observed once at the end (log line, inspector record, drop) from what the pipeline holds; an answer serialized once for the client, its idempotency record and the inspector; a stored payment's JSON kept from its first read until it changes (from ec35ee6: its first read, not its creation, so the memory budget holds as many payments as before)",
     before:
       'CPU per create under wrk c=50 over 1,000 keys (node --cpu-prof, busy µs / request): 164.5 µs (retrieve 54.7 µs); quick A/B in one run, the build before as BENCH_PREVIOUS: creates/s 1×, retrieves/s 1×',
     after: '133.5 µs (retrieve 52.0 µs); creates/s 1.14×, retrieves/s 1.17× the build before',

@@ -33,6 +33,9 @@ async function main(): Promise<void> {
     paths = { markdown: join(dir, 'BENCHMARKS.md'), json: join(dir, 'BENCHMARKS.json') };
   }
   await runBench(mode, paths);
+  // The report is written and every server stopped: handles the attack drivers leave behind
+  // (their held sockets' timers) kept the process alive for about a minute after a full run.
+  process.exit(0);
 }
 
 main().catch((error: unknown) => {
