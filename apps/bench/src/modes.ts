@@ -1,8 +1,11 @@
-// The two run modes: the full benchmark (`npm run bench`) and the short smoke run of CI.
+// The run modes: the full benchmark (`npm run bench`), the quick A/B of the targets, and CI's smoke run.
+
+/** Which run: full (BENCHMARKS.md), quick (the issue's targets only) or smoke (CI, ~a second each). */
+export type BenchMode = 'full' | 'quick' | 'smoke';
 
 /** Every knob of a run. */
 export interface BenchSettings {
-  mode: 'full' | 'smoke';
+  mode: BenchMode;
   connections: number;
   warmupSeconds: number;
   roundSeconds: number;
@@ -18,32 +21,58 @@ export interface BenchSettings {
   installPrism: boolean;
   /** Build the pre-redesign mock when it is absent (the full run) or skip it (smoke). */
   buildBaselineMock: boolean;
+  /**
+   * Only what the targets need: the Hono floor and the mock on create and retrieve, their cold
+   * starts; no raw floor, SDK, memory, attacks or profile.
+   */
+  targetsOnly: boolean;
 }
 
 /**
- * The settings of a mode. Full: 50 connections, 3 rounds of 8 s per server and endpoint,
- * 200,000 creates per memory phase. Smoke: about a second per measurement.
+ * The settings of a mode. Full: 50 connections, 3 interleaved rounds of 4 s per server and
+ * endpoint, 200,000 creates per memory phase. Quick: the Hono floor and the mock only, 5 rounds
+ * of 3 s. Smoke: about a second per measurement.
  *
  * @example
  * settingsFor('smoke').roundSeconds; // 1
  */
-export function settingsFor(mode: 'full' | 'smoke'): BenchSettings {
+export function settingsFor(mode: BenchMode): BenchSettings {
   if (mode === 'full') {
     return {
       mode,
       connections: 50,
-      warmupSeconds: 2,
-      roundSeconds: 8,
+      warmupSeconds: 1,
+      roundSeconds: 4,
       rounds: 3,
       coldStartRuns: 7,
-      sdkRoundSeconds: 4,
-      sdkRounds: 5,
+      sdkRoundSeconds: 1.5,
+      sdkRounds: 2,
       sdkConcurrency: 10,
       memoryCreatesPerPhase: 200_000,
       memoryKeys: 1_000,
-      profileSeconds: 8,
+      profileSeconds: 5,
       installPrism: true,
       buildBaselineMock: true,
+      targetsOnly: false,
+    };
+  }
+  if (mode === 'quick') {
+    return {
+      mode,
+      connections: 50,
+      warmupSeconds: 1,
+      roundSeconds: 3,
+      rounds: 5,
+      coldStartRuns: 9,
+      sdkRoundSeconds: 0,
+      sdkRounds: 0,
+      sdkConcurrency: 10,
+      memoryCreatesPerPhase: 0,
+      memoryKeys: 0,
+      profileSeconds: 0,
+      installPrism: false,
+      buildBaselineMock: false,
+      targetsOnly: true,
     };
   }
   return {
@@ -61,5 +90,6 @@ export function settingsFor(mode: 'full' | 'smoke'): BenchSettings {
     profileSeconds: 1,
     installPrism: process.env.BENCH_PRISM === '1',
     buildBaselineMock: process.env.BENCH_BASELINE === '1',
+    targetsOnly: false,
   };
 }

@@ -2,8 +2,28 @@
 
 import type { LoadSpec } from './load/index.js';
 
-/** The API key the benchmarks send (any well-formed sk_test_ key is an account of the mock). */
-export const BENCH_API_KEY = 'sk_test_bench_harness_0001';
+/** How many API keys the creates under load are spread over (each key is its own account). */
+export const BENCH_KEYS = 1_000;
+
+/** The prefix of the keys creates are spread over: `sk_test_bench_key_0000` … `sk_test_bench_key_0999`. */
+export const BENCH_KEY_PREFIX = 'sk_test_bench_key_';
+
+/**
+ * The `index`-th API key of the load (the load tools build the same names).
+ *
+ * @example
+ * benchApiKey(7); // 'sk_test_bench_key_0007'
+ */
+export function benchApiKey(index: number): string {
+  return `${BENCH_KEY_PREFIX}${String(index).padStart(4, '0')}`;
+}
+
+/**
+ * The API key of the probes, the retrieves and the SDK runs: the load's first key. Once the
+ * creates of 1,000 keys have filled the mock (its caps and budgets), a new key is refused (503
+ * `sandbox_full`, fair to the keys already in), while a key of the load still makes payments.
+ */
+export const BENCH_API_KEY = benchApiKey(0);
 
 /** The create body, the same for every server and every request. */
 export const CREATE_BODY = {
@@ -48,8 +68,14 @@ export function isPaymentBody(body: unknown): body is { id: string; object: 'pay
   );
 }
 
+/** Headers of a create under load: the key comes from the load tool (one of `BENCH_KEYS`). */
+const CREATE_LOAD_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json',
+};
+
 /**
- * The load of `POST /v1/payments` against a server: the create body, a unique Idempotency-Key per request.
+ * The load of `POST /v1/payments` against a server: the create body, a unique Idempotency-Key per
+ * request, the requests spread over `BENCH_KEYS` API keys in turn.
  *
  * @example
  * await tool.run(createLoadSpec('http://127.0.0.1:4010', 50, 8));
@@ -63,9 +89,10 @@ export function createLoadSpec(
     baseUrl,
     method: 'POST',
     path: '/v1/payments',
-    headers: CREATE_HEADERS,
+    headers: CREATE_LOAD_HEADERS,
     body: CREATE_BODY_TEXT,
     uniqueIdempotencyKey: true,
+    apiKeys: BENCH_KEYS,
     connections,
     durationSeconds,
   };

@@ -22,7 +22,8 @@ export interface Measurements {
   throughput: ThroughputResult[];
   coldStart: ColdStartResult[];
   sdkOverhead: SdkOverheadResult[];
-  memory: MemoryResult;
+  /** Absent from a quick run. */
+  memory?: MemoryResult;
   /** The worst case of each issue-10 attack, replayed on a fresh CLI. */
   attackMemory: AttackMemoryResult[];
   profile?: ProfileResult;
@@ -74,6 +75,13 @@ export function buildReport(measurements: Measurements): BenchReport {
       ratios[`${endpoint}.${server}/prism`] = ratio(rate(server), rate('prism'));
     }
     ratios[`${endpoint}.mock/mock-before`] = ratio(rate('mock'), rate('mock-before'));
+    if (rate('mock-previous') !== undefined) {
+      ratios[`${endpoint}.mock/mock-previous`] = ratio(rate('mock'), rate('mock-previous'));
+      ratios[`${endpoint}.mock-previous/hono-floor`] = ratio(
+        rate('mock-previous'),
+        rate('hono-floor'),
+      );
+    }
   }
   const cold = (server: ServerName) =>
     measurements.coldStart.find((result) => result.server === server)?.medianMs;
@@ -89,7 +97,15 @@ export function buildReport(measurements: Measurements): BenchReport {
       result.fetchRequestsPerSecond,
     );
   }
-  ratios['memory.second/first'] = measurements.memory.growth;
+  if (measurements.memory !== undefined) {
+    ratios['memory.second/first'] = measurements.memory.growth;
+  }
+  for (const endpoint of ['create', 'retrieve'] as const) {
+    const mock = findThroughput(measurements.throughput, 'mock', endpoint);
+    const honoFloor = findThroughput(measurements.throughput, 'hono-floor', endpoint);
+    ratios[`${endpoint}.p99.mock/hono-floor`] = ratio(mock?.p99Ms, honoFloor?.p99Ms);
+    ratios[`${endpoint}.p99.9.mock/hono-floor`] = ratio(mock?.p999Ms, honoFloor?.p999Ms);
+  }
 
   const mockCreate = findThroughput(measurements.throughput, 'mock', 'create');
   const toFloor = ratios['create.mock/floor'] ?? null;
@@ -101,7 +117,9 @@ export function buildReport(measurements: Measurements): BenchReport {
       .map((result) => result.overhead),
   );
   const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
+  const memory = measurements.memory;
   const targets: TargetCheck[] = [
+    ...floorTargets(measurements, ratios),
     {
       name: 'create throughput vs raw floor (CLI default logging)',
       target: '≥ 55 %',
@@ -145,8 +163,8 @@ export function buildReport(measurements: Measurements): BenchReport {
     {
       name: 'memory plateaus (RSS after 2nd phase / after 1st)',
       target: '≤ 1.15',
-      value: measurements.memory.growth.toFixed(3),
-      met: measurements.memory.plateaus,
+      value: memory === undefined ? 'n/a (quick run)' : memory.growth.toFixed(3),
+      met: memory === undefined ? null : memory.plateaus,
     },
     attackMemoryTarget(measurements.attackMemory),
   ];
@@ -157,6 +175,80 @@ export function buildReport(measurements: Measurements): BenchReport {
     ratios,
     targets,
   };
+}
+
+/** The longest full `npm run bench` the team accepts, in seconds. */
+export const FULL_RUN_LIMIT_SECONDS = 360;
+
+/**
+ * Issue 24's targets: the mock against the Hono floor measured in the same run (the framework's
+ * own cost is not the mock's), and the length of a full run.
+ *
+ * @example
+ * floorTargets(measurements, ratios)[0].target; // '≥ 0.60×'
+ */
+export function floorTargets(
+  measurements: Measurements,
+  ratios: Record<string, number | null>,
+): TargetCheck[] {
+  const times = (value: number | null | undefined, digits = 2) =>
+    value === null || value === undefined ? 'n/a' : `${value.toFixed(digits)}×`;
+  const atLeast = (value: number | null | undefined, limit: number) =>
+    value === null || value === undefined ? null : value >= limit;
+  const atMost = (value: number | null | undefined, limit: number) =>
+    value === null || value === undefined ? null : value <= limit;
+  const create = ratios['create.mock/hono-floor'];
+  const retrieve = ratios['retrieve.mock/hono-floor'];
+  const p99 = ratios['create.p99.mock/hono-floor'];
+  const cold = ratios['coldStart.mock/hono-floor'];
+  const mockCreate = findThroughput(measurements.throughput, 'mock', 'create');
+  const floorCreate = findThroughput(measurements.throughput, 'hono-floor', 'create');
+  const latencies =
+    mockCreate === undefined || floorCreate === undefined
+      ? ''
+      : ` (p99 ${formatMs(mockCreate.p99Ms)} vs ${formatMs(floorCreate.p99Ms)} ms; p99.9 ${formatMs(mockCreate.p999Ms)} vs ${formatMs(floorCreate.p999Ms)} ms)`;
+  const coldMs = (server: ServerName) =>
+    measurements.coldStart.find((result) => result.server === server)?.medianMs;
+  const coldMock = coldMs('mock');
+  const coldFloor = coldMs('hono-floor');
+  const full = measurements.settings.mode === 'full';
+  return [
+    {
+      name: 'create throughput, mock / Hono floor (same run, CLI default logging)',
+      target: '≥ 0.60×',
+      value: times(create),
+      met: atLeast(create, 0.6),
+    },
+    {
+      name: 'retrieve throughput, mock / Hono floor (same run)',
+      target: '≥ 0.80×',
+      value: times(retrieve),
+      met: atLeast(retrieve, 0.8),
+    },
+    {
+      name: 'create p99, mock / Hono floor (same run)',
+      target: '≤ 2×',
+      value: `${times(p99)}${latencies}`,
+      met: atMost(p99, 2),
+    },
+    {
+      name: 'cold start to the first 201 through the bin, mock / Hono floor',
+      target: '≤ 1.25×',
+      value:
+        coldMock === undefined || coldFloor === undefined
+          ? 'n/a'
+          : `${times(cold)} (${Math.round(coldMock)} vs ${Math.round(coldFloor)} ms)`,
+      met: atMost(cold, 1.25),
+    },
+    {
+      name: 'full `npm run bench` (measurements, without install and build)',
+      target: `≤ ${FULL_RUN_LIMIT_SECONDS / 60} min`,
+      value: full
+        ? `${Math.round(measurements.durationSeconds)} s`
+        : `n/a (${measurements.settings.mode} run)`,
+      met: full ? measurements.durationSeconds <= FULL_RUN_LIMIT_SECONDS : null,
+    },
+  ];
 }
 
 const formatRate = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -199,21 +291,21 @@ export function renderMarkdown(report: BenchReport): string {
     '## Throughput and latency',
     '',
     `${settings.connections} connections, ${settings.rounds} round(s) of ${settings.roundSeconds} s per server and endpoint (after ${settings.warmupSeconds} s of warm-up), interleaved; medians.`,
-    'Create is `POST /v1/payments` with a JSON body, the bearer key and a unique `Idempotency-Key` per request;',
+    'Create is `POST /v1/payments` with a JSON body, a unique `Idempotency-Key` per request and the bearer key of one of 1,000 keys in turn;',
     'retrieve is `GET /v1/payments/{id}` of one payment. Our mock goes through its whole pipeline (auth, validation,',
     'idempotency, store, events); the floor parses the body and answers the payment JSON; the Hono floor gives the',
     "same answers from a bare Hono app on @hono/node-server (the mock's framework without the mock's work: the gap",
     "between it and the mock is the mock's own cost); the mock before the redesign is the CLI built from",
     `${BASELINE_MOCK_COMMIT} (issue 9's baseline: a regression shows as a ratio below 1); Prism mocks \`spec/openapi.yaml\`.`,
     '',
-    '| server | endpoint | requests/s | p50 ms | p99 ms | vs floor | vs Hono floor | answered correctly |',
-    '|---|---|---:|---:|---:|---:|---:|---|',
+    '| server | endpoint | requests/s | p50 ms | p99 ms | p99.9 ms | vs floor | vs Hono floor | answered correctly |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
   );
   for (const result of report.throughput) {
     const floor = findThroughput(report.throughput, 'floor', result.endpoint);
     const honoFloor = findThroughput(report.throughput, 'hono-floor', result.endpoint);
     out.push(
-      `| ${SERVER_LABELS[result.server]} | ${result.endpoint} | ${formatRate(result.requestsPerSecond)} | ${formatMs(result.p50Ms)} | ${formatMs(result.p99Ms)} | ${formatRatio(ratio(result.requestsPerSecond, floor?.requestsPerSecond))} | ${formatRatio(ratio(result.requestsPerSecond, honoFloor?.requestsPerSecond))} | ${result.correct ? `yes (${result.probe})` : `**no** (${result.probe})`} |`,
+      `| ${SERVER_LABELS[result.server]} | ${result.endpoint} | ${formatRate(result.requestsPerSecond)} | ${formatMs(result.p50Ms)} | ${formatMs(result.p99Ms)} | ${formatMs(result.p999Ms)} | ${formatRatio(ratio(result.requestsPerSecond, floor?.requestsPerSecond))} | ${formatRatio(ratio(result.requestsPerSecond, honoFloor?.requestsPerSecond))} | ${result.correct ? `yes (${result.probe})` : `**no** (${result.probe})`} |`,
     );
   }
   out.push('', '## Ratios', '', '| ratio | value |', '|---|---:|');
@@ -251,16 +343,20 @@ export function renderMarkdown(report: BenchReport): string {
     );
   }
   const memory = report.memory;
+  if (memory !== undefined) {
+    out.push(
+      '',
+      '## Memory',
+      '',
+      `A fresh mock (CLI, \`--quiet\`); ${memory.createsPerPhase.toLocaleString('en-US')} creates spread over ${memory.keys.toLocaleString('en-US')} keys (each with a unique \`Idempotency-Key\`), then as many again. The mock keeps at most 10,000 payments per key and 100,000 in all, and caps idempotency records and accounts likewise.`,
+      '',
+      '| RSS at start | after 1st phase | after 2nd phase | 2nd / 1st |',
+      '|---:|---:|---:|---:|',
+      `| ${memory.rssStartMiB.toFixed(1)} MiB | ${memory.rssAfterFirstMiB.toFixed(1)} MiB | ${memory.rssAfterSecondMiB.toFixed(1)} MiB | ${memory.growth.toFixed(3)} (${memory.plateaus ? 'plateau' : '**grows**'}) |`,
+    );
+  }
+  if (report.attackMemory.length > 0) out.push(...renderAttackMemory(report.attackMemory));
   out.push(
-    '',
-    '## Memory',
-    '',
-    `A fresh mock (CLI, \`--quiet\`); ${memory.createsPerPhase.toLocaleString('en-US')} creates spread over ${memory.keys.toLocaleString('en-US')} keys (each with a unique \`Idempotency-Key\`), then as many again. The mock keeps at most 10,000 payments per key and 100,000 in all, and caps idempotency records and accounts likewise.`,
-    '',
-    '| RSS at start | after 1st phase | after 2nd phase | 2nd / 1st |',
-    '|---:|---:|---:|---:|',
-    `| ${memory.rssStartMiB.toFixed(1)} MiB | ${memory.rssAfterFirstMiB.toFixed(1)} MiB | ${memory.rssAfterSecondMiB.toFixed(1)} MiB | ${memory.growth.toFixed(3)} (${memory.plateaus ? 'plateau' : '**grows**'}) |`,
-    ...renderAttackMemory(report.attackMemory),
     '',
     '## Targets',
     '',

@@ -2,18 +2,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measureAttackMemory } from './attack-memory.js';
+import { type AttackMemoryResult, measureAttackMemory } from './attack-memory.js';
 import { ensureBaselineMock } from './baseline-mock.js';
 import { measureColdStarts } from './cold-start.js';
 import { HOT_PATH_FIXES } from './fixes.js';
 import { chooseLoadTool } from './load/index.js';
 import { autocannonVersion, collectVersions, describeMachine } from './machine.js';
-import { measureMemory } from './memory.js';
-import { settingsFor } from './modes.js';
+import { type MemoryResult, measureMemory } from './memory.js';
+import { type BenchMode, settingsFor } from './modes.js';
 import { ensurePrism } from './prism.js';
-import { profileMock } from './profile.js';
+import { type ProfileResult, profileMock } from './profile.js';
 import { type BenchReport, buildReport, renderMarkdown } from './report.js';
-import { measureSdkOverhead } from './sdk-overhead.js';
+import { measureSdkOverhead, type SdkOverheadResult } from './sdk-overhead.js';
 import { type RunningServer, type ServerName, serverCommand, startServer } from './servers.js';
 import { measureThroughput } from './throughput.js';
 
@@ -29,9 +29,12 @@ export interface ReportPaths {
  * @example
  * const report = await runBench('smoke', { markdown: '/tmp/B.md', json: '/tmp/B.json' });
  */
-export async function runBench(mode: 'full' | 'smoke', paths: ReportPaths): Promise<BenchReport> {
+export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<BenchReport> {
   const started = performance.now();
-  const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+  const log = (line: string) =>
+    process.stderr.write(
+      `bench: [${Math.round((performance.now() - started) / 1000)} s] ${line}\n`,
+    );
   const settings = settingsFor(mode);
   const machine = describeMachine();
   const loadTool = chooseLoadTool(autocannonVersion());
@@ -41,27 +44,42 @@ export async function runBench(mode: 'full' | 'smoke', paths: ReportPaths): Prom
   if (prism === undefined)
     skipped.push('Prism: not installed (smoke mode installs it only with BENCH_PRISM=1).');
   if (!baseline.ok) skipped.push(`The mock before the redesign: ${baseline.reason}.`);
-  const entries = { prism: prism?.entry, mockBefore: baseline.ok ? baseline.entry : undefined };
+  // A quick run may A/B another build of the mock (e.g. a copy of dist/ before a change).
+  const previous = mode === 'quick' ? process.env.BENCH_PREVIOUS : undefined;
+  const entries = {
+    prism: prism?.entry,
+    mockBefore: baseline.ok ? baseline.entry : undefined,
+    mockPrevious: previous,
+  };
   log(
     `${mode} run with ${loadTool.version}; Prism ${prism?.version ?? 'skipped'}; load ${machine.loadAverageStart.toFixed(2)}`,
   );
   const logDir = mkdtempSync(join(tmpdir(), 'bench-logs-'));
   const running: RunningServer[] = [];
   try {
-    const names: ServerName[] = ['floor', 'hono-floor', 'mock', 'mock-quiet'];
+    const names: ServerName[] = settings.targetsOnly
+      ? ['hono-floor', 'mock']
+      : ['floor', 'hono-floor', 'mock', 'mock-quiet'];
     if (baseline.ok) names.push('mock-before');
+    if (previous !== undefined) names.push('mock-previous');
     if (prism !== undefined) names.push('prism');
     for (const name of names) running.push(await startServer(serverCommand(name, entries), logDir));
     const throughput = await measureThroughput(running, loadTool, settings, log);
-    const mockQuiet = running.find((server) => server.name === 'mock-quiet') as RunningServer;
-    const sdkOverhead = await measureSdkOverhead(mockQuiet, settings, log);
-    const floor = running.find((server) => server.name === 'floor') as RunningServer;
-    sdkOverhead.push(...(await measureSdkOverhead(floor, settings, log)));
+    const sdkOverhead: SdkOverheadResult[] = [];
+    if (!settings.targetsOnly) {
+      const mockQuiet = running.find((server) => server.name === 'mock-quiet') as RunningServer;
+      sdkOverhead.push(...(await measureSdkOverhead(mockQuiet, settings, log)));
+      const floor = running.find((server) => server.name === 'floor') as RunningServer;
+      sdkOverhead.push(...(await measureSdkOverhead(floor, settings, log)));
+    }
     await Promise.all(running.splice(0).map((server) => server.stop()));
 
     // The floors show how much of a cold start is node's own on this machine today.
-    const coldStartNames: ServerName[] = ['floor', 'hono-floor', 'mock'];
+    const coldStartNames: ServerName[] = settings.targetsOnly
+      ? ['hono-floor', 'mock']
+      : ['floor', 'hono-floor', 'mock'];
     if (baseline.ok) coldStartNames.push('mock-before');
+    if (previous !== undefined) coldStartNames.push('mock-previous');
     if (prism !== undefined) coldStartNames.push('prism');
     const coldStart = await measureColdStarts(
       coldStartNames.map((name) => serverCommand(name, entries)),
@@ -72,14 +90,20 @@ export async function runBench(mode: 'full' | 'smoke', paths: ReportPaths): Prom
       `cold start: ${coldStart.map((result) => `${result.server} ${Math.round(result.medianMs)} ms`).join(', ')}`,
     );
 
-    const memoryServer = await startServer(serverCommand('mock-quiet'), logDir);
-    running.push(memoryServer);
-    const memory = await measureMemory(memoryServer, settings, log);
-    await Promise.all(running.splice(0).map((server) => server.stop()));
-    const attackMemory = await measureAttackMemory(mode, log);
-
-    const profile = await profileMock('mock', loadTool, settings, logDir);
-    log(`profile: top ${profile.topFunctions[0]?.name ?? 'none'}`);
+    let memory: MemoryResult | undefined;
+    let attackMemory: AttackMemoryResult[] = [];
+    let profile: ProfileResult | undefined;
+    if (!settings.targetsOnly) {
+      const memoryServer = await startServer(serverCommand('mock-quiet'), logDir);
+      running.push(memoryServer);
+      memory = await measureMemory(memoryServer, settings, log);
+      await Promise.all(running.splice(0).map((server) => server.stop()));
+      log('memory measured');
+      attackMemory = await measureAttackMemory(mode === 'full' ? 'full' : 'smoke', log);
+      log('attacks replayed');
+      profile = await profileMock('mock', loadTool, settings, logDir);
+      log(`profile: top ${profile.topFunctions[0]?.name ?? 'none'}`);
+    }
 
     const report = buildReport({
       machine,

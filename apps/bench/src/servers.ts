@@ -11,9 +11,16 @@ import { CREATE_BODY_TEXT, CREATE_HEADERS, isPaymentBody } from './payment-reque
 
 /**
  * Which server: the raw floor, the Hono floor, our mock (default settings or --quiet), our mock
- * before its redesign, or Prism.
+ * before its redesign, another build of our mock (a quick A/B, `BENCH_PREVIOUS`), or Prism.
  */
-export type ServerName = 'floor' | 'hono-floor' | 'mock' | 'mock-quiet' | 'mock-before' | 'prism';
+export type ServerName =
+  | 'floor'
+  | 'hono-floor'
+  | 'mock'
+  | 'mock-quiet'
+  | 'mock-before'
+  | 'mock-previous'
+  | 'prism';
 
 /** Human labels of the servers, for the report. */
 export const SERVER_LABELS: Record<ServerName, string> = {
@@ -22,6 +29,7 @@ export const SERVER_LABELS: Record<ServerName, string> = {
   mock: 'our mock (CLI, default settings: logs each request)',
   'mock-quiet': 'our mock (CLI, --quiet)',
   'mock-before': `our mock before the redesign (${BASELINE_MOCK_COMMIT}, CLI, default settings)`,
+  'mock-previous': 'our mock as built at $BENCH_PREVIOUS (CLI, default settings; quick A/B)',
   prism: 'Prism 5.14 on our spec',
 };
 
@@ -50,6 +58,8 @@ export interface OnDemandEntries {
   prism?: string;
   /** The pre-redesign mock's CLI script. */
   mockBefore?: string;
+  /** Another build's CLI script, for a quick A/B (`BENCH_PREVIOUS`). */
+  mockPrevious?: string;
 }
 
 /**
@@ -75,6 +85,11 @@ export function serverCommand(name: ServerName, entries: OnDemandEntries = {}): 
       const entry = entries.mockBefore;
       if (entry === undefined) throw new Error('The pre-redesign mock is not built.');
       // Started as the mock is (the heap flag keeps it from relaunching itself).
+      return { name, args: (port) => [...MOCK_CLI_NODE_FLAGS, entry, '--port', String(port)] };
+    }
+    case 'mock-previous': {
+      const entry = entries.mockPrevious;
+      if (entry === undefined) throw new Error('BENCH_PREVIOUS names no CLI script.');
       return { name, args: (port) => [...MOCK_CLI_NODE_FLAGS, entry, '--port', String(port)] };
     }
     case 'prism': {

@@ -2,6 +2,7 @@ import { createClient } from '@payment-service/sdk';
 import { describe, expect, it } from 'vitest';
 import { wrkScript } from './load/wrk.js';
 import { MOCK_CLI_NODE_FLAGS, shebangNodeFlags } from './paths.js';
+import { BENCH_KEYS, benchApiKey, createLoadSpec } from './payment-request.js';
 import { packageOf, shortLocation, summarizeProfile } from './profile-summary.js';
 import { SDK_FETCH_INIT } from './sdk-overhead.js';
 import { median, ratio, round } from './stats.js';
@@ -39,6 +40,27 @@ describe('wrkScript', () => {
     const get = wrkScript({ ...base, method: 'GET', uniqueIdempotencyKey: false });
     expect(get).not.toContain('Idempotency-Key');
     expect(get).not.toContain('function request');
+  });
+
+  it('spreads the requests over the API keys in turn when asked', () => {
+    const script = wrkScript({
+      baseUrl: 'http://127.0.0.1:1',
+      path: '/v1/payments',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      uniqueIdempotencyKey: true,
+      apiKeys: 1000,
+      connections: 1,
+      durationSeconds: 1,
+    });
+    expect(script).toContain(
+      'wrk.headers["Authorization"] = string.format("Bearer sk_test_bench_key_%04d", counter % 1000)',
+    );
+    expect(benchApiKey(7)).toBe('sk_test_bench_key_0007');
+    expect(createLoadSpec('http://127.0.0.1:1', 50, 1)).toMatchObject({
+      apiKeys: BENCH_KEYS,
+      uniqueIdempotencyKey: true,
+    });
   });
 });
 

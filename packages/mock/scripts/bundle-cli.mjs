@@ -1,8 +1,11 @@
-// Bundles the CLI (dist/cli-main.js and everything it imports) into dist/cli-bundle.js, which the
+// Bundles the CLI (dist/cli/main.js and everything it imports) into dist/cli-bundle.js, which the
 // `payment-service-mock` command runs. One file loads in a fraction of the time of ~150 modules
 // resolved one by one (ajv alone is ~100 CommonJS files): process start to the first create
-// drops by ~70 ms. The library entry points (`@payment-service/mock`, `/node`, `/controls`)
-// stay unbundled. The licences of the bundled packages go to dist/cli-bundle.LICENSES.txt.
+// drops by ~70 ms. Minified, it is half the bytes to decode and parse (~15 ms of the start). The
+// launcher (dist/cli.js: the heap limit, the relaunch) is bundled into one file of its own too
+// (~25 ms: it read five modules before the bundle), the bundle left outside it. The library
+// entry points (`@payment-service/mock`, `/node`, `/controls`) stay unbundled. The licences of
+// the bundled packages go to dist/cli-bundle.LICENSES.txt.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = join(root, 'dist/cli-bundle.js');
 
 const result = await build({
-  entryPoints: [join(root, 'dist/cli-main.js')],
+  entryPoints: [join(root, 'dist/cli/main.js')],
   outfile,
   bundle: true,
   platform: 'node',
@@ -25,7 +28,23 @@ const result = await build({
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
   },
   legalComments: 'none',
+  minify: true,
   metafile: true,
+  logLevel: 'warning',
+});
+
+// The launcher, built from the compiled dist/cli.js: its own modules inlined, the bundle it
+// starts (`./cli-bundle.js`) and Node's built-ins left to load at run time.
+await build({
+  entryPoints: [join(root, 'dist/cli.js')],
+  outfile: join(root, 'dist/cli.js'),
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['./cli-bundle.js'],
+  legalComments: 'none',
   logLevel: 'warning',
 });
 

@@ -218,7 +218,7 @@ ${helpers
   .map((helper) => `import ${helper}Module from 'ajv/dist/runtime/${helper}.js';`)
   .join('\n')}
 import { fullFormats as __formats } from 'ajv-formats/dist/formats.js';
-import type { RequestValidator } from '../validation.js';
+import type { RequestValidator } from '../shared/compiled-validator.js';
 
 // A CommonJS module's default import is the module under Node's ESM and its \`default\` under tsc's CommonJS.
 const unwrap = (module) => module.default ?? module;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandboxControls, SandboxControlError } from './controls.js';
-import { MAX_HELD_REQUESTS_PER_KEY } from './faults.js';
+import { MAX_HELD_REQUESTS_PER_KEY } from './shared/faults.js';
 import { createHarness, TEST_KEY, validCreateBody } from './test-support/harness.js';
 
 afterEach(() => {

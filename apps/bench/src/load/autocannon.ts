@@ -1,6 +1,7 @@
 // Load from autocannon (npm, in this process), the fallback when wrk is not installed.
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
+import { benchApiKey } from '../payment-request.js';
 import type { LoadResult, LoadSpec } from './types.js';
 
 /**
@@ -18,11 +19,15 @@ export async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
     headers: { ...spec.headers },
   };
   if (spec.body !== undefined) request.body = spec.body;
-  if (spec.uniqueIdempotencyKey) {
-    request.setupRequest = (outgoing) => ({
-      ...outgoing,
-      headers: { ...outgoing.headers, 'idempotency-key': `${prefix}${counter++}` },
-    });
+  const apiKeys = spec.apiKeys;
+  if (spec.uniqueIdempotencyKey || apiKeys !== undefined) {
+    request.setupRequest = (outgoing) => {
+      counter++;
+      const headers = { ...outgoing.headers };
+      if (spec.uniqueIdempotencyKey) headers['idempotency-key'] = `${prefix}${counter}`;
+      if (apiKeys !== undefined) headers.authorization = `Bearer ${benchApiKey(counter % apiKeys)}`;
+      return { ...outgoing, headers };
+    };
   }
   const result = await autocannon({
     url: spec.baseUrl,
@@ -36,6 +41,7 @@ export async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
     requestsPerSecond: result.requests.total / (result.duration || spec.durationSeconds),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    p999Ms: result.latency.p99_9,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };

@@ -10,6 +10,11 @@ export interface LoadSpec {
   body?: string;
   /** Send a fresh `Idempotency-Key` on every request. */
   uniqueIdempotencyKey: boolean;
+  /**
+   * Spread the requests over this many API keys (`Authorization: Bearer` of `benchApiKey(i)`, in
+   * turn); absent: the spec's own headers carry the key.
+   */
+  apiKeys?: number;
   connections: number;
   durationSeconds: number;
 }
@@ -21,6 +26,8 @@ export interface LoadResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** The 99.9th percentile latency. */
+  p999Ms: number;
   /** Answers outside 2xx/3xx. */
   non2xx: number;
   /** Connect, read, write errors and timeouts. */

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BENCH_KEY_PREFIX } from '../payment-request.js';
 import type { LoadResult, LoadSpec } from './types.js';
 
 /**
@@ -47,23 +48,29 @@ export function wrkScript(spec: LoadSpec): string {
   for (const [name, value] of Object.entries(spec.headers)) {
     lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
   }
-  if (spec.uniqueIdempotencyKey) {
+  if (spec.uniqueIdempotencyKey || spec.apiKeys !== undefined) {
     lines.push(
       'local prefix = "bench"',
       'local counter = 0',
       'function init(args) prefix = args[1] or prefix end',
       'function request()',
       '  counter = counter + 1',
-      '  wrk.headers["Idempotency-Key"] = prefix .. "-" .. counter',
-      '  return wrk.format()',
-      'end',
     );
+    if (spec.uniqueIdempotencyKey) {
+      lines.push('  wrk.headers["Idempotency-Key"] = prefix .. "-" .. counter');
+    }
+    if (spec.apiKeys !== undefined) {
+      lines.push(
+        `  wrk.headers["Authorization"] = string.format(${luaString(`Bearer ${BENCH_KEY_PREFIX}%04d`)}, counter % ${spec.apiKeys})`,
+      );
+    }
+    lines.push('  return wrk.format()', 'end');
   }
   lines.push(
     'function done(summary, latency, requests)',
     '  local e = summary.errors',
-    '  io.write(string.format("\\nBENCH_JSON {\\"requests\\":%d,\\"duration_us\\":%d,\\"p50_us\\":%d,\\"p99_us\\":%d,\\"non2xx\\":%d,\\"errors\\":%d}\\n",',
-    '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),',
+    '  io.write(string.format("\\nBENCH_JSON {\\"requests\\":%d,\\"duration_us\\":%d,\\"p50_us\\":%d,\\"p99_us\\":%d,\\"p999_us\\":%d,\\"non2xx\\":%d,\\"errors\\":%d}\\n",',
+    '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), latency:percentile(99.9),',
     '    e.status, e.connect + e.read + e.write + e.timeout))',
     'end',
   );
@@ -108,6 +115,7 @@ export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
       duration_us: number;
       p50_us: number;
       p99_us: number;
+      p999_us: number;
       non2xx: number;
       errors: number;
     };
@@ -117,6 +125,7 @@ export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
       requestsPerSecond: summary.requests / (summary.duration_us / 1e6),
       p50Ms: summary.p50_us / 1000,
       p99Ms: summary.p99_us / 1000,
+      p999Ms: summary.p999_us / 1000,
       non2xx: summary.non2xx,
       errors: summary.errors,
     };

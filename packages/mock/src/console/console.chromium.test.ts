@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockServer, startMockServer } from '../node.js';
+import { type RunningMockServer, startMockServer } from '../server/node-server.js';
 import { startTestReceiver, type TestReceiver } from '../test-support/webhook-receiver.js';
 
 /** Debian's chromium and its launch flags, shared by the repository's browser tests. */

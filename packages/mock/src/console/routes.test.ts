@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { createMockServer } from '../app.js';
+import { createMockServer } from '../app/mock-server.js';
 import { inspectorScript } from './inspector-script.js';
 import { referenceScript } from './reference-script.js';
 import { CONSOLE_CSP } from './routes.js';

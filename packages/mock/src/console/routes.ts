@@ -2,6 +2,7 @@
 import { openapiDocument, sandboxDocument } from '@payment-service/openapi';
 import type { Context, Hono } from 'hono';
 import type { MockEnv } from '../http/env.js';
+import { type ObservedHandler, type Observer, observed } from '../http/exchange.js';
 import { inspectorScript } from './inspector-script.js';
 import { CONSOLE_PATHS, homePage, referencePage } from './pages.js';
 import { withProvenanceBadges } from './provenance-badges.js';
@@ -108,7 +109,7 @@ function asset(c: Context<MockEnv>, body: string, type: string): Response {
  * @example
  * registerConsole(app);
  */
-export function registerConsole(app: Hono<MockEnv>): void {
+export function registerConsole(app: Hono<MockEnv>, observer: Observer): void {
   let badged: { api: string; sandbox: string } | undefined;
   const specs = () => {
     badged ??= {
@@ -117,30 +118,39 @@ export function registerConsole(app: Hono<MockEnv>): void {
     };
     return badged;
   };
-  const inspectorJs = inspectorScript();
-  const referenceJs = referenceScript();
+  // Built on first use: the API's first request needs none of the console.
+  let scripts: { inspector: string; reference: string } | undefined;
+  const script = (name: 'inspector' | 'reference') => {
+    scripts ??= { inspector: inspectorScript(), reference: referenceScript() };
+    return scripts[name];
+  };
 
-  app.get('/', async (c, next) => {
+  const get = (path: string, handler: ObservedHandler) =>
+    app.get(path, observed(observer, handler));
+  get('/', async (c, _exchange, next) => {
     // An API client gets the app's last route: the 404 problem, mounted or not.
-    if (!wantsHtml(c.req.header('accept'))) return next();
+    if (!wantsHtml(c.req.header('accept'))) {
+      await next();
+      return undefined;
+    }
     return page(c, homePage(baseOf(c, '/')));
   });
-  app.get(CONSOLE_PATHS.apiReference, (c) =>
+  get(CONSOLE_PATHS.apiReference, (c) =>
     page(c, referencePage(baseOf(c, CONSOLE_PATHS.apiReference), 'api')),
   );
-  app.get(CONSOLE_PATHS.sandboxReference, (c) =>
+  get(CONSOLE_PATHS.sandboxReference, (c) =>
     page(c, referencePage(baseOf(c, CONSOLE_PATHS.sandboxReference), 'sandbox')),
   );
-  app.get(CONSOLE_PATHS.css, (c) => asset(c, consoleCss, 'text/css; charset=utf-8'));
-  app.get(CONSOLE_PATHS.inspectorJs, (c) =>
-    asset(c, inspectorJs, 'text/javascript; charset=utf-8'),
+  get(CONSOLE_PATHS.css, (c) => asset(c, consoleCss, 'text/css; charset=utf-8'));
+  get(CONSOLE_PATHS.inspectorJs, (c) =>
+    asset(c, script('inspector'), 'text/javascript; charset=utf-8'),
   );
-  app.get(CONSOLE_PATHS.referenceJs, (c) =>
-    asset(c, referenceJs, 'text/javascript; charset=utf-8'),
+  get(CONSOLE_PATHS.referenceJs, (c) =>
+    asset(c, script('reference'), 'text/javascript; charset=utf-8'),
   );
-  app.get(CONSOLE_PATHS.apiSpec, (c) => asset(c, specs().api, 'application/json'));
-  app.get(CONSOLE_PATHS.sandboxSpec, (c) => asset(c, specs().sandbox, 'application/json'));
-  app.get(CONSOLE_PATHS.redocJs, async (c) => {
+  get(CONSOLE_PATHS.apiSpec, (c) => asset(c, specs().api, 'application/json'));
+  get(CONSOLE_PATHS.sandboxSpec, (c) => asset(c, specs().sandbox, 'application/json'));
+  get(CONSOLE_PATHS.redocJs, async (c) => {
     // Loaded on first use: a megabyte the API itself never needs.
     const redocStandalone = await loadRedoc();
     return asset(c, redocStandalone, 'text/javascript; charset=utf-8');

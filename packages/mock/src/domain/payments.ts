@@ -1,15 +1,18 @@
 // Payment rules of one sandbox account: build a payment or a refund, retrieve, list (pure reads).
-import { newPaymentId, newRefundId, type RandomSource, systemRandom } from '../ids.js';
-import type { ProblemInit } from '../problems.js';
+import { newPaymentId, newRefundId, type RandomSource, systemRandom } from '../shared/ids.js';
+import type { ProblemInit } from '../shared/problems.js';
+import { formatTimestamp } from '../shared/time.js';
 import type { Account } from '../store/account.js';
-import { formatTimestamp } from '../time.js';
 import type { TokenTable } from './tokens.js';
 import { applyOutcome } from './transitions.js';
 import type { CreatePaymentRequest, Payment, PaymentList, Refund } from './types.js';
 
-/** A domain answer: a status and a body of type `Body` to serialize, or a problem. */
+/**
+ * A domain answer: a status and a body of type `Body` to serialize (or already serialized as
+ * `text`: a stored payment's cached JSON), or a problem.
+ */
 export type DomainResult<Body = Payment | Refund | PaymentList> =
-  | { ok: true; status: number; body: Body }
+  | { ok: true; status: number; body: Body; text?: string }
   | { ok: false; problem: ProblemInit };
 
 /**
@@ -83,8 +86,8 @@ export function buildPayment(
  */
 export function retrievePayment(account: Account | undefined, id: string): DomainResult<Payment> {
   const stored = account?.payments.get(id);
-  if (stored === undefined) return paymentNotFound(id);
-  return { ok: true, status: 200, body: stored.payment };
+  if (account === undefined || stored === undefined) return paymentNotFound(id);
+  return { ok: true, status: 200, body: stored.payment, text: account.paymentJson(stored) };
 }
 
 /**

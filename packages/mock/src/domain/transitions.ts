@@ -1,5 +1,5 @@
 // The payment state machine: every status change a payment can make, and nothing else.
-import type { ProblemInit } from '../problems.js';
+import type { ProblemInit } from '../shared/problems.js';
 import type { TokenBehaviour } from './tokens.js';
 import type { Payment, PaymentStatus } from './types.js';
 

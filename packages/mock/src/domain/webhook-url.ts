@@ -1,5 +1,5 @@
 // The rule for webhook URLs, parsed with the WHATWG URL parser: http(s), a valid port, no credentials, an allowed address.
-import type { FieldError } from '../problems.js';
+import type { FieldError } from '../shared/problems.js';
 import { refusedAddress, type WebhookAddressPolicy } from './webhook-address.js';
 
 /**

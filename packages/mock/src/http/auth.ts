@@ -1,5 +1,5 @@
 // Authentication: reads `Authorization: Bearer sk_test_…` and says which sandbox account it opens.
-import type { ProblemInit } from '../problems.js';
+import type { ProblemInit } from '../shared/problems.js';
 
 /** A well-formed sandbox secret key. */
 export const TEST_KEY_PATTERN = /^sk_test_[A-Za-z0-9_-]{8,128}$/;

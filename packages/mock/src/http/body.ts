@@ -1,5 +1,5 @@
 // Reads a request body once: media type (415), size (413, declared and actual) and JSON (400).
-import type { ProblemInit } from '../problems.js';
+import type { ProblemInit } from '../shared/problems.js';
 import { jsonShapeProblem } from './json-shape.js';
 
 /**

@@ -1,43 +1,39 @@
-// The Hono environment of the mock: what each middleware leaves in the context for the next.
-
+// The Hono environment of the mock, and the exchange: what the mock holds about one request while it answers it.
 import type { AccountService } from '../service/account-service.js';
-import type { IdempotentRequest } from '../service/idempotency.js';
-import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
-import type { Checked } from '../validation.js';
-import type { HandlerInput } from './operations.js';
-import type { PreparedAnswer } from './routes.js';
+import type { StoredResponse } from '../store/records.js';
 
-/** A handler with its checked body bound, ready to run. */
-export type PreparedHandler = (input: Omit<HandlerInput<unknown>, 'body'>) => PreparedAnswer;
+/**
+ * Everything the mock holds about one request while it answers it: the pipeline fills it in,
+ * and `observe` reads it once at the end (nothing is recomputed or copied from the Response).
+ */
+export interface Exchange {
+  /** `req_…`, sent back as `Request-Id`. */
+  readonly requestId: string;
+  readonly method: string;
+  /** The path as sent (not decoded), without query. */
+  readonly path: string;
+  /** When it arrived, on the server's clock (ms epoch); undefined if the clock failed. */
+  readonly receivedAt: number | undefined;
+  /** performance.now() when it arrived. */
+  readonly started: number;
+  /** The caller's account service once authenticated: the inspector records only those. */
+  service: AccountService | undefined;
+  /** The request body's text as received (for the inspector), if there was one. */
+  bodyText: string | undefined;
+  /** The answer sent (its text is the inspector's and the idempotency record's: one string). */
+  answer: StoredResponse | undefined;
+  /** The connection must be dropped instead of answered (`drop_after_commit`). */
+  drop: boolean;
+  /** The client closed the connection before its request body arrived. */
+  aborted: boolean;
+}
 
-/** The context variables the mock's middleware share. */
+/** The context variables of the routes observed by `observed` (the console, 404, 405). */
 export interface MockVariables {
   /** `req_…`, sent back as `Request-Id`. */
   requestId: string;
-  /** The account service of the caller's key (set by auth). */
-  service: AccountService;
-  /** The parsed JSON body, undefined when there is none. */
-  json: unknown;
-  /** The body's text as received (for the inspector), undefined when there is none. */
-  bodyText: string | undefined;
-  /** The checked body bound to the operation's handler, or the field errors. */
-  prepared: Checked<PreparedHandler>;
-  /** Injected latency not yet spent, in ms. */
-  latencyMs: number;
-  /** The answer as stored for idempotent replay (set by the handler step). */
-  stored: StoredResponse | undefined;
-  /** The body text of the answer the mock made (for the inspector: no copy of the Response). */
-  answerText: string | undefined;
-  /** The problem `code` of that answer, if it is a problem (for the log and the inspector). */
-  answerCode: string | undefined;
-  /** The in-flight Idempotency-Key record of this request, and the account that holds it. */
-  idempotency:
-    | { request: IdempotentRequest; record: IdempotencyRecord; account: Account }
-    | undefined;
-  /** Whether the connection must be dropped instead of answered. */
-  drop: boolean;
-  /** Whether the client closed the connection before its request body arrived. */
-  aborted: boolean;
+  /** The request as observed so far; a route reached through `next()` shares it. */
+  exchange: Exchange | undefined;
 }
 
 /** The mock's Hono environment. */

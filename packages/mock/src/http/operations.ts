@@ -1,7 +1,8 @@
 // The types that tie routes to the spec: operation ids, request bodies, success bodies, handlers.
-import type { ProblemInit } from '../problems.js';
+
 import type { AccountService, EventDelivery } from '../service/account-service.js';
-import type { Checked } from '../validation.js';
+import type { ProblemInit } from '../shared/problems.js';
+import type { Checked } from '../shared/validation.js';
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options' | 'trace';
 
@@ -66,10 +67,11 @@ export interface HandlerInput<Body> {
 
 /**
  * What a handler answers: the success status and body (checked against the spec at compile
- * time) or a problem; with the events the operation caused, for the webhook dispatcher.
+ * time) or a problem; with the events the operation caused, for the webhook dispatcher. `text`,
+ * when given, is `body`'s JSON already (a stored payment's cached text): it is sent as it is.
  */
 export type Answer<Operation> = (
-  | { status: number; body: SuccessBody<Operation> }
+  | { status: number; body: SuccessBody<Operation>; text?: string }
   | { problem: ProblemInit }
 ) & { events?: readonly EventDelivery[] };
 
@@ -98,3 +100,14 @@ export interface Route<Operation> {
 export type RouteTable<Operations, Paths> = {
   [Id in OperationId<Operations, Paths>]: Route<Operations[Id]>;
 };
+
+/** The answer of a prepared handler, with its body already checked. */
+export type PreparedAnswer = (
+  | { status: number; body: unknown; text?: string }
+  | { problem: ProblemInit }
+) & {
+  events?: readonly EventDelivery[];
+};
+
+/** A handler with its checked body bound, ready to run. */
+export type PreparedHandler = (input: Omit<HandlerInput<unknown>, 'body'>) => PreparedAnswer;

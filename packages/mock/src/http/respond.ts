@@ -1,23 +1,25 @@
 // Builds responses: JSON bodies, problem+json and idempotent replays, each with Request-Id.
-import type { Context } from 'hono';
-import { extend } from '../objects.js';
+import { extend } from '../shared/objects.js';
 import {
   type FieldError,
   MAX_LISTED_ERRORS,
   type ProblemInit,
   renderProblem,
-} from '../problems.js';
-import type { StoredResponse } from '../store/account.js';
-import type { MockEnv } from './env.js';
+} from '../shared/problems.js';
+import type { StoredResponse } from '../store/records.js';
+
+const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
 
 /**
- * Serializes a 2xx body into a stored response (status, headers, body text).
+ * A 2xx body as a stored response (status, headers, body text): serialized here unless `text`
+ * is its JSON already (a stored payment's cached text). The headers object is shared: nothing
+ * changes a stored response's headers.
  *
  * @example
  * toStoredJson(201, { id: 'pay_1' }); // { status: 201, headers: { 'content-type': 'application/json' }, body: '{"id":"pay_1"}' }
  */
-export function toStoredJson(status: number, body: unknown): StoredResponse {
-  return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+export function toStoredJson(status: number, body: unknown, text?: string): StoredResponse {
+  return { status, headers: JSON_HEADERS, body: text ?? JSON.stringify(body) };
 }
 
 /**
@@ -44,20 +46,6 @@ export function toResponse(stored: StoredResponse, requestId: string, replayed =
 }
 
 /**
- * Answers a request with a stored response and its `Request-Id` (a replay also gets
- * `Idempotent-Replayed: true`), and leaves the body text for the inspector's recorder, which
- * would otherwise copy the Response to read it.
- *
- * @example
- * return reply(c, toStoredJson(201, payment));
- */
-export function reply(c: Context<MockEnv>, stored: StoredResponse, replayed = false): Response {
-  c.set('answerText', stored.body);
-  c.set('answerCode', stored.code);
-  return toResponse(stored, c.get('requestId'), replayed);
-}
-
-/**
  * Turns field errors into a 400 `invalid_request` problem: `param` is the first error's field,
  * `errors` lists them (the first `MAX_LISTED_ERRORS`, with a count of the rest), and the detail
  * says the same in words.
@@ -77,14 +65,4 @@ export function invalidRequest(errors: FieldError[]): ProblemInit {
   const param = errors[0]?.param;
   if (param) problem.param = param;
   return problem;
-}
-
-/**
- * Answers a request with a problem+json response carrying its `Request-Id`.
- *
- * @example
- * app.notFound((c) => problem(c, { code: 'not_found', detail: 'No such path.' }));
- */
-export function problem(c: Context<MockEnv>, init: ProblemInit): Response {
-  return reply(c, renderProblem(init, c.get('requestId')));
 }

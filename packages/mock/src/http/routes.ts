@@ -1,11 +1,10 @@
 // Registers one Hono route per spec operation (method and path from the spec), plus 405 with Allow.
-import type { Hono, MiddlewareHandler } from 'hono';
-import type { ProblemInit } from '../problems.js';
-import type { EventDelivery } from '../service/account-service.js';
-import type { BodyValidator, Checked } from '../validation.js';
-import type { MockEnv, PreparedHandler } from './env.js';
-import type { BodyCheck, OperationId, Route, RouteTable } from './operations.js';
-import { problem } from './respond.js';
+import type { Hono } from 'hono';
+import type { BodyValidator, Checked } from '../shared/validation.js';
+import type { MockEnv } from './env.js';
+import { answerProblem, observed } from './exchange.js';
+import type { BodyCheck, OperationId, PreparedHandler, Route, RouteTable } from './operations.js';
+import { type OperationShape, operationPipeline, type PipelineContext } from './pipeline.js';
 
 /** A spec document's `paths`, as the generated document holds them. */
 export interface SpecPaths {
@@ -53,32 +52,20 @@ export const noBody: BodyCheck<undefined> = {
   check: () => ({ ok: true, value: undefined }),
 };
 
-/** The middleware of the steps between the router and the handler, per operation. */
-export interface RouteSteps {
-  /** Before the body is read (the key's faults). */
-  before: MiddlewareHandler<MockEnv>[];
-  /** Reads the body: size limit, media type, JSON. */
-  readBody: MiddlewareHandler<MockEnv>;
-  /** Checks the parsed body (and headers) and prepares the handler. */
-  validate: MiddlewareHandler<MockEnv>;
-  /** For POSTs: Idempotency-Key replay, and the stored answer. */
-  idempotency: MiddlewareHandler<MockEnv> | undefined;
-  /** Runs the prepared handler and answers. */
-  run: MiddlewareHandler<MockEnv>;
-}
-
 /**
- * Adds a route for every operation of a spec document to a Hono app: `{id}` becomes `:id`, and
- * every other method on a known path answers 405 with `Allow`.
+ * Adds one route per operation of a spec document to a Hono app, each its own precomposed
+ * pipeline (`operationPipeline`): `{id}` becomes `:id`, and every other method on a known path
+ * answers 405 with `Allow`. An operation of the document without a route in `table` throws here
+ * (and fails the typecheck of the table first).
  *
  * @example
- * registerRoutes(app, openapiDocument, v1Routes, steps);
+ * registerRoutes(app, openapiDocument, v1Routes, { api: true, context });
  */
 export function registerRoutes<Operations, Paths>(
   app: Hono<MockEnv>,
   document: SpecPaths,
   table: RouteTable<Operations, Paths>,
-  steps: RouteSteps,
+  options: { api: boolean; context: PipelineContext },
 ): void {
   for (const [path, item] of Object.entries(document.paths)) {
     const honoPath = path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
@@ -91,24 +78,27 @@ export function registerRoutes<Operations, Paths>(
         throw new Error(`No route handles operation ${String(id)} (${method} ${path}).`);
       }
       const route = erase(pick(table, id));
-      const chain: MiddlewareHandler<MockEnv>[] = [...steps.before];
-      if (route.readsBody) chain.push(steps.readBody);
-      chain.push(prepare(route));
-      // A route that reads no body and takes no Idempotency-Key has nothing left to validate.
-      if (route.readsBody || method === 'post') chain.push(steps.validate);
-      if (method === 'post' && steps.idempotency !== undefined) chain.push(steps.idempotency);
-      chain.push(steps.run);
-      app.on([method.toUpperCase()], [honoPath], ...chain);
+      const shape: OperationShape = {
+        api: options.api,
+        readsBody: route.readsBody,
+        hasId: honoPath.includes(':id'),
+        post: method === 'post',
+        prepare: route.prepare,
+      };
+      app.on([method.toUpperCase()], [honoPath], operationPipeline(shape, options.context));
       allowed.push(method.toUpperCase());
     }
     const allow = allowed.join(', ');
-    const methodNotAllowed: MiddlewareHandler<MockEnv> = async (c) =>
-      problem(c, {
-        code: 'method_not_allowed',
-        detail: `${c.req.method} is not allowed on this path; allowed: ${allow}.`,
-        headers: { allow },
-      });
-    app.all(honoPath, methodNotAllowed);
+    app.all(
+      honoPath,
+      observed(options.context.observer, (c, exchange) =>
+        answerProblem(exchange, {
+          code: 'method_not_allowed',
+          detail: `${c.req.method} is not allowed on this path; allowed: ${allow}.`,
+          headers: { allow },
+        }),
+      ),
+    );
   }
 }
 
@@ -155,16 +145,3 @@ function erase<Operation>(route: Route<Operation>): ErasedRoute {
     },
   };
 }
-
-/** Checks the body against the operation's schema and leaves the prepared handler for `run`. */
-function prepare(route: ErasedRoute): MiddlewareHandler<MockEnv> {
-  return async (c, next) => {
-    c.set('prepared', route.prepare(c.get('json')));
-    await next();
-  };
-}
-
-/** The answer of a prepared handler, with its body already checked. */
-export type PreparedAnswer = ({ status: number; body: unknown } | { problem: ProblemInit }) & {
-  events?: readonly EventDelivery[];
-};

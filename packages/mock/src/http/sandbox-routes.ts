@@ -1,6 +1,6 @@
 // The sandbox controls of spec/sandbox.yaml: one route per operationId, on the caller's own key.
 import type { SandboxOperations, SandboxPaths } from '@payment-service/openapi';
-import type { SandboxValidators } from '../validation.js';
+import type { SandboxValidators } from '../shared/validation.js';
 import type { RouteTable } from './operations.js';
 import { noBody, requiredBody } from './routes.js';
 

@@ -2,9 +2,9 @@
 import type { components, operations, paths } from '@payment-service/openapi';
 import type { DomainResult } from '../domain/payments.js';
 import { checkPaymentToken, type TokenTable } from '../domain/tokens.js';
-import type { FieldError } from '../problems.js';
 import type { EventDelivery } from '../service/account-service.js';
-import type { ApiValidators } from '../validation.js';
+import type { FieldError } from '../shared/problems.js';
+import type { ApiValidators } from '../shared/validation.js';
 import type { BodyCheck, RouteTable } from './operations.js';
 import { invalidRequest } from './respond.js';
 import { noBody, optionalBody, requiredBody } from './routes.js';
@@ -27,13 +27,14 @@ export interface LimitBounds {
 export function answer<Body>(
   result: DomainResult<Body>,
   events?: readonly EventDelivery[],
-): ({ status: number; body: Body } | { problem: DomainProblem }) & {
+): ({ status: number; body: Body; text?: string } | { problem: DomainProblem }) & {
   events?: readonly EventDelivery[];
 } {
   const delivered = events !== undefined && events.length > 0 ? { events } : {};
-  return result.ok
+  if (!result.ok) return { problem: result.problem, ...delivered };
+  return result.text === undefined
     ? { status: result.status, body: result.body, ...delivered }
-    : { problem: result.problem, ...delivered };
+    : { status: result.status, body: result.body, text: result.text, ...delivered };
 }
 
 type DomainProblem = Extract<DomainResult<unknown>, { ok: false }>['problem'];

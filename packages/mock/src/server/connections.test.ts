@@ -1,7 +1,7 @@
 // The connection table over real sockets: fair slots at the cap, unread answers bounded and timed out.
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningMockServer, startMockServer } from '../node.js';
+import { type RunningMockServer, startMockServer } from './node-server.js';
 
 const KEY_A = 'sk_test_connections_a1';
 const KEY_B = 'sk_test_connections_b1';

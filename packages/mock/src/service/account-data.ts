@@ -1,6 +1,6 @@
 // A key's data as plain records, read out of the store and written back: the testing entry's fixtures and snapshots.
 import type { components } from '@payment-service/openapi';
-import { type Faults, normalizeFaults } from '../faults.js';
+import { type Faults, normalizeFaults } from '../shared/faults.js';
 import type { IdempotencyRecord, StoredResponse, TimelineStep } from '../store/account.js';
 import type { EndpointRecord } from '../store/webhook-state.js';
 import type { SandboxState } from './account-service.js';

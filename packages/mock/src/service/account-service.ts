@@ -15,10 +15,11 @@ import {
   normalizeFaults,
   takeDrop,
   takeFailure,
-} from '../faults.js';
-import type { RandomSource } from '../ids.js';
-import { extend } from '../objects.js';
-import type { ProblemInit } from '../problems.js';
+} from '../shared/faults.js';
+import type { RandomSource } from '../shared/ids.js';
+import { extend } from '../shared/objects.js';
+import type { ProblemInit } from '../shared/problems.js';
+import { type Clock, formatTimestamp } from '../shared/time.js';
 import type { Account, IdempotencyRecord, StoredResponse, TimelineStep } from '../store/account.js';
 import type { AccountStore } from '../store/accounts.js';
 import type { RecordedEntry } from '../store/request-log.js';
@@ -28,7 +29,6 @@ import {
   receiversOf,
   type StoredEvent,
 } from '../store/webhook-state.js';
-import { type Clock, formatTimestamp } from '../time.js';
 import { paymentEvent } from '../webhooks/events.js';
 import {
   abandonIdempotentRequest,
@@ -203,6 +203,9 @@ export class AccountService {
     );
     const events: EventDelivery[] = [];
     if (event !== undefined) commitEvent(account, event, events);
+    // Serialized once by the pipeline, for the answer, its idempotency record and the inspector;
+    // the payment keeps its JSON only once it is read (a create's bytes stay within the budget's
+    // planned share: the sandbox holds as many payments as before).
     return { result: { ok: true, status: 201, body: payment }, events };
   }
 

@@ -1,6 +1,6 @@
 // Fault injection at each step: the clock throws on its Nth read during one request.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMockServer } from '../app.js';
+import { createMockServer } from '../app/mock-server.js';
 import { validCreateBody } from '../test-support/harness.js';
 
 const KEY = 'sk_test_all_or_nothing_01';

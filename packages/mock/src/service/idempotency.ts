@@ -1,6 +1,6 @@
 // Idempotency-Key handling (IETF httpapi draft): store and replay, 422 on reuse, 409 in flight.
 import { hash } from 'node:crypto';
-import type { FieldError, ProblemInit } from '../problems.js';
+import type { FieldError, ProblemInit } from '../shared/problems.js';
 import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
 import type { AccountStore } from '../store/accounts.js';
 

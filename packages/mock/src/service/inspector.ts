@@ -1,10 +1,10 @@
 // The console inspector's snapshot of one key: recent requests, payments with timelines, events with deliveries.
 import type { components, SandboxComponents } from '@payment-service/openapi';
-import { extend } from '../objects.js';
-import { maskBody, maskSecrets, maskUrl } from '../secrets.js';
+import { extend } from '../shared/objects.js';
+import { maskBody, maskSecrets, maskUrl } from '../shared/secrets.js';
+import { formatTimestamp } from '../shared/time.js';
 import type { Account } from '../store/account.js';
 import type { RecordedEntry } from '../store/request-log.js';
-import { formatTimestamp } from '../time.js';
 
 type Schemas = SandboxComponents['schemas'];
 type EventType = components['schemas']['EventType'];

@@ -3,11 +3,11 @@ import type { components } from '@payment-service/openapi';
 import type { DomainResult } from '../domain/payments.js';
 import { PUBLIC_AND_LOOPBACK, type WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { checkWebhookUrl } from '../domain/webhook-url.js';
-import { type RandomSource, systemRandom } from '../ids.js';
-import { extend } from '../objects.js';
+import { type RandomSource, systemRandom } from '../shared/ids.js';
+import { extend } from '../shared/objects.js';
+import { formatTimestamp } from '../shared/time.js';
 import type { Account } from '../store/account.js';
 import { MAX_ENDPOINTS_PER_KEY, type WebhookEndpoint } from '../store/webhook-state.js';
-import { formatTimestamp } from '../time.js';
 import { newSigningSecret } from '../webhooks/signing.js';
 
 type Schemas = components['schemas'];

@@ -1,60 +1,27 @@
 // One sandbox account: payments in creation order, settlements, idempotency, faults, clock offset.
 import type { components, SandboxComponents } from '@payment-service/openapi';
-import { ACCOUNT_BYTES, TIMELINE_STEP_BYTES } from './memory.js';
+import { ACCOUNT_BYTES, stringBytes, TIMELINE_STEP_BYTES } from './memory.js';
 import { MinHeap } from './min-heap.js';
+import {
+  type IdempotencyRecord,
+  MAX_TIMELINE_STEPS,
+  type StoredPayment,
+  type TimelineStep,
+} from './records.js';
 import { RequestLog } from './request-log.js';
 import { AccountWebhooks } from './webhook-state.js';
 
+export {
+  type IdempotencyRecord,
+  MAX_TIMELINE_STEPS,
+  type StoredPayment,
+  type StoredResponse,
+  type TimelineStep,
+} from './records.js';
+
 type Payment = components['schemas']['Payment'];
-type TimelineEntry = SandboxComponents['schemas']['TimelineEntry'];
 
-/** One change of a payment, as its timeline keeps it (the time on the key's clock, ms epoch). */
-export interface TimelineStep {
-  at: number;
-  change: TimelineEntry['change'];
-  status: Payment['status'];
-  amount: number;
-}
-
-/** Changes one payment's timeline keeps: its creation and the 31 latest after it. */
-export const MAX_TIMELINE_STEPS = 32;
 type Faults = SandboxComponents['schemas']['Faults'];
-
-/** A payment as the store keeps it: the wire object plus what the sandbox needs to settle it. */
-export interface StoredPayment {
-  payment: Payment;
-  /** Creation order within the account; orders payments created in the same millisecond. */
-  sequence: number;
-  /** The test token the payment was made with (its behaviour decides how it settles). */
-  token: string;
-  /** When a PENDING payment settles, on the account's clock (ms epoch). */
-  settlesAt?: number;
-  /** Its creation, then every capture, settlement, cancel and refund, oldest first. */
-  timeline: TimelineStep[];
-}
-
-/** A response as stored for idempotent replay. */
-export interface StoredResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** The problem `code` of a problem answer (so nothing parses the body to find it). */
-  code?: string;
-}
-
-/** What the sandbox remembers about one Idempotency-Key. */
-export interface IdempotencyRecord {
-  key: string;
-  method: string;
-  path: string;
-  /** The request body as `bodyFingerprint` keeps it (its text, or a hash of a long one). */
-  bodyFingerprint: string;
-  response?: StoredResponse;
-  /** Expiry on the account's clock. */
-  expiresAt: number;
-  /** Latest expiry on the server's clock (the account's clock only runs ahead of it). */
-  serverExpiresAt: number;
-}
 
 /** A page of an account's payments, newest first. */
 export interface PaymentPage {
@@ -94,7 +61,8 @@ export class Account {
   bytes = 0;
   /** When a request of this key last used the account, on the server's clock (ms epoch). */
   lastUsedAt = 0;
-  private ordered: StoredPayment[] = [];
+  /** Payments oldest first; the slots before `head` are emptied as the oldest are removed. */
+  private ordered: (StoredPayment | undefined)[] = [];
   private head = 0;
   private nextSequence = 0;
   private readonly settlements = new MinHeap<StoredPayment>(
@@ -136,9 +104,29 @@ export class Account {
    * the creation goes. Cannot throw.
    */
   recordChange(stored: StoredPayment, step: TimelineStep): void {
+    const held = this.payments.get(stored.payment.id) === stored;
     if (stored.timeline.length >= MAX_TIMELINE_STEPS) stored.timeline.splice(1, 1);
-    else if (this.payments.get(stored.payment.id) === stored) this.addBytes(TIMELINE_STEP_BYTES);
+    else if (held) this.addBytes(TIMELINE_STEP_BYTES);
     stored.timeline.push(step);
+    // The payment changed: its cached JSON is stale.
+    if (stored.json !== undefined) {
+      if (held) this.addBytes(-stringBytes(stored.json));
+      stored.json = undefined;
+    }
+  }
+
+  /**
+   * A payment's JSON, serialized once and kept until the payment changes (`recordChange`); the
+   * kept text counts toward the key's bytes. Cannot throw.
+   */
+  paymentJson(stored: StoredPayment): string {
+    if (stored.json !== undefined) return stored.json;
+    const json = JSON.stringify(stored.payment);
+    if (this.payments.get(stored.payment.id) === stored) {
+      stored.json = json;
+      this.addBytes(stringBytes(json));
+    }
+    return json;
   }
 
   /** The account's clock: the server's time plus the offset its clock was advanced by. */
@@ -190,7 +178,7 @@ export class Account {
   removeOldestPayment(): StoredPayment | undefined {
     const oldest = this.ordered[this.head];
     if (oldest === undefined) return undefined;
-    this.ordered[this.head] = undefined as unknown as StoredPayment;
+    this.ordered[this.head] = undefined;
     this.head++;
     if (this.head > 1024 && this.head * 2 > this.ordered.length) {
       this.ordered = this.ordered.slice(this.head);
@@ -232,7 +220,8 @@ export class Account {
     }
     const data: Payment[] = [];
     while (index >= this.head && data.length < limit) {
-      data.push((this.ordered[index] as StoredPayment).payment);
+      const stored = this.ordered[index];
+      if (stored !== undefined) data.push(stored.payment);
       index--;
     }
     return { data, has_more: index >= this.head };
@@ -253,7 +242,8 @@ export class Account {
   /** Every stored payment, oldest first. */
   *storedPayments(): IterableIterator<StoredPayment> {
     for (let index = this.head; index < this.ordered.length; index++) {
-      yield this.ordered[index] as StoredPayment;
+      const stored = this.ordered[index];
+      if (stored !== undefined) yield stored;
     }
   }
 
@@ -262,7 +252,9 @@ export class Account {
     let high = this.ordered.length - 1;
     while (low <= high) {
       const middle = (low + high) >> 1;
-      const sequence = (this.ordered[middle] as StoredPayment).sequence;
+      const entry = this.ordered[middle];
+      if (entry === undefined) return -1;
+      const sequence = entry.sequence;
       if (sequence === stored.sequence) return middle;
       if (sequence < stored.sequence) low = middle + 1;
       else high = middle - 1;

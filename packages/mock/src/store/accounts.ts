@@ -221,7 +221,8 @@ export class AccountStore {
     for (;;) {
       const record = this.recordOrder.oldest(this.isLiveRecord);
       if (record === undefined || record.serverExpiresAt > serverNow) return;
-      const account = this.allRecords.get(record) as Account;
+      const account = this.allRecords.get(record);
+      if (account === undefined) return; // `oldest` returns only records it holds
       this.deleteIdempotencyRecord(account, record);
       this.dropIfEmpty(account);
     }

@@ -1,6 +1,6 @@
 // What one sandbox key remembers about webhooks: endpoints, recent events, queued deliveries, the log.
 import type { components, SandboxComponents } from '@payment-service/openapi';
-import { extend } from '../objects.js';
+import { extend } from '../shared/objects.js';
 import { stringBytes } from './memory.js';
 import { MinHeap } from './min-heap.js';
 

@@ -1,6 +1,6 @@
 // Test harness: a mock server on a manual clock and a small helper to call it in process.
-import { createMockServer, type MockServer } from '../app.js';
-import type { MockServerOptions } from '../options.js';
+import { createMockServer, type MockServer } from '../app/mock-server.js';
+import type { MockServerOptions } from '../app/options.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely
 export type JsonBody = Record<string, any>;

@@ -1,6 +1,7 @@
 // The `chaos` webhook delivery of a test sandbox: events held back and sent twice, chosen by the seed.
-import type { RandomSource } from '../ids.js';
+
 import type { EventDelivery } from '../service/account-service.js';
+import type { RandomSource } from '../shared/ids.js';
 
 /** The share of events held back, and of events sent twice. */
 const HOLD_BACK_RATE = 0.5;

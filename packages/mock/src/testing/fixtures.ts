@@ -1,11 +1,11 @@
 // Payment fixtures for `sandbox.seed()`: defaults that follow the status, checked against the spec and the lifecycle.
 import { openapiDocument } from '@payment-service/openapi';
 import type { TokenTable } from '../domain/tokens.js';
-import { newPaymentId, type RandomSource } from '../ids.js';
-import type { FieldError } from '../problems.js';
 import type { PaymentData } from '../service/account-data.js';
-import { formatTimestamp } from '../time.js';
-import type { ApiValidators } from '../validation.js';
+import { newPaymentId, type RandomSource } from '../shared/ids.js';
+import type { FieldError } from '../shared/problems.js';
+import { formatTimestamp } from '../shared/time.js';
+import type { ApiValidators } from '../shared/validation.js';
 import type { Payment, PaymentStatus } from './types.js';
 
 /** The fixtures or snapshot given to the sandbox do not hold: every problem is in `errors`. */

@@ -1,7 +1,7 @@
 import { createClient } from '@payment-service/sdk';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer } from '../app.js';
+import { createMockServer } from '../app/mock-server.js';
 import { paymentServiceHandlers } from './msw.js';
 import { createTestSandbox } from './sandbox.js';
 

@@ -1,11 +1,11 @@
 // createTestSandbox: one fresh sandbox key in process, on a manual clock, with webhooks into the merchant's handlers.
 import { createClient } from '@payment-service/sdk';
-import { mockServerOf } from '../app.js';
+import { mockServerOf } from '../app/mock-server.js';
+import { createRuntime } from '../app/runtime.js';
 import { createSandboxControls } from '../controls.js';
-import { newTestApiKey, seededRandom, systemRandom } from '../ids.js';
-import { createRuntime } from '../runtime.js';
 import { addPayments, readAccountData, replaceAccountData } from '../service/account-data.js';
 import { AccountService } from '../service/account-service.js';
+import { newTestApiKey, seededRandom, systemRandom } from '../shared/ids.js';
 import type { EndpointRecord } from '../store/webhook-state.js';
 import { advanceClock, manualClock } from './clock.js';
 import { chaosDeliveryPlan } from './delivery-plan.js';

@@ -1,11 +1,11 @@
 // Snapshots of a test sandbox's key: its data as versioned JSON, written and read back with every problem named.
 import { sandboxDocument } from '@payment-service/openapi';
 import type { TokenTable } from '../domain/tokens.js';
-import type { Faults } from '../faults.js';
-import type { FieldError } from '../problems.js';
 import type { AccountData, PaymentData } from '../service/account-data.js';
+import type { Faults } from '../shared/faults.js';
+import type { FieldError } from '../shared/problems.js';
+import type { ApiValidators, SandboxValidators } from '../shared/validation.js';
 import type { TimelineStep } from '../store/account.js';
-import type { ApiValidators, SandboxValidators } from '../validation.js';
 import { SandboxFixtureError } from './fixtures.js';
 import { type SandboxSnapshot, SNAPSHOT_VERSION, type SnapshotPayment } from './types.js';
 

@@ -2,7 +2,7 @@
 // The public types of @payment-service/mock/testing: the test sandbox, its clock, webhooks, fixtures and snapshots.
 import type { components } from '@payment-service/openapi';
 import type { PaymentServiceClient, WebhookEvent, WebhookEventType } from '@payment-service/sdk';
-import type { MockServer } from '../app.js';
+import type { MockServer } from '../app/mock-server.js';
 import type { SandboxControls, SandboxFaults, WebhookDelivery } from '../controls.js';
 import type { TokenBehaviour } from '../domain/tokens.js';
 

@@ -1,8 +1,8 @@
 // The server-wide default webhook endpoint (the CLI's --webhook-url): every key's events go to it.
 
 import { checkWebhookUrl } from '../domain/webhook-url.js';
+import { formatTimestamp } from '../shared/time.js';
 import type { EndpointRecord } from '../store/webhook-state.js';
-import { formatTimestamp } from '../time.js';
 import { newSigningSecret, parseSigningSecret } from './signing.js';
 
 /** The id of the default endpoint, as shown in the delivery log. */

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMockServer } from '../app.js';
+import { createMockServer } from '../app/mock-server.js';
 import { createHarness, type Harness, TEST_KEY } from '../test-support/harness.js';
 import {
   type ReceivedDelivery,

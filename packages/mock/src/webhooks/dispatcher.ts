@@ -1,6 +1,7 @@
 // Delivers webhook events outside the request path: per-key queues on the sandbox clock, one timer, retries, the log.
 import { PUBLIC_AND_LOOPBACK, type WebhookAddressPolicy } from '../domain/webhook-address.js';
-import { maskSecrets, maskUrl } from '../secrets.js';
+import { maskSecrets, maskUrl } from '../shared/secrets.js';
+import { type Clock, formatLogTime, formatTimestamp } from '../shared/time.js';
 import type { Account } from '../store/account.js';
 import {
   type AccountWebhooks,
@@ -11,7 +12,6 @@ import {
   receiversOf,
   type StoredEvent,
 } from '../store/webhook-state.js';
-import { type Clock, formatLogTime, formatTimestamp } from '../time.js';
 import { retryDelayMs } from './schedule.js';
 import { signMessage } from './signing.js';
 import {

@@ -1,8 +1,8 @@
 // Builds the event of a payment status change: `payment.<status>`, id `evt_…`, and its exact JSON body.
 import type { Payment, PaymentStatus } from '../domain/types.js';
-import { type RandomSource, systemRandom } from '../ids.js';
+import { type RandomSource, systemRandom } from '../shared/ids.js';
+import { formatTimestamp } from '../shared/time.js';
 import type { EventType, StoredEvent } from '../store/webhook-state.js';
-import { formatTimestamp } from '../time.js';
 
 const EVENT_TYPES: Readonly<Record<PaymentStatus, EventType>> = {
   PENDING: 'payment.pending',

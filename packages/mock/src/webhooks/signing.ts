@@ -1,6 +1,6 @@
 // Standard Webhooks signing on node:crypto: endpoint secrets and the v1 HMAC-SHA256 signature.
 import { createHmac } from 'node:crypto';
-import { type RandomSource, systemRandom } from '../ids.js';
+import { type RandomSource, systemRandom } from '../shared/ids.js';
 
 const SECRET_PREFIX = 'whsec_';
 

@@ -1,10 +1,10 @@
 // The Node HTTP server's limits and the answers made below the app: timeouts, connection cap, pipelining, bad requests.
 import type { ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
+import { newRequestId } from '../shared/ids.js';
+import { extend } from '../shared/objects.js';
+import { type ProblemInit, renderProblem } from '../shared/problems.js';
 import type { HttpLimits } from './http-limits.js';
-import { newRequestId } from './ids.js';
-import { extend } from './objects.js';
-import { type ProblemInit, renderProblem } from './problems.js';
 
 // The limits' type and defaults live in a module free of node types, for the `./node` entry's declarations.
 export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';

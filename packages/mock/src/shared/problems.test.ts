@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invalidRequest } from './http/respond.js';
+import { invalidRequest } from '../http/respond.js';
 import { MAX_LISTED_ERRORS, MAX_PROBLEM_BYTES, renderProblem } from './problems.js';
 
 const fieldError = (index: number, text = `field ${index}`) => ({

@@ -1,28 +1,28 @@
 // The shared parts of one mock server: options, store, token table, validators, dispatcher, timers.
 import { type components, openapiDocument, type SandboxComponents } from '@payment-service/openapi';
-import { createTokenTable, type TokenTable } from './domain/tokens.js';
+import { createTokenTable, type TokenTable } from '../domain/tokens.js';
 import {
   openapiRequestValidators,
   sandboxRequestValidators,
-} from './generated/request-validators.js';
-import { seededRandom, systemRandom } from './ids.js';
-import { type MockServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
-import { maskSecrets } from './secrets.js';
+} from '../generated/request-validators.js';
 import {
   AccountService,
   type EventDelivery,
   type SandboxState,
   settleDuePayments,
-} from './service/account-service.js';
-import { AccountStore } from './store/accounts.js';
-import { IDLE_ACCOUNT_MS } from './store/memory.js';
+} from '../service/account-service.js';
+import { seededRandom, systemRandom } from '../shared/ids.js';
+import { maskSecrets } from '../shared/secrets.js';
 import {
   type ApiValidators,
   createSchemaValidators,
   type SandboxValidators,
-} from './validation.js';
-import { createDefaultEndpoint } from './webhooks/default-endpoint.js';
-import { WebhookDispatcher } from './webhooks/dispatcher.js';
+} from '../shared/validation.js';
+import { AccountStore } from '../store/accounts.js';
+import { IDLE_ACCOUNT_MS } from '../store/memory.js';
+import { createDefaultEndpoint } from '../webhooks/default-endpoint.js';
+import { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { type MockServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
 
 /** Everything the routes and middleware need, built once per server. */
 export interface Runtime {

@@ -1,19 +1,20 @@
 // The sandbox server of the `payment-service-mock` command: serves over HTTP, logs one line per request, stops cleanly on signals.
 import { createRequire } from 'node:module';
 import { networkInterfaces } from 'node:os';
-import { type CliSettings, HELP, readCli } from './cli-options.js';
-import { formatTokenTable } from './domain/tokens.js';
-import { newTestApiKey } from './ids.js';
+import { formatTokenTable } from '../domain/tokens.js';
+import { isLoopbackHost } from '../server/allowed-hosts.js';
+import { type RunningMockServer, startMockServer } from '../server/node-server.js';
+import { newTestApiKey } from '../shared/ids.js';
+import { createLineWriter } from '../shared/line-writer.js';
+import { maskUrl } from '../shared/secrets.js';
+import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from '../webhooks/default-endpoint.js';
 import { watchLauncher } from './launcher-watch.js';
-import { createLineWriter } from './line-writer.js';
-import { type RunningMockServer, startMockServer } from './node.js';
-import { maskUrl } from './secrets.js';
-import { isLoopbackHost } from './server/allowed-hosts.js';
-import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from './webhooks/default-endpoint.js';
+import { type CliSettings, HELP, readCli } from './options.js';
 
 /** How long requests in flight may take to finish after SIGTERM or SIGINT. */
 const SHUTDOWN_GRACE_MS = 5000;
 
+// This module runs bundled as dist/cli-bundle.js (scripts/bundle-cli.mjs): the path is from there.
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 function fail(message: string): never {

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningMockServer, startMockServer } from './node.js';
+import { type RunningMockServer, startMockServer } from './node-server.js';
 
 const AUTH = 'Authorization: Bearer sk_test_http_limits_01';
 

@@ -1,6 +1,6 @@
 import type { components } from '@payment-service/openapi';
 import { describe, expect, it, vi } from 'vitest';
-import { openapiRequestValidators } from './generated/request-validators.js';
+import { openapiRequestValidators } from '../generated/request-validators.js';
 import { createSchemaValidators, describeExpectation } from './validation.js';
 
 const validators = createSchemaValidators<

@@ -1,24 +1,20 @@
 // The mock server factory: a Hono app with one route per spec operation and the contract's middleware.
 import { openapiDocument, sandboxDocument } from '@payment-service/openapi';
 import { type Context, Hono } from 'hono';
-import { consoleHomeAtMountPoint, registerConsole } from './console/routes.js';
-import type { MockEnv } from './http/env.js';
+import { consoleHomeAtMountPoint, registerConsole } from '../console/routes.js';
+import type { MockEnv } from '../http/env.js';
 import {
-  authentication,
-  handlerStep,
-  idempotency,
-  injectedFaults,
-  jsonBody,
-  requestId,
-  requestLog,
-  requestRecorder,
-  validation,
-} from './http/middleware.js';
-import { problem } from './http/respond.js';
-import { registerRoutes } from './http/routes.js';
-import { createSandboxRoutes } from './http/sandbox-routes.js';
-import { createV1Routes } from './http/v1-routes.js';
-import { newRequestId } from './ids.js';
+  answerProblem,
+  type Exchange,
+  internalError,
+  type Observer,
+  observed,
+  openExchange,
+} from '../http/exchange.js';
+import type { PipelineContext } from '../http/pipeline.js';
+import { registerRoutes } from '../http/routes.js';
+import { createSandboxRoutes } from '../http/sandbox-routes.js';
+import { createV1Routes } from '../http/v1-routes.js';
 import type { MockServerOptions } from './options.js';
 import { createRuntime, type Runtime } from './runtime.js';
 
@@ -61,9 +57,9 @@ interface InProcessBindings {
  * idempotency records expire after `idempotencyTtlSeconds`, and at most 10 000 accounts are kept
  * (the least recently used is forgotten).
  *
- * The middleware run in this order: request id, request log, then per route: auth, the
- * inspector's request recorder, faults (/v1 only), body limit + JSON, validation, idempotency
- * (POSTs), the operation's handler.
+ * Each operation is one pipeline built here: auth, faults (/v1 only), body limit + JSON,
+ * validation, idempotency (/v1 POSTs), the operation's handler, the answer; then its log line
+ * and its inspector record, once.
  *
  * @example
  * const mock = createMockServer({ settlementDelaySeconds: 1 });
@@ -87,58 +83,46 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
  * const mock = mockServerOf(runtime);
  */
 export function mockServerOf(runtime: Runtime): MockServer {
-  const { logger, maxBodyBytes } = runtime.options;
+  const { logger, maxBodyBytes, clock } = runtime.options;
   const app = new Hono<MockEnv>();
-
-  app.use(requestId());
-  if (logger !== undefined) app.use(requestLog(logger));
-
-  const auth = authentication((apiKey) => runtime.serviceFor(apiKey));
-  const recorder = requestRecorder(runtime.options.clock);
-  app.use('/v1/*', auth, recorder, injectedFaults(runtime.sleep));
-  app.use('/_sandbox/*', auth, recorder);
-  const readBody = jsonBody(maxBodyBytes);
+  const observer: Observer = { logger, clock };
+  const context: PipelineContext = {
+    observer,
+    serviceFor: (apiKey) => runtime.serviceFor(apiKey),
+    maxBodyBytes,
+    sleep: runtime.sleep,
+    deliver: runtime.deliver,
+  };
   registerRoutes(
     app,
     openapiDocument,
     createV1Routes(runtime.validators, runtime.tokens, runtime.limitBounds),
-    {
-      before: [],
-      readBody,
-      validate: validation({ idempotencyKey: true }),
-      idempotency: idempotency(),
-      run: handlerStep({ settleFirst: true, sleep: runtime.sleep, deliver: runtime.deliver }),
-    },
+    { api: true, context },
   );
   registerRoutes(app, sandboxDocument, createSandboxRoutes(runtime.sandboxValidators), {
-    before: [],
-    readBody,
-    validate: validation({ idempotencyKey: false }),
-    idempotency: undefined,
-    run: handlerStep({ settleFirst: false, sleep: runtime.sleep, deliver: runtime.deliver }),
+    api: false,
+    context,
   });
 
-  registerConsole(app);
+  registerConsole(app, observer);
 
-  const notFound = (c: Context<MockEnv>) =>
-    problem(c, {
+  const notFound = (c: Context<MockEnv>, exchange: Exchange) =>
+    answerProblem(exchange, {
       code: 'not_found',
       detail: c.req.path.includes('/v1/')
         ? 'No resource exists at this path.'
         : 'No resource exists at this path; API paths begin with /v1.',
     });
-  app.notFound(notFound);
+  app.notFound(observed(observer, notFound));
   // Mounted under a prefix (`app.route('/sandbox', mock.app)`), the host app's own not-found
   // handler would answer an unknown path: this last route keeps every 404 a problem, and serves
   // the console at the prefix with a trailing slash.
-  app.all('*', (c) => consoleHomeAtMountPoint(c) ?? notFound(c));
-  app.onError((_error, c) => {
-    if (c.get('requestId') === undefined) c.set('requestId', newRequestId());
-    return problem(c, {
-      code: 'internal_error',
-      detail: 'The sandbox failed unexpectedly. Retrying with the same Idempotency-Key is safe.',
-    });
-  });
+  app.all(
+    '*',
+    observed(observer, (c, exchange) => consoleHomeAtMountPoint(c) ?? notFound(c, exchange)),
+  );
+  // Every route catches its own failures (a 500 problem, observed); this is the last resort.
+  app.onError((_error, c) => internalError(c.get('exchange') ?? openExchange(c, clock)));
 
   return {
     app,

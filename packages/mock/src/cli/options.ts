@@ -1,9 +1,9 @@
 // Reads the `payment-service-mock` command line and environment into server options, naming the flag at fault.
 import { parseArgs } from 'node:util';
-import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server-limits.js';
-import { maskUrl } from './secrets.js';
-import { type AllowedHosts, hostnameOf } from './server/allowed-hosts.js';
-import { parseSigningSecret } from './webhooks/signing.js';
+import { type AllowedHosts, hostnameOf } from '../server/allowed-hosts.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../server/limits.js';
+import { maskUrl } from '../shared/secrets.js';
+import { parseSigningSecret } from '../webhooks/signing.js';
 
 /** The help text; every flag the CLI accepts. */
 export const HELP = `payment-service-mock — a local sandbox of the payment service's API

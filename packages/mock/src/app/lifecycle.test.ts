@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHarness } from './test-support/harness.js';
+import { createHarness } from '../test-support/harness.js';
 
 describe('retrieve and list', () => {
   it('retrieves a payment and 404s an unknown id', async () => {

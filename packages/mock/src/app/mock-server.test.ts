@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHarness, TEST_KEY, validCreateBody } from './test-support/harness.js';
+import { createHarness, TEST_KEY, validCreateBody } from '../test-support/harness.js';
 
 const PROBLEM_TYPE = 'application/problem+json';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createHarness, TEST_KEY, validCreateBody } from './test-support/harness.js';
+import { createHarness, TEST_KEY, validCreateBody } from '../test-support/harness.js';
 
 describe('eviction over HTTP', () => {
   it('keeps at most maxPaymentsPerKey payments, evicting the oldest', async () => {
@@ -210,7 +210,7 @@ describe('errors never echo the key', () => {
 
 describe('unexpected failures', () => {
   it('answers 500 internal_error without leaking internals', async () => {
-    const { createMockServer } = await import('./app.js');
+    const { createMockServer } = await import('./mock-server.js');
     const mock = createMockServer({
       clock: {
         now() {

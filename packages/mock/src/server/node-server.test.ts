@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSandboxControls } from './controls.js';
-import { type RunningMockServer, startMockServer } from './node.js';
+import { createSandboxControls } from '../controls.js';
+import { type RunningMockServer, startMockServer } from './node-server.js';
 
 const KEY = 'sk_test_over_http_0001';
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from './app.js';
-import { validCreateBody } from './test-support/harness.js';
+import { validCreateBody } from '../test-support/harness.js';
+import { createMockServer, type MockServer } from './mock-server.js';
 
 let mock: MockServer | undefined;
 afterEach(() => mock?.close());

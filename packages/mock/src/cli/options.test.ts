@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HELP, readCli } from './cli-options.js';
-import { DEFAULT_HTTP_LIMITS } from './http-server-limits.js';
+import { DEFAULT_HTTP_LIMITS } from '../server/limits.js';
+import { HELP, readCli } from './options.js';
 
 function settingsOf(args: string[], env: Record<string, string> = {}) {
   const request = readCli(args, env);

@@ -4,28 +4,11 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import type {
   openapiRequestValidators,
   sandboxRequestValidators,
-} from './generated/request-validators.js';
+} from '../generated/request-validators.js';
+import type { CompiledValidator, RequestValidator } from './compiled-validator.js';
 import type { FieldError } from './problems.js';
 
-/**
- * A validator compiled by Ajv's standalone code (src/generated/request-validators.ts): true for a
- * valid value; otherwise its problems are in `errors` (with each keyword's schema: `verbose`).
- */
-export interface CompiledValidator {
-  (data: unknown): boolean;
-  errors?: ErrorObject[] | null;
-}
-
-/**
- * The two compiled validators of one request-body schema: `check` tests the body's bounds
- * (`maxProperties`, `maxItems`, `maxLength`) and then the schema, stopping at the first error;
- * `explain` lists every error, and runs only on a body `check` refused within its bounds, so its
- * work (and the error list) stays bounded whatever a hostile client sends.
- */
-export interface RequestValidator {
-  check: CompiledValidator;
-  explain: CompiledValidator;
-}
+export type { CompiledValidator, RequestValidator } from './compiled-validator.js';
 
 /** A checked body: the value narrowed to its generated type, or every field problem. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
@@ -53,6 +36,17 @@ interface SchemaLike {
 export interface SchemaValidators<Schemas, Names extends keyof Schemas & string> {
   /** The validator of one request-body schema. */
   validator<Name extends Names>(name: Name): BodyValidator<Schemas[Name]>;
+}
+
+/**
+ * Whether a compiled validator accepts a value: the runtime check that narrows it to the schema's
+ * generated type (the schema and the type come from the same spec).
+ *
+ * @example
+ * if (passes<CreatePaymentRequest>(validate.check, body)) body.amount;
+ */
+export function passes<T>(check: CompiledValidator, value: unknown): value is T {
+  return check(value);
 }
 
 /** The validators of the API's request bodies. */
@@ -89,7 +83,7 @@ export function createSchemaValidators<Schemas, Names extends keyof Schemas & st
         throw new Error(`The spec has no request-body schema named ${name}.`);
       }
       return (body) => {
-        if (validate.check(body)) return { ok: true, value: body as Schemas[Name] };
+        if (passes<Schemas[Name]>(validate.check, body)) return { ok: true, value: body };
         const first = validate.check.errors?.[0];
         if (first !== undefined && BOUND_KEYWORDS.has(first.keyword)) {
           return { ok: false, errors: [toBoundError(first)] };

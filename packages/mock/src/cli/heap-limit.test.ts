@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_MEMORY_BUDGET_BYTES } from '../store/memory.js';
 import { heapLimitFlags, heapLimitMiB, RELAUNCHED_ENV } from './heap-limit.js';
-import { DEFAULT_MEMORY_BUDGET_BYTES } from './store/memory.js';
 
 /** V8's default limit on this kind of machine (a few GiB), and what it reports under our flag. */
 const MACHINE_DEFAULT = 4144;
@@ -39,7 +39,7 @@ describe('heapLimitFlags', () => {
 
   it("the bin's shebang carries the limit of the default budget", () => {
     const firstLine = readFileSync(
-      new URL('../bin/payment-service-mock.js', import.meta.url),
+      new URL('../../bin/payment-service-mock.js', import.meta.url),
       'utf8',
     ).split('\n')[0];
     expect(firstLine).toBe(

@@ -3,10 +3,10 @@
 import { openapiDocument, sandboxDocument } from '@payment-service/openapi';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMockServer } from './app.js';
+import { MAX_PROBLEM_BYTES } from '../shared/problems.js';
+import { manualClock } from '../test-support/harness.js';
+import { createMockServer } from './mock-server.js';
 import { DEFAULT_MAX_BODY_BYTES } from './options.js';
-import { MAX_PROBLEM_BYTES } from './problems.js';
-import { manualClock } from './test-support/harness.js';
 
 /** How many random bodies each operation gets; `PROPERTY_RUNS` raises it for a longer soak. */
 const runs = Number(process.env.PROPERTY_RUNS ?? 40);

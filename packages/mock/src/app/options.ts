@@ -1,8 +1,8 @@
 // The mock server's options, their defaults, and checks that they make sense.
-import type { TokenBehaviour } from './domain/tokens.js';
-import type { WebhookAddressPolicy } from './domain/webhook-address.js';
-import { DEFAULT_KEY_MEMORY_BUDGET_BYTES, DEFAULT_MEMORY_BUDGET_BYTES } from './store/memory.js';
-import { type Clock, systemClock } from './time.js';
+import type { TokenBehaviour } from '../domain/tokens.js';
+import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
+import { type Clock, systemClock } from '../shared/time.js';
+import { DEFAULT_KEY_MEMORY_BUDGET_BYTES, DEFAULT_MEMORY_BUDGET_BYTES } from '../store/memory.js';
 
 /** The sandbox's memory budgets, in bytes of stored data (estimated conservatively). */
 export interface MemoryLimits {

@@ -1,0 +1,267 @@
+// One precomposed pipeline per spec operation, built at start-up: auth, faults, body, validation, idempotency, handler, answer; observed once at the end.
+import type { Context } from 'hono';
+import type { AccountService, EventDelivery } from '../service/account-service.js';
+import { checkIdempotencyKey, type IdempotentRequest } from '../service/idempotency.js';
+import { heldRequestsFull } from '../shared/faults.js';
+import type { Checked } from '../shared/validation.js';
+import type { Account } from '../store/account.js';
+import type { IdempotencyRecord, StoredResponse } from '../store/records.js';
+import { authenticate } from './auth.js';
+import { readJsonBody } from './body.js';
+import type { MockEnv } from './env.js';
+import {
+  answerProblem,
+  answerWith,
+  type Exchange,
+  internalError,
+  type Observer,
+  observe,
+  openExchange,
+} from './exchange.js';
+import type { PreparedHandler } from './operations.js';
+import { invalidRequest, toStoredJson, toStoredProblem } from './respond.js';
+
+/** What every operation's pipeline needs from the server. */
+export interface PipelineContext {
+  observer: Observer;
+  /** The account service of an authenticated key. */
+  serviceFor(apiKey: string): AccountService;
+  maxBodyBytes: number;
+  sleep(ms: number): Promise<void>;
+  /** Hands events to the webhook dispatcher. */
+  deliver(events: readonly EventDelivery[]): void;
+}
+
+/** The shape of one operation, settled at start-up: which steps its pipeline has. */
+export interface OperationShape {
+  /**
+   * A /v1 operation: the key's faults apply, due payments settle first, and a POST takes an
+   * `Idempotency-Key` (the sandbox controls have none of these).
+   */
+  api: boolean;
+  /** Whether the operation reads a body (the body read and its check). */
+  readsBody: boolean;
+  /** Whether its path has an `{id}`. */
+  hasId: boolean;
+  /** POST: a new change, so the Idempotency-Key step and the store's capacity check. */
+  post: boolean;
+  /** Checks the parsed body and binds it to the operation's handler. */
+  prepare(body: unknown): Checked<PreparedHandler>;
+}
+
+/** The Idempotency-Key record a request holds while its handler runs, and what it answered. */
+interface Pending {
+  request: IdempotentRequest;
+  record: IdempotencyRecord;
+  account: Account;
+  /** The handler's own answer (not a replay or a problem before it): what the record keeps. */
+  stored: StoredResponse | undefined;
+}
+
+/** Injected latency of the key's `latency_ms` fault not yet spent, in ms. */
+interface Latency {
+  ms: number;
+}
+
+/**
+ * Builds the one handler of an operation: authenticates the key, applies its faults (/v1), reads
+ * and checks the body, takes the Idempotency-Key (/v1 POSTs), runs the operation and answers,
+ * each step present only when the operation needs it; then observes the request once (log line,
+ * inspector record, dropped connection) from what the pipeline holds. A throw anywhere is a 500
+ * problem, and an Idempotency-Key taken is given back.
+ *
+ * @example
+ * app.post('/v1/payments', operationPipeline({ api: true, readsBody: true, hasId: false, post: true, prepare }, context));
+ */
+export function operationPipeline(
+  shape: OperationShape,
+  context: PipelineContext,
+): (c: Context<MockEnv>) => Promise<Response> {
+  const { observer, serviceFor, maxBodyBytes, sleep, deliver } = context;
+  const takesKey = shape.api && shape.post;
+
+  /** The handler and the answer, after any injected latency. */
+  const run = async (
+    c: Context<MockEnv>,
+    exchange: Exchange,
+    service: AccountService,
+    handler: PreparedHandler,
+    latency: Latency | undefined,
+    pending: Pending | undefined,
+  ): Promise<Response> => {
+    if (latency !== undefined && latency.ms > 0) {
+      const ms = latency.ms;
+      latency.ms = 0;
+      await sleep(ms);
+    }
+    if (pending?.account.closed === true) {
+      // The key was reset while this request waited: its record went with the old account, so
+      // take the key again on the new one (no payment may be left without its record).
+      const decision = service.beginIdempotentRequest(pending.request);
+      if (decision.kind === 'problem') return answerProblem(exchange, decision.problem);
+      if (decision.kind === 'replay') return answerWith(exchange, decision.response, true);
+      const account = service.find();
+      if (account !== undefined) {
+        pending.record = decision.record;
+        pending.account = account;
+      }
+    }
+    if (shape.api) {
+      const { events } = service.settleDue();
+      if (events.length > 0) deliver(events);
+    }
+    const url = c.req.url;
+    const answer = handler({
+      service,
+      id: shape.hasId ? (c.req.param('id') ?? '') : '',
+      // Parsed only when a handler reads it (the list operations).
+      get query() {
+        const queryStart = url.indexOf('?');
+        return new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1));
+      },
+    });
+    if (answer.events !== undefined) deliver(answer.events);
+    const stored =
+      'problem' in answer
+        ? toStoredProblem(answer.problem, exchange.requestId)
+        : toStoredJson(answer.status, answer.body, answer.text);
+    if (pending !== undefined) pending.stored = stored;
+    return answerWith(exchange, stored);
+  };
+
+  /** Idempotency-Key replay and record (/v1 POSTs), around the handler. */
+  const withKey = async (
+    c: Context<MockEnv>,
+    exchange: Exchange,
+    service: AccountService,
+    handler: PreparedHandler,
+    latency: Latency | undefined,
+    body: unknown,
+  ): Promise<Response> => {
+    const key = c.req.header('idempotency-key');
+    let pending: Pending | undefined;
+    let record: IdempotencyRecord | undefined;
+    if (key === undefined) {
+      const full = service.checkCapacity();
+      if (full !== undefined) return answerProblem(exchange, full);
+    } else {
+      const request: IdempotentRequest = {
+        key,
+        method: exchange.method,
+        path: exchange.path,
+        bodyText: exchange.bodyText,
+        body,
+      };
+      const decision = service.beginIdempotentRequest(request);
+      if (decision.kind === 'problem') return answerProblem(exchange, decision.problem);
+      if (decision.kind === 'replay') {
+        exchange.drop = service.takeDrop();
+        return answerWith(exchange, decision.response, true);
+      }
+      const full = service.checkCapacity();
+      if (full !== undefined) {
+        // Nothing was done: the key is free again for the retry that Retry-After invites.
+        service.finishIdempotentRequest(decision.record, undefined);
+        return answerProblem(exchange, full);
+      }
+      record = decision.record;
+      const account = service.find();
+      if (account !== undefined) {
+        pending = { request, record, account, stored: undefined };
+      }
+    }
+    let failed = true;
+    try {
+      const response = await run(c, exchange, service, handler, latency, pending);
+      failed = false;
+      return response;
+    } finally {
+      if (record !== undefined) {
+        const stored = pending?.stored;
+        const keep = !failed && stored !== undefined && stored.status !== 400;
+        service.finishIdempotentRequest(pending?.record ?? record, keep ? stored : undefined);
+      }
+      if (!failed) exchange.drop = service.takeDrop();
+      service.release();
+    }
+  };
+
+  /** Body, validation, idempotency and the handler: what follows the key's faults. */
+  const afterFaults = async (
+    c: Context<MockEnv>,
+    exchange: Exchange,
+    service: AccountService,
+    latency: Latency | undefined,
+  ): Promise<Response> => {
+    let body: unknown;
+    if (shape.readsBody) {
+      const read = await readJsonBody(c.req.raw, maxBodyBytes);
+      exchange.bodyText = read.text;
+      if (!read.ok) {
+        if (read.aborted === true) exchange.aborted = true;
+        return answerProblem(exchange, read.problem);
+      }
+      body = read.body;
+    }
+    const prepared = shape.prepare(body);
+    const keyError = takesKey
+      ? checkIdempotencyKey(c.req.header('idempotency-key') ?? null)
+      : undefined;
+    if (!prepared.ok || keyError !== undefined) {
+      // Every problem at once, the Idempotency-Key header's first.
+      const errors = prepared.ok ? [] : [...prepared.errors];
+      if (keyError !== undefined) errors.unshift(keyError);
+      return answerProblem(exchange, invalidRequest(errors));
+    }
+    if (takesKey) return withKey(c, exchange, service, prepared.value, latency, body);
+    return run(c, exchange, service, prepared.value, latency, undefined);
+  };
+
+  /** Auth, then the key's faults (/v1): `fail_next` answers at once, `latency_ms` is held. */
+  const serve = async (c: Context<MockEnv>, exchange: Exchange): Promise<Response> => {
+    const auth = authenticate(c.req.header('authorization'));
+    if (!auth.ok) return answerProblem(exchange, auth.problem);
+    const service = serviceFor(auth.apiKey);
+    exchange.service = service;
+    if (!shape.api) return afterFaults(c, exchange, service, undefined);
+    const latencyMs = service.latencyMs();
+    if (latencyMs === 0) {
+      const failure = service.takeFailure();
+      if (failure !== undefined) return answerProblem(exchange, failure);
+      return afterFaults(c, exchange, service, undefined);
+    }
+    const release = service.holdRequest();
+    if (release === undefined) return answerProblem(exchange, heldRequestsFull(latencyMs));
+    try {
+      const failure = service.takeFailure();
+      if (failure !== undefined) {
+        await sleep(latencyMs);
+        return answerProblem(exchange, failure);
+      }
+      const latency: Latency = { ms: latencyMs };
+      let response: Response;
+      try {
+        response = await afterFaults(c, exchange, service, latency);
+      } catch {
+        response = internalError(exchange);
+      }
+      // What the handler did not spend (an answer made before it, such as a 400).
+      if (latency.ms > 0) await sleep(latency.ms);
+      return response;
+    } finally {
+      release();
+    }
+  };
+
+  return async (c) => {
+    const exchange = openExchange(c, observer.clock);
+    let response: Response;
+    try {
+      response = await serve(c, exchange);
+    } catch {
+      response = internalError(exchange);
+    }
+    observe(c, exchange, observer, response.status);
+    return response;
+  };
+}
