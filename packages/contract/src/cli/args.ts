@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigurationError } from '../errors.js';
 import { FAIL_ON_VALUES, type FailOn } from '../report.js';
+import { type ContractCheckOptions, DEFAULTS } from '../runner/run.js';
 import { REPORT_FORMATS, type ReportFormat } from '../reports/index.js';
 
 /** One report to write: a format, to a file or (without one) to stdout. */
@@ -23,19 +24,21 @@ export type Command =
       againstWebhookUrl?: string;
     } & CheckArguments);
 
-/** The options `check` and `compare` share. */
-export interface CheckArguments {
-  baseUrl: string;
-  apiKey: string;
-  failOn: FailOn;
+/** The options `check` and `compare` share: the run's options as given on the command line. */
+export interface CheckArguments
+  extends Required<Pick<ContractCheckOptions, 'failOn' | 'scenarios'>>,
+    Pick<
+      ContractCheckOptions,
+      | 'baseUrl'
+      | 'apiKey'
+      | 'maxRequests'
+      | 'rate'
+      | 'timeoutMs'
+      | 'webhookUrl'
+      | 'webhookListen'
+      | 'webhookTimeoutMs'
+    > {
   reports: ReportDestination[];
-  maxRequests?: number;
-  rate?: number;
-  timeoutMs?: number;
-  webhookUrl?: string;
-  webhookListen?: string;
-  webhookTimeoutMs?: number;
-  scenarios: string[];
   progress: boolean;
 }
 
@@ -159,7 +162,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   const baseUrl = values['base-url'] ?? env.PAYMENT_SERVICE_BASE_URL;
   if (!baseUrl)
     throw new ConfigurationError('no target: pass --base-url or set PAYMENT_SERVICE_BASE_URL');
-  const failOn = (values['fail-on'] ?? 'documented') as FailOn;
+  const failOn = (values['fail-on'] ?? DEFAULTS.failOn) as FailOn;
   if (!FAIL_ON_VALUES.includes(failOn)) {
     throw new ConfigurationError(
       `--fail-on must be one of ${FAIL_ON_VALUES.join(', ')}, not ${JSON.stringify(values['fail-on'])}`,
