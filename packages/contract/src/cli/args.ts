@@ -2,8 +2,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigurationError } from '../errors.js';
 import { FAIL_ON_VALUES, type FailOn } from '../report.js';
-import { type ContractCheckOptions, DEFAULTS } from '../runner/run.js';
 import { REPORT_FORMATS, type ReportFormat } from '../reports/index.js';
+import { type ContractCheckOptions, DEFAULTS } from '../runner/run.js';
 
 /** One report to write: a format, to a file or (without one) to stdout. */
 export interface ReportDestination {
