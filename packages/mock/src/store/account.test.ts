@@ -30,6 +30,7 @@ describe("a stored payment's JSON", () => {
       onBytes: (delta) => {
         bytes += delta;
       },
+      canHold: () => true,
     });
     const stored = account.addPayment(payment('pay_1'), 'tok_test_success', 0);
     const before = bytes;
@@ -49,5 +50,19 @@ describe("a stored payment's JSON", () => {
     const other = new Account().addPayment(payment('pay_2'), 'tok_test_success', 0);
     expect(JSON.parse(account.paymentJson(other)).id).toBe('pay_2');
     expect(other.json).toBeUndefined();
+  });
+
+  it("is not kept when it would pass the key's budget or the store's", () => {
+    for (const meter of [
+      { keyBudgetBytes: 1, onBytes() {}, canHold: () => true },
+      { keyBudgetBytes: Number.POSITIVE_INFINITY, onBytes() {}, canHold: () => false },
+    ]) {
+      const account = new Account(meter);
+      const stored = account.addPayment(payment('pay_3'), 'tok_test_success', 0);
+      const bytes = account.bytes;
+      expect(JSON.parse(account.paymentJson(stored)).id).toBe('pay_3');
+      expect(stored.json).toBeUndefined();
+      expect(account.bytes).toBe(bytes);
+    }
   });
 });

@@ -33,9 +33,15 @@ export interface PaymentPage {
 export interface AccountMeter {
   keyBudgetBytes: number;
   onBytes(delta: number): void;
+  /** Whether the store may hold `delta` more bytes without passing its global budget. */
+  canHold(delta: number): boolean;
 }
 
-const unmetered: AccountMeter = { keyBudgetBytes: Number.POSITIVE_INFINITY, onBytes() {} };
+const unmetered: AccountMeter = {
+  keyBudgetBytes: Number.POSITIVE_INFINITY,
+  onBytes() {},
+  canHold: () => true,
+};
 
 /**
  * The data of one sandbox key. Payments are kept oldest first, so the oldest is evicted first and
@@ -117,14 +123,20 @@ export class Account {
 
   /**
    * A payment's JSON, serialized once and kept until the payment changes (`recordChange`); the
-   * kept text counts toward the key's bytes. Cannot throw.
+   * kept text counts toward the key's bytes, and is kept only while it fits the key's budget and
+   * the store's (a cache, so reads never push a store past its budget). Cannot throw.
    */
   paymentJson(stored: StoredPayment): string {
     if (stored.json !== undefined) return stored.json;
     const json = JSON.stringify(stored.payment);
-    if (this.payments.get(stored.payment.id) === stored) {
+    const size = stringBytes(json);
+    if (
+      this.payments.get(stored.payment.id) === stored &&
+      this.bytes + size <= this.meter.keyBudgetBytes &&
+      this.meter.canHold(size)
+    ) {
       stored.json = json;
-      this.addBytes(stringBytes(json));
+      this.addBytes(size);
     }
     return json;
   }

@@ -97,6 +97,7 @@ export class AccountStore {
         onBytes: (delta) => {
           if (holder.account?.closed !== true) this.totalBytes += delta;
         },
+        canHold: (delta) => this.totalBytes + delta <= this.limits.memoryBudgetBytes,
       });
       holder.account = account;
       account.lastUsedAt = this.serverNow;
