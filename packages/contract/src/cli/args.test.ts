@@ -75,6 +75,24 @@ describe('parseCommand', () => {
     [['deploy'], /unknown command "deploy"/],
     [[...base, '--against', 'http://m'], /--against belongs to compare/],
     [['compare', '--base-url', 'http://h', '--key', 'sk_test_x'], /compare needs --against/],
+    [
+      ['compare', '--base-url', 'http://h', '--key', 'sk_test_x', '--against', 'http://m'].concat(
+        '--format',
+        'junit',
+        '--output',
+        'd.xml',
+      ),
+      /compare writes one report: --format text, markdown, json/,
+    ],
+    [
+      ['compare', '--base-url', 'http://h', '--key', 'sk_test_x', '--against', 'http://m'].concat(
+        '--format',
+        'json:a.json',
+        '--format',
+        'markdown:b.md',
+      ),
+      /compare writes one report/,
+    ],
     [['list', '--format', 'junit'], /list --format is text or json/],
   ])('refuses %j', (argv, message) => {
     const error = (() => {

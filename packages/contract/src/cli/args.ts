@@ -5,6 +5,9 @@ import { FAIL_ON_VALUES, type FailOn } from '../report.js';
 import { REPORT_FORMATS, type ReportFormat } from '../reports/index.js';
 import { type ContractCheckOptions, DEFAULTS } from '../runner/run.js';
 
+/** The formats `compare` can write. */
+const COMPARE_FORMATS: readonly ReportFormat[] = ['text', 'markdown', 'json'];
+
 /** One report to write: a format, to a file or (without one) to stdout. */
 export interface ReportDestination {
   format: ReportFormat;
@@ -195,6 +198,13 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   }
   const against = values.against;
   if (!against) throw new ConfigurationError('compare needs --against MOCK_URL: the second target');
+  // compare writes one report, as text, markdown or json: refuse what it would silently ignore.
+  const [report, ...more] = common.reports;
+  if (more.length > 0 || (report && !COMPARE_FORMATS.includes(report.format))) {
+    throw new ConfigurationError(
+      `compare writes one report: --format ${COMPARE_FORMATS.join(', ')}, with or without --output`,
+    );
+  }
   return {
     name,
     ...common,

@@ -112,6 +112,15 @@ describe('payment-service-contract', () => {
     expect(run.err()).toContain('--fail-on must be one of documented, inferred, any, none');
   });
 
+  it('masks a key typed where an option was expected, before the key is known', async () => {
+    const run = io();
+    expect(await main(['check', '--base-url', server.url, 'sk_test_strayKey12345'], run.io)).toBe(
+      2,
+    );
+    expect(run.err()).toContain('sk_test_***');
+    expect(run.err()).not.toContain('strayKey12345');
+  });
+
   it('exits 3 when the key is refused, and says so', async () => {
     const run = io({
       fetch: async () => new Response('{"code":"invalid_api_key"}', { status: 401 }),

@@ -34,8 +34,12 @@ export interface ExchangeRecord {
   bodyExcerpt: string;
 }
 
+/** Anything shaped like a secret key (the spec's `sk_test_`/`sk_live_` and key characters), known or not. */
+const SECRET_KEY = /\bsk_(test|live)_[A-Za-z0-9_-]+/g;
+
 /**
- * Replaces the API key and any webhook signing secret in a text by masks.
+ * Replaces the given keys, anything shaped like a secret key (a key typed in the wrong place on
+ * the command line is masked too) and any webhook signing secret in a text by masks.
  *
  * @example
  * maskSecrets('Bearer sk_test_abc123 whsec_Zm9v', ['sk_test_abc123']); // 'Bearer sk_test_*** whsec_***'
@@ -46,7 +50,9 @@ export function maskSecrets(text: string, keys: readonly string[] = []): string 
     if (key.length >= 8)
       masked = masked.split(key).join(`${key.slice(0, key.indexOf('_', 3) + 1) || 'sk_'}***`);
   }
-  return masked.replace(/whsec_[A-Za-z0-9+/=_-]+/g, 'whsec_***');
+  return masked
+    .replace(SECRET_KEY, (_match, mode: string) => `sk_${mode}_***`)
+    .replace(/whsec_[A-Za-z0-9+/=_-]+/g, 'whsec_***');
 }
 
 /**
