@@ -49,12 +49,18 @@ export interface BenchReport extends Measurements {
   targets: TargetCheck[];
 }
 
+/**
+ * A server's result for an endpoint, only when every answer of every round was right (2xx, no
+ * error, the probe's answer): a refusal is never measured as speed, so such a server has no ratio.
+ */
 const findThroughput = (
   results: ThroughputResult[],
   server: ServerName,
   endpoint: Endpoint,
 ): ThroughputResult | undefined =>
-  results.find((result) => result.server === server && result.endpoint === endpoint);
+  results.find(
+    (result) => result.server === server && result.endpoint === endpoint && result.correct,
+  );
 
 /**
  * Computes the ratios (each against the baseline measured in the same run) and the targets.

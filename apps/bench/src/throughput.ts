@@ -84,10 +84,16 @@ export async function resetLoadKeys(server: RunningServer): Promise<void> {
   const worker = async () => {
     while (next < BENCH_KEYS) {
       const key = benchApiKey(next++);
-      await sendRequest(`${server.url}/_sandbox/reset`, {
+      const answer = await sendRequest(`${server.url}/_sandbox/reset`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}` },
       });
+      // A round on a sandbox that kept its data would measure refusals (503 sandbox_full).
+      if (answer.status < 200 || answer.status > 299) {
+        throw new Error(
+          `resetting a load key answered ${answer.status}: ${answer.text.slice(0, 200)}`,
+        );
+      }
     }
   };
   await Promise.all(Array.from({ length: 10 }, worker));

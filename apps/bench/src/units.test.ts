@@ -4,8 +4,10 @@ import { wrkScript } from './load/wrk.js';
 import { MOCK_CLI_NODE_FLAGS, shebangNodeFlags } from './paths.js';
 import { BENCH_KEYS, benchApiKey, createLoadSpec } from './payment-request.js';
 import { packageOf, shortLocation, summarizeProfile } from './profile-summary.js';
+import { buildReport, type Measurements } from './report.js';
 import { SDK_FETCH_INIT } from './sdk-overhead.js';
 import { median, ratio, round } from './stats.js';
+import type { ThroughputResult } from './throughput.js';
 
 describe('stats', () => {
   it('takes medians and ratios', () => {
@@ -137,5 +139,47 @@ describe('SDK_FETCH_INIT', () => {
     for (const [name, value] of Object.entries(SDK_FETCH_INIT)) {
       expect(inits[0]?.[name as keyof RequestInit]).toBe(value);
     }
+  });
+});
+
+describe('buildReport', () => {
+  const result = (
+    server: ThroughputResult['server'],
+    requestsPerSecond: number,
+    correct = true,
+  ) => ({
+    server,
+    endpoint: 'create' as const,
+    requestsPerSecond,
+    p50Ms: 1,
+    p99Ms: 2,
+    p999Ms: 3,
+    rounds: [],
+    correct,
+    probe: correct ? '201 payment' : '503 sandbox_full',
+  });
+  const measurements = (throughput: ThroughputResult[]) =>
+    ({
+      throughput,
+      coldStart: [],
+      sdkOverhead: [],
+      attackMemory: [],
+      fixes: [],
+      skipped: [],
+      settings: { mode: 'smoke', connections: 50 },
+      durationSeconds: 1,
+    }) as unknown as Measurements;
+
+  it('takes a ratio of servers that answered every request right', () => {
+    const report = buildReport(measurements([result('hono-floor', 100), result('mock', 50)]));
+    expect(report.ratios['create.mock/hono-floor']).toBe(0.5);
+  });
+
+  it('never measures refusals as speed: a server with non-2xx answers has no ratio', () => {
+    const report = buildReport(
+      measurements([result('hono-floor', 100), result('mock', 500, false)]),
+    );
+    expect(report.ratios['create.mock/hono-floor']).toBeNull();
+    expect(report.ratios['create.p99.mock/hono-floor']).toBeNull();
   });
 });
