@@ -23,6 +23,9 @@ export function manualClock(start: number): ManualClock {
   };
 }
 
+/** The last instant a sandbox date can show: 9999-12-31T23:59:59.999Z. */
+const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** Stops a loop that a bug would make endless; far beyond any real schedule (9 attempts a delivery). */
 const MAX_STEPS = 100_000;
 
@@ -39,9 +42,23 @@ export async function advanceClock(
   nextDueAt: () => number | undefined,
   runDue: () => Promise<void>,
 ): Promise<void> {
-  if (!Number.isFinite(target) || target < clock.now()) {
+  const now = clock.now();
+  const shown = (ms: number) => {
+    const date = new Date(ms);
+    return Number.isNaN(date.getTime()) ? `${ms} ms` : date.toISOString();
+  };
+  if (!Number.isFinite(target)) {
+    throw new RangeError(`the sandbox clock needs a finite time in ms; got ${String(target)}`);
+  }
+  if (target < now) {
     throw new RangeError(
-      `the sandbox clock only moves forward: ${new Date(target).toISOString?.() ?? target} is before its now, ${new Date(clock.now()).toISOString()}`,
+      `the sandbox clock only moves forward: ${shown(target)} is before its now, ${shown(now)}`,
+    );
+  }
+  // Every date the sandbox writes stays an RFC 3339 one (a four-digit year).
+  if (target > LAST_INSTANT) {
+    throw new RangeError(
+      `the sandbox clock stops at ${shown(LAST_INSTANT)} (RFC 3339 dates have four-digit years); got ${shown(target)}`,
     );
   }
   await runDue();

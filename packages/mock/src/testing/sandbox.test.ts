@@ -232,6 +232,23 @@ describe('createTestSandbox', () => {
     );
   });
 
+  it('refuses a clock beyond the last date it can write, with the reason, and keeps working', async () => {
+    const sandbox = sandboxFor();
+    await expect(sandbox.clock.advance(1e17)).rejects.toThrow(
+      'the sandbox clock stops at 9999-12-31T23:59:59.999Z',
+    );
+    await expect(sandbox.clock.set(Number.POSITIVE_INFINITY)).rejects.toThrow(
+      'the sandbox clock needs a finite time in ms; got Infinity',
+    );
+    const created = await sandbox.client.payments.create({
+      amount: 1000,
+      currency: 'KZT',
+      payment_method: { type: 'token', token: 'tok_test_success' },
+    });
+    expect(created.status).toBe('SUCCEEDED');
+    await sandbox.close();
+  });
+
   it('serves over HTTP with listen() and closes it with the sandbox', async () => {
     const sandbox = sandboxFor();
     const server = await sandbox.listen();
