@@ -1,6 +1,8 @@
 // The connection table over real sockets: fair slots at the cap, unread answers bounded and timed out.
+import { EventEmitter } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createConnections } from './connections.js';
 import { type RunningMockServer, startMockServer } from './node-server.js';
 
 const KEY_A = 'sk_test_connections_a1';
@@ -129,5 +131,38 @@ describe('answers a client does not read', () => {
       headers: { authorization: `Bearer ${KEY_B}` },
     });
     expect(other.status).toBe(200);
+  });
+});
+
+describe('requests that wait their turn', () => {
+  it('are dropped, not counted in flight, when their connection closes first', async () => {
+    const socket = Object.assign(new EventEmitter(), {
+      destroyed: false,
+      writableLength: 0,
+      pause() {},
+      resume() {},
+    });
+    const connections = createConnections({
+      maxConnections: 10,
+      maxPipelined: 1,
+      maxUnsentBytes: 1024,
+      writeTimeoutMs: 1000,
+    });
+    connections.accept(socket as unknown as Socket);
+    const request = { socket, headers: { authorization: `Bearer ${KEY_A}` } };
+    const first = new EventEmitter();
+    const second = new EventEmitter();
+    const started: string[] = [];
+    const admit = (response: InstanceType<typeof EventEmitter>, name: string) =>
+      connections.admit(request as never, response as never, () => started.push(name));
+    admit(first, 'first');
+    admit(second, 'second');
+    expect(started).toEqual(['first']);
+    socket.destroyed = true;
+    socket.emit('close');
+    first.emit('close');
+    // The second never starts, and the table is drained: a graceful stop need not wait for it.
+    await connections.drained();
+    expect(started).toEqual(['first']);
   });
 });

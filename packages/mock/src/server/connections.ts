@@ -63,6 +63,10 @@ export function createConnections(limits: ConnectionLimits): Connections {
   let onDrained: (() => void) | undefined;
 
   const startWaiting = (connection: Connection) => {
+    if (connection.socket.destroyed) {
+      connection.waiting.length = 0;
+      return;
+    }
     while (
       connection.waiting.length > 0 &&
       connection.active < limits.maxPipelined &&
@@ -150,6 +154,8 @@ export function createConnections(limits: ConnectionLimits): Connections {
     socket.once('close', () => {
       if (open.get(socket) === connection) open.delete(socket);
       clearTimeout(connection.writeTimer);
+      // Requests that waited their turn on it are never started for a client that is gone.
+      connection.waiting.length = 0;
     });
   };
 
@@ -170,8 +176,9 @@ export function createConnections(limits: ConnectionLimits): Connections {
       const state = connection;
       state.holder = request.headers.authorization;
       state.served = true;
-      inFlight += 1;
+      // Counted in flight once started: a request still waiting when its socket closes never is.
       const start = () => {
+        inFlight += 1;
         state.active += 1;
         state.lastUsed = performance.now();
         // Once the answer is written: bytes the kernel did not take wait for the client to read.
