@@ -165,4 +165,21 @@ describe('the names a sandbox answers (DNS rebinding)', () => {
       /^HTTP\/1\.1 421 /,
     );
   });
+
+  it('checks every name after a served one: a new Host, and an absolute target under a served Host', async () => {
+    server = await startMockServer({ port: 0 });
+    const port = server.port;
+    expect(await rawExchange(port, request('/v1/payments', '127.0.0.1'))).toMatch(
+      /^HTTP\/1\.1 200 /,
+    );
+    expect(await rawExchange(port, request('/v1/payments', 'attacker.example'))).toMatch(
+      /^HTTP\/1\.1 421 /,
+    );
+    expect(
+      await rawExchange(port, request('http://attacker.example/v1/payments', '127.0.0.1')),
+    ).toMatch(/^HTTP\/1\.1 421 /);
+    expect(await rawExchange(port, request('/v1/payments', '127.0.0.1'))).toMatch(
+      /^HTTP\/1\.1 200 /,
+    );
+  });
 });

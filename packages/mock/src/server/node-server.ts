@@ -76,6 +76,8 @@ export async function startMockServer(
       ),
   });
   const allows = hostAllowance(hostname, allowedHosts);
+  /** The last `Host` an origin-form request was served with (the allowance never changes). */
+  let servedHost: string | undefined;
   const connections = createConnections(limits);
   const server = createServer(httpServerOptions(limits), (request, response) => {
     connections.admit(request, response, () => {
@@ -84,10 +86,15 @@ export async function startMockServer(
         void listenerAnswer(response, problemAnswer(missingHost));
         return;
       }
-      const refused = refusedHost(host, request.url, allows);
-      if (refused !== undefined) {
-        void listenerAnswer(response, problemAnswer(refused));
-        return;
+      // Clients send the same Host every time: the last one served skips the URL parser.
+      const originForm = request.url?.startsWith('/') === true;
+      if (host !== servedHost || !originForm) {
+        const refused = refusedHost(host, request.url, allows);
+        if (refused !== undefined) {
+          void listenerAnswer(response, problemAnswer(refused));
+          return;
+        }
+        if (originForm) servedHost = host;
       }
       void listener(request, response);
     });
