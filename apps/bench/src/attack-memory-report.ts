@@ -17,7 +17,8 @@ function baselineMs(neighbour: NonNullable<AttackMemoryResult['neighbour']>): nu
 function withinPromise(row: AttackMemoryResult): boolean {
   const neighbourOk =
     row.neighbour === undefined ||
-    row.neighbour.attackMs <= MAX_NEIGHBOUR_SLOWDOWN * baselineMs(row.neighbour);
+    (row.neighbour.attackFailures === 0 &&
+      row.neighbour.attackMs <= MAX_NEIGHBOUR_SLOWDOWN * baselineMs(row.neighbour));
   return row.withinLimit && row.serverErrors === 0 && neighbourOk;
 }
 
@@ -71,7 +72,7 @@ export function renderAttackMemory(rows: AttackMemoryResult[]): string[] {
     const neighbour =
       row.neighbour === undefined
         ? '–'
-        : `${row.neighbour.quietMs.toFixed(1)}${row.neighbour.ordinaryLoadMs === undefined ? '' : ` / ${row.neighbour.ordinaryLoadMs.toFixed(1)}`} → ${row.neighbour.attackMs.toFixed(1)} ms (${(row.neighbour.attackMs / baselineMs(row.neighbour)).toFixed(2)}×)`;
+        : `${row.neighbour.quietMs.toFixed(1)}${row.neighbour.ordinaryLoadMs === undefined ? '' : ` / ${row.neighbour.ordinaryLoadMs.toFixed(1)}`} → ${row.neighbour.attackMs.toFixed(1)} ms (${(row.neighbour.attackMs / baselineMs(row.neighbour)).toFixed(2)}×)${row.neighbour.attackFailures > 0 ? `, ${row.neighbour.attackFailures} refused` : ''}`;
     out.push(
       `| ${row.attack} | ${row.load} | ${row.seconds.toFixed(1)} | ${row.rssStartMiB.toFixed(1)} MiB | ${row.alive ? `${row.peakRssMiB.toFixed(1)} MiB` : 'n/a'} | ${row.alive ? 'yes' : '**no**'} | ${row.serverErrors} | ${neighbour} | ${row.outcome} | ${withinPromise(row) ? 'within' : '**over**'} |`,
     );

@@ -53,7 +53,13 @@ export interface AttackMemoryResult {
    * on two shared cores any load slows a neighbour), and during the attack. The promise is at
    * most 2× the baseline.
    */
-  neighbour?: { quietMs: number; ordinaryLoadMs?: number; attackMs: number };
+  neighbour?: {
+    quietMs: number;
+    ordinaryLoadMs?: number;
+    attackMs: number;
+    /** The neighbour's reads under attack that were refused or failed (a refusal is not speed). */
+    attackFailures: number;
+  };
 }
 
 /** Sizes of the replays per mode: the worst cases in full, a sliver in smoke. */
@@ -564,6 +570,7 @@ export async function measureAttackMemory(
                 quietMs: quiet.medianMs,
                 ...(ordinary === undefined ? {} : { ordinaryLoadMs: ordinary.medianMs }),
                 attackMs: underAttack.medianMs,
+                attackFailures: underAttack.failures,
               },
             }
           : {}),
