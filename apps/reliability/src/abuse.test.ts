@@ -1,6 +1,7 @@
 // Round two (issue 23): each attack on its own CLI. Answers and CPU bounded, slow readers cut, no key
 // holding the server or the delivery slots, nothing answered for another Host, nothing sent beyond
 // this machine's networks, a client gone mid-body shown as such.
+import { Agent } from 'node:http';
 import { MAX_PROBLEM_BYTES } from '@payment-service/mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -93,10 +94,13 @@ describe('error-list amplification', () => {
     const key = 'sk_test_reliability_nonreader';
     hold(await sendWithoutReading(started.port, rawPost('/v1/webhook_endpoints', key, events), 75));
     hold(await sendWithoutReading(started.port, rawPost('/v1/payments', key, unknownMembers), 75));
+    // A new client on a new connection: the test process's pooled keep-alive socket (the fault's
+    // PUT) was idle the longest, so the full server rightly gave its slot away.
     const create = await call(started.url, {
       path: '/v1/payments',
       key: NEIGHBOUR,
       body: paymentBody(),
+      agent: new Agent({ keepAlive: false }),
     });
     expect(create.status, create.text).toBe(201);
     expect(started.alive()).toBe(true);
@@ -115,10 +119,13 @@ describe('a latency fault cannot lock everyone out', () => {
     // Beyond the key's 16 held requests, each is refused at once with a Retry-After.
     await lock.untilAnswered(1000 - 16);
     expect(lock.answered.byStatus).toEqual({ 429: 1000 - 16 });
+    // A new client on a new connection: the test process's pooled keep-alive socket (the fault's
+    // PUT) was idle the longest, so the full server rightly gave its slot away.
     const create = await call(started.url, {
       path: '/v1/payments',
       key: NEIGHBOUR,
       body: paymentBody(),
+      agent: new Agent({ keepAlive: false }),
     });
     expect(create.status, create.text).toBe(201);
     expect(started.alive()).toBe(true);
