@@ -92,6 +92,7 @@ export function mockServerOf(runtime: Runtime): MockServer {
     maxBodyBytes,
     sleep: runtime.sleep,
     deliver: runtime.deliver,
+    persist: runtime.persist,
   };
   registerRoutes(
     app,

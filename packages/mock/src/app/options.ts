@@ -61,6 +61,13 @@ export interface MockServerOptions {
    * default. For tests only: a seeded sandbox's secrets can be guessed.
    */
   seed?: string | number;
+  /**
+   * A directory that keeps everything of every key across restarts (payments with their
+   * timelines, idempotency records, webhook endpoints with their secrets, events, queued
+   * deliveries, faults and clocks): each change is written there before its answer is sent.
+   * Created if missing; one process at a time (a second one is refused). In memory by default.
+   */
+  dataDir?: string;
 }
 
 /** The largest request body the sandbox reads by default, in bytes (64 KiB); more is a 413. */
@@ -83,6 +90,15 @@ export interface ResolvedOptions {
   webhookPolicy: WebhookAddressPolicy;
   webhookFetch: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
   seed: string | number | undefined;
+  dataDir: string | undefined;
+}
+
+function checkDataDir(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new TypeError(`dataDir must be a directory path; got ${JSON.stringify(value)}.`);
+  }
+  return value;
 }
 
 function checkNumber(name: string, value: number, minimum: number): number {
@@ -134,5 +150,6 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
     webhookPolicy: { allowPrivate: options.allowPrivateWebhookUrls === true },
     webhookFetch: options.webhookFetch,
     seed: options.seed,
+    dataDir: checkDataDir(options.dataDir),
   };
 }

@@ -12,6 +12,7 @@ import {
   settleDuePayments,
 } from '../service/account-service.js';
 import { seededRandom, systemRandom } from '../shared/ids.js';
+import type { ProblemInit } from '../shared/problems.js';
 import { maskSecrets } from '../shared/secrets.js';
 import {
   type ApiValidators,
@@ -19,6 +20,9 @@ import {
   type SandboxValidators,
 } from '../shared/validation.js';
 import { AccountStore } from '../store/accounts.js';
+import { DataDirectory } from '../store/data-dir/data-directory.js';
+import { dumpStore } from '../store/data-dir/dump.js';
+import { replayJournal } from '../store/data-dir/replay.js';
 import { IDLE_ACCOUNT_MS } from '../store/memory.js';
 import { createDefaultEndpoint } from '../webhooks/default-endpoint.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -43,8 +47,18 @@ export interface Runtime {
   state: SandboxState;
   /** Watches a key for what its clock made due (settlements, retries) and runs it. */
   wake(apiKey: string): void;
+  /**
+   * Writes the changes made so far to the data directory (nothing to do in memory): the problem
+   * to answer instead when the disk refuses them.
+   */
+  persist(): ProblemInit | undefined;
+  /** The data directory in use, if any. */
+  dataDirectory: DataDirectory | undefined;
   close(): void;
 }
+
+/** Seconds a client is asked to wait while the data directory cannot be written. */
+const STORE_RETRY_AFTER_SECONDS = 5;
 
 /** Hooks of the testing entry into a runtime. */
 export interface RuntimeHooks {
@@ -71,6 +85,10 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
   const plan = hooks.planDeliveries ?? ((events: readonly EventDelivery[]) => events);
   const limitSchema = openapiDocument.components.parameters.Limit.schema;
   const waits = new Map<ReturnType<typeof setTimeout>, () => void>();
+  const dataDirectory =
+    resolved.dataDir === undefined
+      ? undefined
+      : DataDirectory.open(resolved.dataDir, { log: resolved.logger });
   const store = new AccountStore(
     {
       maxPaymentsPerKey: resolved.maxPaymentsPerKey,
@@ -82,7 +100,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
       keyMemoryBudgetBytes: resolved.limits.keyMemoryBudgetBytes,
       idleMs: IDLE_ACCOUNT_MS,
     },
-    resolved.logger ? { log: resolved.logger } : {},
+    { log: resolved.logger, journal: dataDirectory },
   );
   const tokens = createTokenTable(resolved.extraTokens);
   const defaultEndpoint =
@@ -116,8 +134,33 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
       ? {}
       : { fetch: (input, init) => webhookFetch(String(input), init ?? {}) }),
   });
+  if (dataDirectory !== undefined) {
+    try {
+      store.sweep(resolved.clock.now());
+      const watched = replayJournal(store, dataDirectory.takeLines(), defaultEndpoint);
+      dataDirectory.attach({
+        liveBytes: () => store.stats().bytes,
+        dump: () => dumpStore(store),
+      });
+      // What fell due while the sandbox was down (deliveries, settlements) goes out now.
+      for (const account of watched) webhooks.wake(account);
+    } catch (error) {
+      webhooks.close();
+      dataDirectory.close();
+      throw error;
+    }
+  }
   return {
     options: resolved,
+    dataDirectory,
+    persist() {
+      if (dataDirectory === undefined || dataDirectory.flush()) return undefined;
+      return {
+        code: 'store_unavailable',
+        detail: `The sandbox cannot store changes now (${dataDirectory.failure ?? 'write refused'} on its data directory); a change is answered only once it is stored. Retry later with the same Idempotency-Key.`,
+        headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
+      };
+    },
     tokens,
     validators: createSchemaValidators<
       components['schemas'],
@@ -164,6 +207,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     },
     close() {
       webhooks.close();
+      dataDirectory?.close();
       for (const [timer, resolve] of waits) {
         clearTimeout(timer);
         resolve();

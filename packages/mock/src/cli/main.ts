@@ -97,6 +97,7 @@ async function serve(settings: CliSettings): Promise<void> {
     allowPrivateWebhookUrls: settings.allowPrivateWebhookUrls,
     http: settings.http,
     ...(Object.keys(limits).length === 0 ? {} : { limits }),
+    ...(settings.dataDir === undefined ? {} : { dataDir: settings.dataDir }),
     ...(settings.webhookUrl === undefined
       ? {}
       : { webhookUrl: settings.webhookUrl, webhookSecret }),
@@ -127,6 +128,9 @@ async function serve(settings: CliSettings): Promise<void> {
       `Console:   ${baseUrl}/   (open it in a browser: the inspector, the API reference, test tokens)`,
       `Test key:  ${apiKey}   (any sk_test_ key works; each key has its own isolated data)`,
       `Settlement delay for pending tokens: ${settings.settlementDelaySeconds}s (sandbox clock)`,
+      settings.dataDir === undefined
+        ? 'Data:      in memory, lost when the sandbox stops (--data-dir <dir> keeps it across restarts)'
+        : `Data:      kept in ${settings.dataDir} (each change written before it is answered; fsync once a second)`,
       '',
       'Test tokens (payment_method.token):',
       formatTokenTable(),

@@ -23,6 +23,8 @@ Options:
   --allow-private-webhook-urls  Let keys register webhook endpoints on private networks (10/8, 172.16/12,
                                 192.168/16, fc00::/7, 100.64/10); by default only public addresses and
                                 this machine (loopback), checked where each name resolves when sent
+  --data-dir <dir>              Keep every key's data in this directory across restarts (default:
+                                $PAYMENT_SERVICE_MOCK_DATA_DIR, else in memory only); one process per directory
   --memory-budget <MiB>         Memory for the whole sandbox's data (default: 256)
   --key-memory-budget <MiB>     Memory for one key's data (default: 16)
   --headers-timeout <ms>        Time a client has to send its headers (default: ${DEFAULT_HTTP_LIMITS.headersTimeoutMs})
@@ -62,6 +64,8 @@ export interface CliSettings {
   http: HttpLimits;
   quiet: boolean;
   allowPrivateWebhookUrls: boolean;
+  /** The data directory (`--data-dir` or `$PAYMENT_SERVICE_MOCK_DATA_DIR`), if any. */
+  dataDir?: string;
 }
 
 class CliError extends Error {}
@@ -111,6 +115,7 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
         'webhook-url': { type: 'string' },
         'webhook-secret': { type: 'string' },
         'memory-budget': { type: 'string' },
+        'data-dir': { type: 'string' },
         'key-memory-budget': { type: 'string' },
         ...Object.fromEntries(
           Object.keys(INTEGER_FLAGS).map((flag) => [flag, { type: 'string' as const }]),
@@ -160,6 +165,10 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
     };
     const allowedHosts = flag('allowed-hosts');
     if (allowedHosts !== undefined) settings.allowedHosts = parseAllowedHosts(allowedHosts);
+    const dataDir = flag('data-dir') ?? env.PAYMENT_SERVICE_MOCK_DATA_DIR;
+    if (dataDir !== undefined && dataDir.trim() !== '') settings.dataDir = dataDir;
+    else if (flag('data-dir') !== undefined)
+      throw new CliError('--data-dir needs a directory path');
     const budget = flag('memory-budget');
     if (budget !== undefined)
       settings.memoryBudgetBytes = numberFrom('--memory-budget', budget, { min: 1 }) * MIB;

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { AccountService, EventDelivery } from '../service/account-service.js';
 import { checkIdempotencyKey, type IdempotentRequest } from '../service/idempotency.js';
 import { heldRequestsFull } from '../shared/faults.js';
+import type { ProblemInit } from '../shared/problems.js';
 import type { Checked } from '../shared/validation.js';
 import type { Account } from '../store/account.js';
 import type { IdempotencyRecord, StoredResponse } from '../store/records.js';
@@ -30,6 +31,8 @@ export interface PipelineContext {
   sleep(ms: number): Promise<void>;
   /** Hands events to the webhook dispatcher. */
   deliver(events: readonly EventDelivery[]): void;
+  /** Writes the changes made so far to a durable store: the problem to answer if it cannot. */
+  persist(): ProblemInit | undefined;
 }
 
 /** The shape of one operation, settled at start-up: which steps its pipeline has. */
@@ -56,6 +59,8 @@ interface Pending {
   account: Account;
   /** The handler's own answer (not a replay or a problem before it): what the record keeps. */
   stored: StoredResponse | undefined;
+  /** Whether the record was completed (or given back) already. */
+  finished: boolean;
 }
 
 /** Injected latency of the key's `latency_ms` fault not yet spent, in ms. */
@@ -77,7 +82,7 @@ export function operationPipeline(
   shape: OperationShape,
   context: PipelineContext,
 ): (c: Context<MockEnv>) => Promise<Response> {
-  const { observer, serviceFor, maxBodyBytes, sleep, deliver } = context;
+  const { observer, serviceFor, maxBodyBytes, sleep, deliver, persist } = context;
   const takesKey = shape.api && shape.post;
 
   /** The handler and the answer, after any injected latency. */
@@ -125,7 +130,13 @@ export function operationPipeline(
       'problem' in answer
         ? toStoredProblem(answer.problem, exchange.requestId)
         : toStoredJson(answer.status, answer.body, answer.text);
-    if (pending !== undefined) pending.stored = stored;
+    if (pending !== undefined) {
+      // The record is completed in the same synchronous step as the change it answers, so a
+      // durable store writes both or neither.
+      pending.stored = stored;
+      pending.finished = true;
+      service.finishIdempotentRequest(pending.record, stored.status !== 400 ? stored : undefined);
+    }
     return answerWith(exchange, stored);
   };
 
@@ -167,7 +178,7 @@ export function operationPipeline(
       record = decision.record;
       const account = service.find();
       if (account !== undefined) {
-        pending = { request, record, account, stored: undefined };
+        pending = { request, record, account, stored: undefined, finished: false };
       }
     }
     let failed = true;
@@ -176,10 +187,9 @@ export function operationPipeline(
       failed = false;
       return response;
     } finally {
-      if (record !== undefined) {
-        const stored = pending?.stored;
-        const keep = !failed && stored !== undefined && stored.status !== 400;
-        service.finishIdempotentRequest(pending?.record ?? record, keep ? stored : undefined);
+      if (record !== undefined && pending?.finished !== true) {
+        // The handler threw, or never ran: the key is free again.
+        service.finishIdempotentRequest(pending?.record ?? record, undefined);
       }
       if (!failed) exchange.drop = service.takeDrop();
       service.release();
@@ -261,6 +271,9 @@ export function operationPipeline(
     } catch {
       response = internalError(exchange);
     }
+    // Nothing is answered before what it changed is stored.
+    const unstored = persist();
+    if (unstored !== undefined) response = answerProblem(exchange, unstored);
     observe(c, exchange, observer, response.status);
     return response;
   };

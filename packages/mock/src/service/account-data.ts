@@ -113,8 +113,8 @@ export function replaceAccountData(
 ): void {
   sandbox.store.reset(apiKey);
   const account = sandbox.store.open(apiKey);
-  account.offsetSeconds = data.offsetSeconds;
-  account.faults = normalizeFaults(data.faults);
+  account.setOffset(data.offsetSeconds);
+  account.setFaults(normalizeFaults(data.faults));
   addPayments(sandbox, apiKey, data.payments);
   for (const record of data.idempotencyRecords) {
     const stored: IdempotencyRecord = {
@@ -129,7 +129,7 @@ export function replaceAccountData(
     sandbox.store.completeIdempotencyRecord(account, stored, { ...record.response });
   }
   for (const endpoint of endpoints) {
-    account.webhookState().endpoints.set(endpoint.endpoint.id, endpoint);
+    account.webhookState().saveEndpoint(endpoint);
   }
   sandbox.store.dropIfEmpty(account);
 }

@@ -13,8 +13,6 @@ import {
   type Faults,
   MAX_HELD_REQUESTS_PER_KEY,
   normalizeFaults,
-  takeDrop,
-  takeFailure,
 } from '../shared/faults.js';
 import type { RandomSource } from '../shared/ids.js';
 import { extend } from '../shared/objects.js';
@@ -341,13 +339,13 @@ export class AccountService {
   /** Consumes one armed `fail_next`: the problem to answer with, if any. */
   takeFailure(): ProblemInit | undefined {
     const account = this.find();
-    return account === undefined ? undefined : takeFailure(account.faults);
+    return account?.consumeFailure();
   }
 
   /** Consumes one armed `drop_after_commit`: whether this answer must be dropped. */
   takeDrop(): boolean {
     const account = this.find();
-    return account !== undefined && takeDrop(account.faults);
+    return account?.consumeDrop() === true;
   }
 
   faults(): Faults {
@@ -356,7 +354,7 @@ export class AccountService {
 
   setFaults(faults: Faults): Faults {
     const account = this.sandbox.store.open(this.apiKey);
-    account.faults = normalizeFaults(faults);
+    account.setFaults(normalizeFaults(faults));
     this.release();
     return normalizeFaults(account.faults);
   }
@@ -364,7 +362,7 @@ export class AccountService {
   clearFaults(): Faults {
     const account = this.find();
     if (account !== undefined) {
-      account.faults = {};
+      account.setFaults({});
       this.release();
     }
     return {};
@@ -392,7 +390,7 @@ export class AccountService {
       return { result: { ok: false, problem }, events: noEvents };
     }
     const account = this.sandbox.store.open(this.apiKey);
-    account.offsetSeconds = offset;
+    account.setOffset(offset);
     const accountNow = this.now(account);
     const { result: settled, events } = settleDuePayments(this.sandbox, account, accountNow);
     this.sandbox.store.expireIdempotencyRecords(account, accountNow);

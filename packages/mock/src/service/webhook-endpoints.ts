@@ -56,7 +56,7 @@ export function createWebhookEndpoint(
     status: 'enabled',
     created_at: formatTimestamp(accountNow),
   };
-  account.webhookState().endpoints.set(endpoint.id, { endpoint, key });
+  account.webhookState().saveEndpoint({ endpoint, key });
   return { ok: true, status: 201, body: extend(endpoint, { secret }) };
 }
 
@@ -83,7 +83,7 @@ export function deleteWebhookEndpoint(
   account: Account | undefined,
   id: string,
 ): DomainResult<Schemas['DeletedWebhookEndpoint']> {
-  if (account?.webhooks?.endpoints.delete(id) !== true) {
+  if (account?.webhooks?.deleteEndpoint(id) !== true) {
     return {
       ok: false,
       problem: {

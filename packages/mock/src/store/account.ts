@@ -1,5 +1,8 @@
 // One sandbox account: payments in creation order, settlements, idempotency, faults, clock offset.
 import type { components, SandboxComponents } from '@payment-service/openapi';
+import { takeDrop, takeFailure } from '../shared/faults.js';
+import type { ProblemInit } from '../shared/problems.js';
+import type { JournalLine, JournalTarget } from './journal.js';
 import { ACCOUNT_BYTES, stringBytes, TIMELINE_STEP_BYTES } from './memory.js';
 import { MinHeap } from './min-heap.js';
 import {
@@ -75,8 +78,61 @@ export class Account {
     (a, b) => (a.settlesAt ?? 0) - (b.settlesAt ?? 0) || a.sequence - b.sequence,
   );
 
-  constructor(private readonly meter: AccountMeter = unmetered) {
+  constructor(
+    private readonly meter: AccountMeter = unmetered,
+    /** Where the account's changes are written, when the store is durable. */
+    readonly journal: JournalTarget | undefined = undefined,
+  ) {
     this.addBytes(ACCOUNT_BYTES);
+  }
+
+  /** The key's id in the journal (a hash of its API key), or '' for a memory-only account. */
+  get keyId(): string {
+    return this.journal?.keyId ?? '';
+  }
+
+  /** Writes one change to the journal of a durable store (nothing once the account is closed). */
+  write(line: JournalLine): void {
+    if (this.journal !== undefined && !this.closed) this.journal.journal.write(line);
+  }
+
+  /** Writes a payment as it is now to the journal. */
+  writePayment(stored: StoredPayment): void {
+    if (this.journal === undefined) return;
+    this.write([
+      'p',
+      this.keyId,
+      stored.payment,
+      stored.token,
+      stored.settlesAt ?? null,
+      stored.timeline,
+    ]);
+  }
+
+  /** Replaces the key's faults. */
+  setFaults(faults: Faults): void {
+    this.faults = faults;
+    this.write(['f', this.keyId, faults]);
+  }
+
+  /** Sets how far the key's clock runs ahead of the server's, in seconds. */
+  setOffset(seconds: number): void {
+    this.offsetSeconds = seconds;
+    this.write(['o', this.keyId, seconds]);
+  }
+
+  /** Consumes one armed `fail_next`: the problem to answer with, if any. */
+  consumeFailure(): ProblemInit | undefined {
+    const failure = takeFailure(this.faults);
+    if (failure !== undefined) this.write(['f', this.keyId, this.faults]);
+    return failure;
+  }
+
+  /** Consumes one armed `drop_after_commit`: whether this answer must be dropped. */
+  consumeDrop(): boolean {
+    const drop = takeDrop(this.faults);
+    if (drop) this.write(['f', this.keyId, this.faults]);
+    return drop;
   }
 
   /** Counts bytes the account now holds (negative: freed), for its budget and the store's. */
@@ -92,10 +148,14 @@ export class Account {
 
   /** The key's webhook state, created on first use with half the key's budget. */
   webhookState(): AccountWebhooks {
-    this.webhooks ??= new AccountWebhooks({
-      maxBytes: this.meter.keyBudgetBytes / 2,
-      onBytes: (delta) => this.addBytes(delta),
-    });
+    this.webhooks ??= new AccountWebhooks(
+      {
+        maxBytes: this.meter.keyBudgetBytes / 2,
+        onBytes: (delta) => this.addBytes(delta),
+      },
+      this.journal === undefined ? undefined : (line) => this.write(line),
+      this.keyId,
+    );
     return this.webhooks;
   }
 
@@ -106,8 +166,8 @@ export class Account {
   }
 
   /**
-   * Appends a change to a payment's timeline; past `MAX_TIMELINE_STEPS` the oldest step after
-   * the creation goes. Cannot throw.
+   * Appends a change to a payment's timeline (the payment itself was changed just before); past
+   * `MAX_TIMELINE_STEPS` the oldest step after the creation goes. Cannot throw.
    */
   recordChange(stored: StoredPayment, step: TimelineStep): void {
     const held = this.payments.get(stored.payment.id) === stored;
@@ -119,6 +179,7 @@ export class Account {
       if (held) this.addBytes(-stringBytes(stored.json));
       stored.json = undefined;
     }
+    if (held) this.writePayment(stored);
   }
 
   /**
@@ -198,6 +259,17 @@ export class Account {
     }
     this.payments.delete(oldest.payment.id);
     return oldest;
+  }
+
+  /** Removes one payment by id (a journal's record of an eviction); undefined when not held. */
+  removePayment(id: string): StoredPayment | undefined {
+    const stored = this.payments.get(id);
+    if (stored === undefined) return undefined;
+    if (this.ordered[this.head] === stored) return this.removeOldestPayment();
+    const index = this.indexOf(stored);
+    if (index >= 0) this.ordered[index] = undefined;
+    this.payments.delete(id);
+    return stored;
   }
 
   /** When the next PENDING payment settles, on the account's clock, if any is queued. */

@@ -8,6 +8,7 @@ import {
   type TimelineStep,
 } from './account.js';
 import { FifoQueue } from './fifo-queue.js';
+import { keyIdOf, type StoreJournal } from './journal.js';
 import { paymentBytes, recordBytes, responseBytes } from './memory.js';
 
 type Payment = components['schemas']['Payment'];
@@ -32,7 +33,12 @@ export interface StoreLimits {
 /** Where the store logs what it forgets (idle keys evicted to make room). */
 export interface StoreContext {
   log?(line: string): void;
+  /** Where every change is written, for a durable store (the data directory). */
+  journal?: StoreJournal | undefined;
 }
+
+/** Marks the map key of an account read back from a journal, until its API key is seen again. */
+const RESTORED = '\u0000';
 
 /**
  * All accounts. No key's traffic ever removes another key's data: a key over its byte budget
@@ -68,9 +74,13 @@ export class AccountStore {
     private readonly context: StoreContext = {},
   ) {}
 
+  /** Accounts read back from the journal whose API key has not been seen since (by key id). */
+  private restored = 0;
+
   /** The key's account if it has any data; reads never create one. Marks it recently used. */
   find(apiKey: string): Account | undefined {
-    const account = this.accounts.get(apiKey);
+    const account =
+      this.accounts.get(apiKey) ?? (this.restored > 0 ? this.claim(apiKey) : undefined);
     if (account !== undefined) account.lastUsedAt = this.serverNow;
     // Already the most recently used (the common case within one request): nothing to move.
     if (apiKey === this.mostRecentKey) return account;
@@ -90,23 +100,33 @@ export class AccountStore {
   open(apiKey: string): Account {
     let account = this.find(apiKey);
     if (account === undefined) {
-      const holder: { account?: Account } = {};
-      account = new Account({
+      account = this.newAccount(apiKey, this.context.journal === undefined ? '' : keyIdOf(apiKey));
+      this.mostRecentKey = apiKey;
+      if (this.accounts.size > this.limits.maxAccounts)
+        this.forgetIdleAccounts(() => this.accounts.size <= this.limits.maxAccounts);
+    }
+    return account;
+  }
+
+  /** A new empty account held under `mapKey`, counted in the store's bytes while open. */
+  private newAccount(mapKey: string, keyId: string): Account {
+    const { journal } = this.context;
+    const holder: { account?: Account } = {};
+    const account = new Account(
+      {
         keyBudgetBytes: this.limits.keyMemoryBudgetBytes,
         // A forgotten account's late changes (a delivery finishing) no longer count.
         onBytes: (delta) => {
           if (holder.account?.closed !== true) this.totalBytes += delta;
         },
         canHold: (delta) => this.totalBytes + delta <= this.limits.memoryBudgetBytes,
-      });
-      holder.account = account;
-      account.lastUsedAt = this.serverNow;
-      this.accounts.set(apiKey, account);
-      this.mostRecentKey = apiKey;
-      this.apiKeys.set(account, apiKey);
-      if (this.accounts.size > this.limits.maxAccounts)
-        this.forgetIdleAccounts(() => this.accounts.size <= this.limits.maxAccounts);
-    }
+      },
+      journal === undefined ? undefined : { keyId, journal },
+    );
+    holder.account = account;
+    account.lastUsedAt = this.serverNow;
+    this.accounts.set(mapKey, account);
+    this.apiKeys.set(account, mapKey);
     return account;
   }
 
@@ -143,9 +163,51 @@ export class AccountStore {
       if (oldest === undefined) break;
       this.allPayments.delete(oldest);
       account.addBytes(-paymentBytes(oldest));
+      if (oldest !== stored) account.write(['p-', account.keyId, oldest.payment.id]);
     }
     this.trimRecords(account, undefined);
+    if (account.payments.get(payment.id) === stored) account.writePayment(stored);
     return stored;
+  }
+
+  /**
+   * Puts a payment read back from the journal: replaces the key's payment with the same id (its
+   * latest state), or adds it as the newest.
+   */
+  restorePayment(
+    account: Account,
+    payment: Payment,
+    token: string,
+    settlesAt: number | undefined,
+    timeline: readonly TimelineStep[],
+  ): void {
+    const stored = account.payments.get(payment.id);
+    if (stored === undefined) {
+      const createdAt = timeline[0]?.at ?? Date.parse(payment.created_at);
+      this.addPayment(account, payment, token, createdAt, settlesAt, timeline);
+      return;
+    }
+    const before = paymentBytes(stored);
+    stored.payment = payment;
+    stored.token = token;
+    stored.timeline = [...timeline];
+    stored.json = undefined;
+    if (settlesAt === undefined) delete stored.settlesAt;
+    else stored.settlesAt = settlesAt;
+    account.addBytes(paymentBytes(stored) - before);
+  }
+
+  /** Forgets one payment of the key (the journal's record of an eviction). */
+  forgetPayment(account: Account, id: string): void {
+    const removed = account.removePayment(id);
+    if (removed === undefined) return;
+    this.allPayments.delete(removed);
+    account.addBytes(-paymentBytes(removed));
+  }
+
+  /** Deletes everything of a key read back from the journal (by key id), as `reset` does. */
+  resetRestored(keyId: string): void {
+    this.reset(RESTORED + keyId);
   }
 
   /** Stores an idempotency record, evicting the oldest ones while a cap is exceeded. */
@@ -167,6 +229,7 @@ export class AccountStore {
   ): void {
     record.response = response;
     if (this.allRecords.get(record) !== account) return; // forgotten meanwhile
+    account.write(['i', account.keyId, record]);
     account.addBytes(responseBytes(response));
     this.trimRecords(account, record);
   }
@@ -177,6 +240,7 @@ export class AccountStore {
       account.idempotencyRecords.delete(record.key);
     }
     if (!this.allRecords.delete(record)) return;
+    if (record.response !== undefined) account.write(['i-', account.keyId, record.key]);
     account.addBytes(
       -(recordBytes(record) + (record.response ? responseBytes(record.response) : 0)),
     );
@@ -234,6 +298,7 @@ export class AccountStore {
     const account = this.accounts.get(apiKey);
     if (account === undefined) return 0;
     const deleted = account.paymentCount;
+    account.write(['r', account.keyId]);
     for (const stored of account.storedPayments()) this.allPayments.delete(stored);
     for (const record of account.idempotencyRecords.values()) this.allRecords.delete(record);
     this.remove(account);
@@ -279,6 +344,35 @@ export class AccountStore {
     };
   }
 
+  /**
+   * An account read back from the journal, under its key id until a request of its API key
+   * comes: created empty when none is there yet. For the journal's replay only.
+   */
+  restoredAccount(keyId: string): Account {
+    const placeholder = RESTORED + keyId;
+    const existing = this.accounts.get(placeholder);
+    if (existing !== undefined) return existing;
+    this.restored++;
+    return this.newAccount(placeholder, keyId);
+  }
+
+  /** Every account, with the API key or key id it is held under. */
+  *allAccounts(): IterableIterator<Account> {
+    yield* this.accounts.values();
+  }
+
+  /** Moves an account read back from the journal under the API key whose id it has. */
+  private claim(apiKey: string): Account | undefined {
+    const placeholder = RESTORED + keyIdOf(apiKey);
+    const account = this.accounts.get(placeholder);
+    if (account === undefined) return undefined;
+    this.accounts.delete(placeholder);
+    this.accounts.set(apiKey, account);
+    this.apiKeys.set(account, apiKey);
+    this.restored--;
+    return account;
+  }
+
   private recordOrderOf(account: Account): FifoQueue<IdempotencyRecord> {
     let order = this.accountRecordOrders.get(account);
     if (order === undefined) {
@@ -293,6 +387,7 @@ export class AccountStore {
     const apiKey = this.apiKeys.get(account);
     if (apiKey !== undefined && this.accounts.get(apiKey) === account) {
       this.accounts.delete(apiKey);
+      if (apiKey.startsWith(RESTORED)) this.restored--;
       if (this.mostRecentKey === apiKey) this.mostRecentKey = undefined;
     }
     account.closed = true;

@@ -9,21 +9,21 @@
  * heap.pop(); // 1
  */
 export class MinHeap<T> {
-  private readonly items: T[] = [];
+  private readonly heap: T[] = [];
 
   constructor(private readonly compare: (a: T, b: T) => number) {}
 
   get size(): number {
-    return this.items.length;
+    return this.heap.length;
   }
 
   /** The smallest item, without removing it. */
   peek(): T | undefined {
-    return this.items[0];
+    return this.heap[0];
   }
 
   push(item: T): void {
-    const items = this.items;
+    const items = this.heap;
     items.push(item);
     let index = items.length - 1;
     while (index > 0) {
@@ -35,7 +35,7 @@ export class MinHeap<T> {
   }
 
   pop(): T | undefined {
-    const items = this.items;
+    const items = this.heap;
     const top = items[0];
     const last = items.pop();
     if (items.length === 0 || last === undefined) return top;
@@ -58,7 +58,12 @@ export class MinHeap<T> {
     return top;
   }
 
+  /** Every item, in no particular order (a copy). */
+  items(): T[] {
+    return [...this.heap];
+  }
+
   clear(): void {
-    this.items.length = 0;
+    this.heap.length = 0;
   }
 }

@@ -1,6 +1,7 @@
 // What one sandbox key remembers about webhooks: endpoints, recent events, queued deliveries, the log.
 import type { components, SandboxComponents } from '@payment-service/openapi';
 import { extend } from '../shared/objects.js';
+import type { JournalLine } from './journal.js';
 import { stringBytes } from './memory.js';
 import { MinHeap } from './min-heap.js';
 
@@ -76,14 +77,53 @@ export class AccountWebhooks {
   );
   /** Delivery attempts of this key in flight now. */
   inFlight = 0;
+  /** Attempts taken off the queue and not yet finished (kept only for a durable store). */
+  readonly taken = new Set<QueuedDelivery>();
   private nextSequence = 0;
   private queuedBytes = 0;
 
   constructor(
     private readonly budget: WebhookBudget = { maxBytes: Number.POSITIVE_INFINITY, onBytes() {} },
+    /** Where a durable store writes each change (absent in memory). */
+    private readonly write: ((line: JournalLine) => void) | undefined = undefined,
+    private readonly keyId = '',
   ) {}
 
+  /** Registers an endpoint, or writes an endpoint's new status. */
+  saveEndpoint(record: EndpointRecord): void {
+    this.endpoints.set(record.endpoint.id, record);
+    this.write?.(['e', this.keyId, record.endpoint, Buffer.from(record.key).toString('base64')]);
+  }
+
+  /** Deletes an endpoint; false when the key has none with this id. */
+  deleteEndpoint(id: string): boolean {
+    if (!this.endpoints.delete(id)) return false;
+    this.write?.(['e-', this.keyId, id]);
+    return true;
+  }
+
+  /** Stops sending to an endpoint (it answered 410 Gone). */
+  disableEndpoint(record: EndpointRecord): void {
+    record.endpoint.status = 'disabled';
+    if (this.endpoints.get(record.endpoint.id) === record) this.saveEndpoint(record);
+  }
+
+  /** Marks a queued attempt as made (taken, sent or dropped), so a restart does not send it again. */
+  finishAttempt(delivery: QueuedDelivery): void {
+    this.taken.delete(delivery);
+    this.write?.(['q-', this.keyId, delivery.sequence]);
+  }
+
+  /** Puts back an attempt read from the journal, with its own sequence. */
+  restoreQueued(delivery: QueuedDelivery): void {
+    this.queue.push(delivery);
+    this.nextSequence = Math.max(this.nextSequence, delivery.sequence + 1);
+    this.queuedBytes += QUEUED_BYTES;
+    this.change(QUEUED_BYTES);
+  }
+
   rememberEvent(event: StoredEvent): void {
+    this.write?.(['v', this.keyId, event]);
     this.events.set(event.id, event);
     this.change(EVENT_BYTES + stringBytes(event.id) + stringBytes(event.body));
     if (this.events.size > MAX_EVENTS_PER_KEY) this.forgetOldestEvent();
@@ -94,7 +134,13 @@ export class AccountWebhooks {
   enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): boolean {
     if (this.queue.size >= MAX_QUEUED_PER_KEY) return false;
     if (this.queuedBytes + QUEUED_BYTES > this.budget.maxBytes / 2) return false;
-    this.queue.push(extend(delivery, { sequence: this.nextSequence++ }));
+    const queued = extend(delivery, { sequence: this.nextSequence++ });
+    this.queue.push(queued);
+    if (this.write !== undefined) {
+      const { event, target, attempt, dueAt, sequence } = queued;
+      const endpointId = target.endpoint.id;
+      this.write(['q', this.keyId, { event, endpointId, attempt, dueAt, sequence }]);
+    }
     this.queuedBytes += QUEUED_BYTES;
     this.change(QUEUED_BYTES);
     return true;
@@ -104,6 +150,7 @@ export class AccountWebhooks {
   takeQueued(): QueuedDelivery | undefined {
     const next = this.queue.pop();
     if (next !== undefined) {
+      if (this.write !== undefined) this.taken.add(next);
       this.queuedBytes -= QUEUED_BYTES;
       this.change(-QUEUED_BYTES);
     }
@@ -111,6 +158,7 @@ export class AccountWebhooks {
   }
 
   record(entry: WebhookDelivery): void {
+    this.write?.(['l', this.keyId, entry]);
     this.log.push(entry);
     this.change(logEntryBytes(entry));
     if (this.log.length > MAX_LOG_ENTRIES_PER_KEY) this.forgetOldestLogEntry();

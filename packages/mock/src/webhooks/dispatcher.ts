@@ -316,6 +316,7 @@ export class WebhookDispatcher {
           );
           started = true;
         } else {
+          state.finishAttempt(next);
           started = true; // a dropped attempt took no slot: look again
         }
       }
@@ -377,8 +378,9 @@ export class WebhookDispatcher {
     const latencyMs = Math.round(performance.now() - started);
     const succeeded = status !== null && status >= 200 && status < 300;
     let nextRetryAt: number | undefined;
+    state.finishAttempt(delivery);
     if (status === 410) {
-      target.endpoint.status = 'disabled';
+      state.disableEndpoint(target);
     } else if (!succeeded) {
       const delay = retryDelayMs(attempt, this.options.random);
       if (delay !== undefined) {

@@ -2246,6 +2246,7 @@ export const openapiDocument = {
           "bad_gateway",
           "service_unavailable",
           "sandbox_full",
+          "store_unavailable",
           "gateway_timeout",
           "host_not_allowed"
         ],
@@ -2341,6 +2342,11 @@ export const openapiDocument = {
             "status": 503,
             "title": "Sandbox full",
             "meaning": "The sandbox as a whole is out of its memory budget; retry after `Retry-After` seconds."
+          },
+          "store_unavailable": {
+            "status": 503,
+            "title": "Store unavailable",
+            "meaning": "The sandbox cannot store changes now (its data directory's disk is full or failing); no answer is given for a change until it is stored. Retry after `Retry-After` seconds with the same `Idempotency-Key`."
           },
           "gateway_timeout": {
             "status": 504,

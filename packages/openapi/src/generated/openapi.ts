@@ -425,7 +425,7 @@ export interface components {
          * @description A stable, machine-readable snake_case error code. `x-error-codes` gives each code's HTTP status, title and meaning: the one source of the mock's code → status table, the SDK's code → error-class mapping (checked) and the README's error table (checked).
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_json" | "missing_api_key" | "invalid_api_key" | "live_key_in_sandbox" | "not_found" | "method_not_allowed" | "invalid_state" | "idempotency_key_in_use" | "webhook_endpoint_limit_reached" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "bad_gateway" | "service_unavailable" | "sandbox_full" | "gateway_timeout" | "host_not_allowed";
+        ErrorCode: "invalid_request" | "invalid_json" | "missing_api_key" | "invalid_api_key" | "live_key_in_sandbox" | "not_found" | "method_not_allowed" | "invalid_state" | "idempotency_key_in_use" | "webhook_endpoint_limit_reached" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "bad_gateway" | "service_unavailable" | "sandbox_full" | "store_unavailable" | "gateway_timeout" | "host_not_allowed";
         /** @description An RFC 9457 problem details document. */
         Problem: {
             /**

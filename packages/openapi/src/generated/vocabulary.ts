@@ -93,6 +93,11 @@ export const errorCodes = {
     "title": "Sandbox full",
     "meaning": "The sandbox as a whole is out of its memory budget; retry after `Retry-After` seconds."
   },
+  "store_unavailable": {
+    "status": 503,
+    "title": "Store unavailable",
+    "meaning": "The sandbox cannot store changes now (its data directory's disk is full or failing); no answer is given for a change until it is stored. Retry after `Retry-After` seconds with the same `Idempotency-Key`."
+  },
   "gateway_timeout": {
     "status": 504,
     "title": "Gateway timeout",

@@ -1,0 +1,250 @@
+// The data directory across restarts: every answered change comes back, and bad directories are refused by name.
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mockServerOf } from '../../app/mock-server.js';
+import { createRuntime } from '../../app/runtime.js';
+import { createHarness, type Harness, manualClock } from '../../test-support/harness.js';
+import { DataDirectory, DataDirectoryError } from './data-directory.js';
+import { encodeLine } from './journal-file.js';
+
+const directories: string[] = [];
+const open: Harness[] = [];
+const newDirectory = () => {
+  const path = mkdtempSync(join(tmpdir(), 'psm-data-'));
+  directories.push(path);
+  return path;
+};
+
+/** A sandbox on `dataDir`, on a clock the test moves (the same clock across restarts). */
+function start(dataDir: string, clock = manualClock(), extra: Record<string, unknown> = {}) {
+  const logs: string[] = [];
+  const harness = createHarness({ dataDir, clock, logger: (line) => logs.push(line), ...extra });
+  open.push(harness);
+  return { harness, logs, clock };
+}
+
+afterEach(() => {
+  for (const harness of open.splice(0)) harness.mock.close();
+});
+
+const created = (harness: Harness, key: string, capture = true) =>
+  harness.call('POST', '/v1/payments', {
+    body: {
+      amount: 1500,
+      currency: 'KZT',
+      capture,
+      payment_method: { type: 'token', token: 'tok_test_success' },
+    },
+    headers: { 'idempotency-key': key },
+  });
+
+describe('a sandbox with a data directory', () => {
+  it('answers after a restart as before: payments, timelines, replays byte for byte, endpoints, faults, clock', async () => {
+    const dataDir = newDirectory();
+    const clock = manualClock();
+    const first = start(dataDir, clock).harness;
+    const createdAnswer = await created(first, 'order-1', false);
+    const createdBody = await createdAnswer.text();
+    const payment = JSON.parse(createdBody);
+    const captured = await first.json('POST', `/v1/payments/${payment.id}/capture`, {
+      body: { amount: 1000 },
+      headers: { 'idempotency-key': 'capture-1' },
+    });
+    expect(captured.status).toBe(200);
+    const endpoint = await first.json('POST', '/v1/webhook_endpoints', {
+      body: { url: 'http://127.0.0.1:9/hooks' },
+    });
+    await first.json('PUT', '/_sandbox/faults', { body: { latency_ms: 5 } });
+    await first.json('POST', '/_sandbox/clock/advance', { body: { seconds: 3600 } });
+    const listed = await (await first.call('GET', '/v1/payments')).text();
+    first.mock.close();
+
+    const second = start(dataDir, clock).harness;
+    const retrieved = await second.json('GET', `/v1/payments/${payment.id}`);
+    expect(retrieved.body).toEqual(captured.body);
+    expect(await (await second.call('GET', '/v1/payments')).text()).toBe(listed);
+    const replay = await created(second, 'order-1', false);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.text()).toBe(createdBody);
+    const endpoints = await second.json('GET', '/v1/webhook_endpoints');
+    expect(endpoints.body.data.map((e: { id: string }) => e.id)).toEqual([endpoint.body.id]);
+    expect((await second.json('GET', '/_sandbox/faults')).body.latency_ms).toBe(5);
+    expect((await second.json('GET', '/_sandbox/clock')).body.offset_seconds).toBe(3600);
+    const inspector = await second.json('GET', '/_sandbox/inspector');
+    const timeline = inspector.body.payments[0].timeline.map((s: { change: string }) => s.change);
+    expect(timeline).toEqual(['created', 'captured']);
+  });
+
+  it('keeps a reset across a restart, and what came after it', async () => {
+    const dataDir = newDirectory();
+    const first = start(dataDir).harness;
+    await created(first, 'a');
+    await first.json('POST', '/_sandbox/reset');
+    const after = await (await created(first, 'b')).json();
+    first.mock.close();
+    const second = start(dataDir).harness;
+    const list = await second.json('GET', '/v1/payments');
+    expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([after.id]);
+  });
+
+  it('sends after a restart a delivery that fell due while it was down, signed with the same secret', async () => {
+    const dataDir = newDirectory();
+    const clock = manualClock();
+    const received: Array<{ url: string; id: string | null }> = [];
+    let answer = 500;
+    const webhookFetch = async (url: string, init: RequestInit) => {
+      received.push({ url, id: new Headers(init.headers).get('webhook-id') });
+      return new Response(null, { status: answer });
+    };
+    const first = start(dataDir, clock, { webhookFetch }).harness;
+    await first.json('POST', '/v1/webhook_endpoints', {
+      body: { url: 'http://shop.test/hooks' },
+    });
+    await created(first, 'k1');
+    await first.mock.webhooksSettled();
+    expect(received).toHaveLength(1); // the 500: a retry is queued 5 s ± 20 % later
+    first.mock.close();
+
+    answer = 204;
+    clock.advance(60_000);
+    const second = start(dataDir, clock, { webhookFetch }).harness;
+    await second.mock.webhooksSettled();
+    expect(received).toHaveLength(2);
+    expect(received[1]?.id).toBe(received[0]?.id);
+    const deliveries = await second.json('GET', '/_sandbox/webhook_deliveries');
+    expect(deliveries.body.data.map((d: { status: number }) => d.status)).toEqual([204, 500]);
+  });
+
+  it('never writes the API key into the directory', async () => {
+    const dataDir = newDirectory();
+    const { harness } = start(dataDir);
+    await created(harness, 'k');
+    harness.mock.close();
+    const files = readFileSync(join(dataDir, 'journal.1.log'), 'utf8');
+    expect(files).not.toContain('sk_test_');
+  });
+});
+
+describe('the data directory refuses what it cannot use', () => {
+  it('refuses a second process on the same directory, naming the holder', () => {
+    const dataDir = newDirectory();
+    const directory = DataDirectory.open(dataDir);
+    try {
+      // Our own pid counts as another holder when it is not ours to take: fake a live holder.
+      writeFileSync(join(dataDir, 'LOCK'), `${process.ppid}\n`);
+      expect(() => DataDirectory.open(dataDir)).toThrowError(
+        new RegExp(`in use by another sandbox \\(pid ${process.ppid}`),
+      );
+    } finally {
+      writeFileSync(join(dataDir, 'LOCK'), `${process.pid}\n`);
+      directory.close();
+    }
+  });
+
+  it('takes over the lock of a process that died', () => {
+    const dataDir = newDirectory();
+    writeFileSync(join(dataDir, 'LOCK'), '2147483646\n');
+    const directory = DataDirectory.open(dataDir);
+    expect(readFileSync(join(dataDir, 'LOCK'), 'utf8').trim()).toBe(String(process.pid));
+    directory.close();
+  });
+
+  it('drops a torn last change with one warning naming the file and the offset', async () => {
+    const dataDir = newDirectory();
+    const first = start(dataDir).harness;
+    const payment = await (await created(first, 'k')).json();
+    first.mock.close();
+    const journal = join(dataDir, 'journal.1.log');
+    const size = readFileSync(journal).length;
+    appendFileSync(journal, '0badc0de ["p","x",{"id":"pay_');
+    const { harness, logs } = start(dataDir);
+    expect(logs.filter((line) => line.includes('torn'))).toEqual([
+      expect.stringContaining(`byte ${size} of ${journal}`),
+    ]);
+    expect((await harness.json('GET', `/v1/payments/${payment.id}`)).status).toBe(200);
+    expect(readFileSync(journal).length).toBe(size);
+  });
+
+  it('refuses a journal corrupt before its end, naming the file and the offset', async () => {
+    const dataDir = newDirectory();
+    const first = start(dataDir).harness;
+    await created(first, 'k1');
+    await created(first, 'k2');
+    first.mock.close();
+    const journal = join(dataDir, 'journal.1.log');
+    const text = readFileSync(journal, 'utf8');
+    const offset = text.indexOf('\n') + 1 + 12;
+    writeFileSync(journal, `${text.slice(0, offset)}X${text.slice(offset + 1)}`);
+    const lineStart = text.indexOf('\n') + 1;
+    expect(() => start(dataDir)).toThrowError(
+      `the journal ${journal} is corrupt at byte ${lineStart}`,
+    );
+  });
+
+  it('refuses a directory written by a newer format, and one that is not ours', () => {
+    const newer = newDirectory();
+    writeFileSync(
+      join(newer, 'journal.1.log'),
+      encodeLine({ format: 'payment-service-mock-journal', version: 99, generation: 1 }),
+    );
+    expect(() => DataDirectory.open(newer)).toThrowError(
+      /newer version of the sandbox \(journal format 99/,
+    );
+    const foreign = newDirectory();
+    writeFileSync(join(foreign, 'journal.1.log'), `${'0'.repeat(8)} {}\n`);
+    expect(() => DataDirectory.open(foreign)).toThrowError(DataDirectoryError);
+  });
+
+  it('refuses a path it cannot create, naming it', () => {
+    const parent = newDirectory();
+    writeFileSync(join(parent, 'file'), 'x');
+    const path = join(parent, 'file', 'data');
+    expect(() => DataDirectory.open(path)).toThrowError(`cannot create the data directory ${path}`);
+  });
+});
+
+describe('compaction', () => {
+  it('frees on disk what a reset deleted, and starts again from the compacted journal', async () => {
+    const dataDir = newDirectory();
+    const clock = manualClock();
+    const runtime = createRuntime({ dataDir, clock });
+    const mock = mockServerOf(runtime);
+    const call = (path: string, key: string, body?: unknown, method = 'POST') =>
+      mock.fetch(
+        new Request(`http://sandbox.test${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: body === undefined ? null : JSON.stringify(body),
+        }),
+      );
+    const payment = {
+      amount: 100,
+      currency: 'KZT',
+      payment_method: { type: 'token', token: 'tok_test_success' },
+    };
+    for (let index = 0; index < 200; index++)
+      await call('/v1/payments', 'sk_test_compaction_gone', payment);
+    await call('/_sandbox/reset', 'sk_test_compaction_gone');
+    const kept = (await (
+      await call('/v1/payments', 'sk_test_compaction_kept', payment)
+    ).json()) as { id: string };
+    const directory = runtime.dataDirectory as DataDirectory;
+    const before = directory.bytes;
+    expect(directory.compact()).toBe(true);
+    expect(directory.bytes).toBeLessThan(before / 20);
+    expect(directory.journalPath).toBe(join(dataDir, 'journal.2.log'));
+    expect(readdirSync(dataDir).sort()).toEqual(['LOCK', 'journal.2.log']);
+    await call('/v1/payments', 'sk_test_compaction_kept', payment);
+    mock.close();
+
+    const second = start(dataDir, clock).harness;
+    const list = await second.json('GET', '/v1/payments', { apiKey: 'sk_test_compaction_kept' });
+    expect(list.body.data).toHaveLength(2);
+    expect(list.body.data[1].id).toBe(kept.id);
+    expect(
+      (await second.json('GET', '/v1/payments', { apiKey: 'sk_test_compaction_gone' })).body.data,
+    ).toEqual([]);
+  });
+});

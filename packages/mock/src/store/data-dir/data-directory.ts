@@ -1,0 +1,359 @@
+// The sandbox's data directory: a locked directory holding one journal file, appended before each answer and compacted as it grows.
+import {
+  closeSync,
+  fdatasyncSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { JournalLine, StoreJournal } from '../journal.js';
+import {
+  encodeLine,
+  JOURNAL_FORMAT_VERSION,
+  type JournalHeader,
+  readJournal,
+} from './journal-file.js';
+import { DataDirectoryError, lockDataDirectory } from './lock.js';
+
+export { DataDirectoryError } from './lock.js';
+
+/** The journal is compacted once it is larger than this and than the live data. */
+export const MIN_COMPACT_BYTES = 16 * 1024 * 1024;
+/** How often written changes are forced to the disk (fdatasync), in ms. */
+export const FSYNC_INTERVAL_MS = 1000;
+
+const JOURNAL = /^journal\.(\d+)\.log$/;
+const journalName = (generation: number) => `journal.${generation}.log`;
+
+/** Where the data directory reports what it found and what went wrong. */
+export interface DataDirectoryOptions {
+  log?: ((line: string) => void) | undefined;
+}
+
+/** What the data directory needs of the store it keeps: its live size and its whole content. */
+export interface StoreContent {
+  /** Bytes the store holds (its own estimate): the journal is compacted when it outgrows them. */
+  liveBytes(): number;
+  /** Every change that rebuilds the store as it is now. */
+  dump(): Iterable<JournalLine>;
+}
+
+/**
+ * A data directory, open and locked. Changes are written to its journal with `write()`, which
+ * collects them; `flush()` writes what was collected with one `write(2)` before the answer that
+ * follows is sent (so a `kill -9` loses nothing answered), and `fdatasync` runs once a second
+ * (so a power loss loses at most the last second). A write the disk refuses (full, failing) is
+ * kept and retried: until it goes through, `failure` says why and the server refuses requests.
+ *
+ * @example
+ * const directory = DataDirectory.open('/var/lib/sandbox');
+ * replayJournal(store, directory.takeLines(), undefined);
+ * directory.attach({ liveBytes: () => store.stats().bytes, dump: () => dumpStore(store) });
+ */
+export class DataDirectory implements StoreJournal {
+  private fd: number;
+  private fileBytes: number;
+  private pending: string[] = [];
+  private flushQueued = false;
+  private dirty = false;
+  private content: StoreContent | undefined;
+  private lines: JournalLine[] | undefined;
+  private fsyncTimer: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+  /** Why the last write failed, while it has not gone through yet. */
+  failure: string | undefined;
+  /** The journal size at which the next compaction is tried. */
+  private compactAt = MIN_COMPACT_BYTES;
+
+  private constructor(
+    readonly path: string,
+    private generation: number,
+    private readonly release: () => void,
+    private readonly options: DataDirectoryOptions,
+    journal: { fd: number; bytes: number; lines: JournalLine[] },
+  ) {
+    this.fd = journal.fd;
+    this.fileBytes = journal.bytes;
+    this.lines = journal.lines;
+  }
+
+  /**
+   * Opens (creating it if need be) and locks a data directory, and reads its journal. Refuses,
+   * with a `DataDirectoryError` naming the file and what to do: a directory that cannot be
+   * written, one another live process holds, a journal of a newer format, or a corrupt one. A
+   * torn last line (a crash during a write) is cut off with one warning.
+   */
+  static open(path: string, options: DataDirectoryOptions = {}): DataDirectory {
+    try {
+      mkdirSync(path, { recursive: true });
+    } catch (error) {
+      throw new DataDirectoryError(
+        `cannot create the data directory ${path}: ${(error as Error).message}. Choose a path you can write.`,
+      );
+    }
+    const release = lockDataDirectory(path);
+    try {
+      const { generation, fd, bytes, lines } = openJournal(path, options);
+      return new DataDirectory(path, generation, release, options, { fd, bytes, lines });
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** The changes read at start-up, to replay into the store (once: they are not kept). */
+  takeLines(): JournalLine[] {
+    const lines = this.lines ?? [];
+    this.lines = undefined;
+    return lines;
+  }
+
+  /** Starts keeping the store: its changes are written from now on, and fsynced once a second. */
+  attach(content: StoreContent): void {
+    this.content = content;
+    this.compactAt = Math.max(MIN_COMPACT_BYTES, this.fileBytes * 2);
+    this.fsyncTimer = setInterval(() => this.sync(), FSYNC_INTERVAL_MS);
+    this.fsyncTimer.unref?.();
+  }
+
+  write(line: JournalLine): void {
+    if (this.content === undefined || this.closed) return; // replaying, or closed
+    this.pending.push(encodeLine(line));
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      // At the latest when the current synchronous step ends: a step's changes go out together.
+      queueMicrotask(() => {
+        this.flushQueued = false;
+        this.flush();
+      });
+    }
+  }
+
+  /**
+   * Writes every collected change to the journal (one write). Returns false, keeping them for
+   * the next try, when the disk refuses; the journal is then cut back to its last whole line.
+   */
+  flush(): boolean {
+    if (this.pending.length > 0 && !this.closed) {
+      const text = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
+      try {
+        writeAll(this.fd, Buffer.from(text as string, 'utf8'));
+      } catch (error) {
+        this.refused(error);
+        return false;
+      }
+      this.fileBytes += Buffer.byteLength(text as string);
+      this.pending = [];
+      this.dirty = true;
+      if (this.failure !== undefined) {
+        this.options.log?.(`data directory: writes to ${this.path} go through again`);
+        this.failure = undefined;
+      }
+      this.compactIfDue();
+    }
+    return this.failure === undefined;
+  }
+
+  /** Forces written changes to the disk now (also done once a second, and at close). */
+  sync(): void {
+    if (!this.dirty || this.closed) return;
+    try {
+      fdatasyncSync(this.fd);
+      this.dirty = false;
+    } catch (error) {
+      this.options.log?.(
+        `data directory: fdatasync of ${this.path} failed: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /** Writes what is collected, syncs, closes the journal and releases the lock. */
+  close(): void {
+    if (this.closed) return;
+    if (this.fsyncTimer !== undefined) clearInterval(this.fsyncTimer);
+    this.flush();
+    this.sync();
+    this.closed = true;
+    try {
+      closeSync(this.fd);
+    } finally {
+      this.release();
+    }
+  }
+
+  /** The journal file in use now (for diagnostics and tests). */
+  get journalPath(): string {
+    return join(this.path, journalName(this.generation));
+  }
+
+  /** Bytes of the journal file in use now. */
+  get bytes(): number {
+    return this.fileBytes;
+  }
+
+  /**
+   * Rewrites the journal as the store is now (a new file, written, synced and renamed into
+   * place), once it has outgrown the live data: what a reset, an eviction or an expiry freed
+   * leaves the disk. A compaction the disk refuses leaves the old journal in use.
+   */
+  compact(): boolean {
+    const content = this.content;
+    if (content === undefined || this.closed) return false;
+    const next = this.generation + 1;
+    const finalPath = join(this.path, journalName(next));
+    const temporary = `${finalPath}.tmp`;
+    let fd: number | undefined;
+    let bytes = 0;
+    try {
+      fd = openSync(temporary, 'w', 0o600);
+      const header: JournalHeader = {
+        format: 'payment-service-mock-journal',
+        version: JOURNAL_FORMAT_VERSION,
+        generation: next,
+      };
+      let chunk = encodeLine(header);
+      for (const line of content.dump()) {
+        chunk += encodeLine(line);
+        if (chunk.length >= 1 << 20) {
+          bytes += writeAll(fd, Buffer.from(chunk, 'utf8'));
+          chunk = '';
+        }
+      }
+      bytes += writeAll(fd, Buffer.from(chunk, 'utf8'));
+      fsyncSync(fd);
+      closeSync(fd);
+      fd = undefined;
+      renameSync(temporary, finalPath);
+      syncDirectory(this.path);
+    } catch (error) {
+      if (fd !== undefined) closeSync(fd);
+      try {
+        unlinkSync(temporary);
+      } catch {
+        // Never created.
+      }
+      this.options.log?.(
+        `data directory: could not compact ${this.journalPath}: ${(error as Error).message}; it stays in use`,
+      );
+      this.compactAt = this.fileBytes * 2;
+      return false;
+    }
+    const old = this.journalPath;
+    closeSync(this.fd);
+    this.fd = openSync(finalPath, 'a', 0o600);
+    this.generation = next;
+    this.fileBytes = bytes;
+    this.dirty = false;
+    this.compactAt = Math.max(MIN_COMPACT_BYTES, bytes * 2);
+    try {
+      unlinkSync(old);
+    } catch {
+      // Deleted at the next start if still there.
+    }
+    return true;
+  }
+
+  private compactIfDue(): void {
+    const content = this.content;
+    if (content === undefined || this.fileBytes < this.compactAt) return;
+    if (this.fileBytes < content.liveBytes()) {
+      this.compactAt = this.fileBytes * 2;
+      return;
+    }
+    this.compact();
+  }
+
+  private refused(error: unknown): void {
+    const message = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    if (this.failure === undefined) {
+      this.options.log?.(
+        `data directory: cannot write ${this.journalPath} (${message}); requests are refused until it can`,
+      );
+    }
+    this.failure = message;
+    try {
+      // A write cut short leaves half a line: cut it off, so the next write starts a whole one.
+      ftruncateSync(this.fd, this.fileBytes);
+    } catch {
+      // Left for the start-up check (a torn last line is dropped there).
+    }
+  }
+}
+
+/** Writes a whole buffer (a regular file may take it in parts). Returns its length. */
+function writeAll(fd: number, buffer: Buffer): number {
+  let written = 0;
+  while (written < buffer.length) written += writeSync(fd, buffer, written);
+  return buffer.length;
+}
+
+/** Makes a rename in the directory durable. */
+function syncDirectory(path: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems cannot sync a directory: the rename is still atomic.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Opens the directory's newest journal for appending (creating the first), after reading it:
+ * an unfinished compaction's file and older generations are deleted.
+ */
+function openJournal(
+  path: string,
+  options: DataDirectoryOptions,
+): { generation: number; fd: number; bytes: number; lines: JournalLine[] } {
+  const names = readdirSync(path);
+  const generations = names
+    .map((name) => JOURNAL.exec(name)?.[1])
+    .filter((value): value is string => value !== undefined)
+    .map(Number)
+    .sort((a, b) => b - a);
+  for (const name of names) {
+    if (/^journal\.\d+\.log\.tmp$/.test(name)) unlinkSync(join(path, name));
+  }
+  const newest = generations[0];
+  if (newest === undefined) {
+    const file = join(path, journalName(1));
+    const fd = openSync(file, 'wx', 0o600);
+    const header: JournalHeader = {
+      format: 'payment-service-mock-journal',
+      version: JOURNAL_FORMAT_VERSION,
+      generation: 1,
+    };
+    const bytes = writeAll(fd, Buffer.from(encodeLine(header), 'utf8'));
+    fsyncSync(fd);
+    syncDirectory(path);
+    return { generation: 1, fd, bytes, lines: [] };
+  }
+  const file = join(path, journalName(newest));
+  const read = readJournal(readFileSync(file), file);
+  const fd = openSync(file, 'r+');
+  if (read.tornAt !== undefined) {
+    options.log?.(
+      `data directory: dropped a torn last change at byte ${read.tornAt} of ${file} (a write cut short by a crash; it was never answered)`,
+    );
+    ftruncateSync(fd, read.validBytes);
+    fsyncSync(fd);
+  }
+  closeSync(fd);
+  for (const older of generations.slice(1)) unlinkSync(join(path, journalName(older)));
+  return {
+    generation: newest,
+    fd: openSync(file, 'a', 0o600),
+    bytes: read.validBytes,
+    lines: read.lines,
+  };
+}

@@ -1,0 +1,42 @@
+// The whole store as journal changes: what a compaction writes.
+import type { Account } from '../account.js';
+import type { AccountStore } from '../accounts.js';
+import type { JournalLine } from '../journal.js';
+import type { QueuedDelivery } from '../webhook-state.js';
+
+/**
+ * Every change that rebuilds `store` as it is now, key by key: clock offset, faults, payments
+ * (oldest first), idempotency records with answers, endpoints, events, the delivery log, and
+ * the attempts queued or in flight.
+ *
+ * @example
+ * for (const line of dumpStore(store)) write(line);
+ */
+export function* dumpStore(store: AccountStore): IterableIterator<JournalLine> {
+  for (const account of store.allAccounts()) {
+    if (!account.closed && account.journal !== undefined) yield* dumpAccount(account);
+  }
+}
+
+function* dumpAccount(account: Account): IterableIterator<JournalLine> {
+  const id = account.keyId;
+  if (account.offsetSeconds !== 0) yield ['o', id, account.offsetSeconds];
+  if (Object.keys(account.faults).length > 0) yield ['f', id, account.faults];
+  for (const stored of account.storedPayments()) {
+    yield ['p', id, stored.payment, stored.token, stored.settlesAt ?? null, stored.timeline];
+  }
+  for (const record of account.idempotencyRecords.values()) {
+    if (record.response !== undefined) yield ['i', id, record];
+  }
+  const webhooks = account.webhooks;
+  if (webhooks === undefined) return;
+  for (const { endpoint, key } of webhooks.endpoints.values()) {
+    yield ['e', id, endpoint, Buffer.from(key).toString('base64')];
+  }
+  for (const event of webhooks.events.values()) yield ['v', id, event];
+  for (const entry of webhooks.log) yield ['l', id, entry];
+  const attempts: QueuedDelivery[] = [...webhooks.taken, ...webhooks.queue.items()];
+  for (const { event, target, attempt, dueAt, sequence } of attempts) {
+    yield ['q', id, { event, endpointId: target.endpoint.id, attempt, dueAt, sequence }];
+  }
+}

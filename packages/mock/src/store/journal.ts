@@ -1,0 +1,76 @@
+// What the store tells a durable log of each change: one line per change, replayed at start-up.
+import { hash } from 'node:crypto';
+import type { components, SandboxComponents } from '@payment-service/openapi';
+import type { IdempotencyRecord, TimelineStep } from './records.js';
+
+type Payment = components['schemas']['Payment'];
+type Faults = SandboxComponents['schemas']['Faults'];
+type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+type WebhookDelivery = SandboxComponents['schemas']['WebhookDelivery'];
+type EventType = components['schemas']['EventType'];
+
+/** An event as the journal keeps it (the signed body, as sent). */
+export interface JournalEvent {
+  id: string;
+  type: EventType;
+  body: string;
+}
+
+/** A delivery attempt waiting to be made, with the endpoint it goes to by id. */
+export interface JournalAttempt {
+  event: JournalEvent;
+  endpointId: string;
+  attempt: number;
+  dueAt: number;
+  sequence: number;
+}
+
+/**
+ * One change of one key's data. The second element is the key's id (a hash of the API key: the
+ * key itself is never written). Later lines about the same thing replace earlier ones.
+ */
+export type JournalLine =
+  /** A payment as it is now: the wire object, its token, settlement time and timeline. */
+  | ['p', string, Payment, string, number | null, TimelineStep[]]
+  /** A payment forgotten (evicted as the key's oldest). */
+  | ['p-', string, string]
+  /** An idempotency record with its stored answer. */
+  | ['i', string, IdempotencyRecord]
+  /** An idempotency record forgotten (expired, or trimmed by a cap). */
+  | ['i-', string, string]
+  | ['f', string, Faults]
+  /** The key's clock offset, in seconds. */
+  | ['o', string, number]
+  /** Everything of the key deleted (a reset, or an idle key forgotten). */
+  | ['r', string]
+  /** An endpoint as it is now, with its signing key in base64. */
+  | ['e', string, WebhookEndpoint, string]
+  | ['e-', string, string]
+  | ['v', string, JournalEvent]
+  /** An attempt queued. */
+  | ['q', string, JournalAttempt]
+  /** An attempt made (its outcome is in the log line that follows): by its sequence. */
+  | ['q-', string, number]
+  | ['l', string, WebhookDelivery];
+
+/** Where the store writes its changes; absent for the memory store. */
+export interface StoreJournal {
+  /** Takes one change; it is on disk before the answer that follows it is sent. */
+  write(line: JournalLine): void;
+}
+
+/** A key's place in a journal: its id, and the journal its changes go to. */
+export interface JournalTarget {
+  keyId: string;
+  journal: StoreJournal;
+}
+
+/**
+ * The id a key has in the journal: a hash of its API key, so the files never hold the key.
+ *
+ * @example
+ * keyIdOf("sk_test_12345678"); // 22 base64url characters
+ */
+export function keyIdOf(apiKey: string): string {
+  return hash('sha256', apiKey, 'base64url').slice(0, 22);
+}
