@@ -9,11 +9,7 @@ import {
   settlePendingPayment,
 } from '../domain/transitions.js';
 import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
-import {
-  type Faults,
-  MAX_HELD_REQUESTS_PER_KEY,
-  normalizeFaults,
-} from '../shared/faults.js';
+import { type Faults, MAX_HELD_REQUESTS_PER_KEY, normalizeFaults } from '../shared/faults.js';
 import type { RandomSource } from '../shared/ids.js';
 import { extend } from '../shared/objects.js';
 import type { ProblemInit } from '../shared/problems.js';

@@ -70,8 +70,8 @@ export function replayJournal(
         store.restoredAccount(keyId).webhookState().rememberEvent(line[2]);
         break;
       case 'q': {
-        let attempts = waiting.get(keyId);
-        if (attempts === undefined) waiting.set(keyId, (attempts = new Map()));
+        const attempts = waiting.get(keyId) ?? new Map<number, JournalAttempt>();
+        waiting.set(keyId, attempts);
         attempts.set(line[2].sequence, line[2]);
         break;
       }
