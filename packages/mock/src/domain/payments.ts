@@ -87,7 +87,15 @@ export function buildPayment(
 export function retrievePayment(account: Account | undefined, id: string): DomainResult<Payment> {
   const stored = account?.payments.get(id);
   if (account === undefined || stored === undefined) return paymentNotFound(id);
-  return { ok: true, status: 200, body: stored.payment, text: account.paymentJson(stored) };
+  const text = stored.json;
+  return {
+    ok: true,
+    status: 200,
+    get body() {
+      return JSON.parse(text) as Payment;
+    },
+    text,
+  };
 }
 
 /**
@@ -107,10 +115,17 @@ export function listPayments(
   }
   const page = account.listPayments(limit, startingAfter);
   if (page === undefined) return unknownCursor(startingAfter ?? '');
+  // The stored payments' JSON as it is: the page is never parsed to be written again.
+  let data = '';
+  for (const stored of page.data) data += data === '' ? stored.json : `,${stored.json}`;
+  const text = `{"object":"list","data":[${data}],"has_more":${page.has_more}}`;
   return {
     ok: true,
     status: 200,
-    body: { object: 'list', data: page.data, has_more: page.has_more },
+    get body() {
+      return JSON.parse(text) as PaymentList;
+    },
+    text,
   };
 }
 

@@ -1,7 +1,12 @@
 // A key's data as plain records, read out of the store and written back: the testing entry's fixtures and snapshots.
 import type { components } from '@payment-service/openapi';
 import { type Faults, normalizeFaults } from '../shared/faults.js';
-import type { IdempotencyRecord, StoredResponse, TimelineStep } from '../store/account.js';
+import {
+  type IdempotencyRecord,
+  packTimeline,
+  type StoredResponse,
+  type TimelineStep,
+} from '../store/account.js';
 import type { EndpointRecord } from '../store/webhook-state.js';
 import type { SandboxState } from './account-service.js';
 
@@ -91,9 +96,14 @@ export function addPayments(
   if (payments.length === 0) return;
   const account = sandbox.store.open(apiKey);
   for (const { payment, token, settlesAt, timeline } of payments) {
-    const createdAt = timeline[0]?.at ?? Date.parse(payment.created_at);
-    const settles = payment.status === 'PENDING' ? settlesAt : undefined;
-    sandbox.store.addPayment(account, { ...payment }, token, createdAt, settles, timeline);
+    const created = { at: Date.parse(payment.created_at), change: 'created', ...payment } as const;
+    sandbox.store.insertPayment(account, {
+      id: payment.id,
+      json: JSON.stringify(payment),
+      token,
+      settlesAt: payment.status === 'PENDING' ? settlesAt : undefined,
+      timeline: packTimeline(timeline.length > 0 ? timeline : [created]),
+    });
   }
 }
 

@@ -88,12 +88,18 @@ export function settleDuePayments(
   let settled = 0;
   for (const stored of account.takeDueSettlements(accountNow)) {
     const behaviour = sandbox.tokens.behaviourOf(stored.token);
-    if (behaviour === undefined || !settlePendingPayment(stored.payment, behaviour)) continue;
+    const payment = stored.payment;
+    if (behaviour === undefined || !settlePendingPayment(payment, behaviour)) continue;
     settled++;
     const at = stored.settlesAt ?? accountNow;
-    const { status, amount_captured } = stored.payment;
-    account.recordChange(stored, { at, change: 'settled', status, amount: amount_captured });
-    emit(sandbox, account, stored.payment, at, events);
+    const { status, amount_captured } = payment;
+    account.updatePayment(stored, payment, {
+      at,
+      change: 'settled',
+      status,
+      amount: amount_captured,
+    });
+    emit(sandbox, account, payment, at, events);
   }
   return { result: settled, events };
 }
@@ -188,7 +194,7 @@ export class AccountService {
     const account = existing ?? this.sandbox.store.open(this.apiKey);
     const event = prepareEvent(this.sandbox, account, payment, accountNow);
     // Commit: nothing below throws.
-    this.sandbox.store.addPayment(
+    const stored = this.sandbox.store.addPayment(
       account,
       payment,
       request.payment_method.token,
@@ -197,10 +203,8 @@ export class AccountService {
     );
     const events: EventDelivery[] = [];
     if (event !== undefined) commitEvent(account, event, events);
-    // Serialized once by the pipeline, for the answer, its idempotency record and the inspector;
-    // the payment keeps its JSON only once it is read (a create's bytes stay within the budget's
-    // planned share: the sandbox holds as many payments as before).
-    return { result: { ok: true, status: 201, body: payment }, events };
+    // Serialized once: the answer, its idempotency record, the inspector and the store share it.
+    return { result: { ok: true, status: 201, body: payment, text: stored.json }, events };
   }
 
   retrievePayment(id: string): payments.DomainResult<Payment> {
@@ -464,16 +468,16 @@ export class AccountService {
       return { result: payments.paymentNotFound(id), events: noEvents };
     }
     const accountNow = this.now(account);
-    const draft: Payment = { ...stored.payment };
+    const draft: Payment = stored.payment;
+    const statusBefore = draft.status;
     const result = change(draft, accountNow);
     if (!result.ok) return { result, events: noEvents };
     const event =
-      draft.status === stored.payment.status
+      draft.status === statusBefore
         ? undefined
         : prepareEvent(this.sandbox, account, draft, accountNow);
     // Commit: nothing below throws.
-    Object.assign(stored.payment, draft);
-    account.recordChange(stored, {
+    account.updatePayment(stored, draft, {
       at: accountNow,
       change: kind,
       status: draft.status,

@@ -48,11 +48,10 @@ function recordedRequest(entry: RecordedEntry): Schemas['RecordedRequest'] {
 
 function inspectedPayments(account: Account): Schemas['InspectedPayment'][] {
   const { data } = account.listPayments(INSPECTED_PAYMENTS) ?? { data: [] };
-  return data.map((payment) => {
-    const stored = account.payments.get(payment.id);
-    const steps = stored?.timeline ?? [];
+  return data.map((stored) => {
+    const steps = stored.timeline;
     return {
-      payment: { ...payment },
+      payment: stored.payment,
       timeline: steps.map((step) => extend(step, { at: formatTimestamp(step.at) })),
     };
   });

@@ -1,7 +1,7 @@
 import type { components } from '@payment-service/openapi';
 import { describe, expect, it } from 'vitest';
-import { Account } from './account.js';
-import { stringBytes } from './memory.js';
+import { Account, MAX_TIMELINE_STEPS, type PackedTimeline } from './account.js';
+import { ACCOUNT_BYTES, paymentBytes } from './memory.js';
 
 type Payment = components['schemas']['Payment'];
 
@@ -22,8 +22,28 @@ function payment(id: string): Payment {
   };
 }
 
-describe("a stored payment's JSON", () => {
-  it('is serialized once, counted in the bytes, and dropped when the payment changes', () => {
+const record = (value: Payment) => ({
+  id: value.id,
+  json: JSON.stringify(value),
+  token: 'tok_test_success',
+  settlesAt: undefined,
+  timeline: [0, value.status, value.amount, null] as PackedTimeline,
+});
+
+describe('a stored payment', () => {
+  it('is kept as its JSON text, parsed into a fresh copy when read', () => {
+    const account = new Account();
+    const stored = account.insertPayment(record(payment('pay_1')));
+    expect(JSON.parse(stored.json)).toEqual(payment('pay_1'));
+    const copy = stored.payment;
+    copy.status = 'CANCELED';
+    expect(stored.payment.status).toBe('AUTHORIZED');
+    expect(stored.timeline).toEqual([
+      { at: 0, change: 'created', status: 'AUTHORIZED', amount: 1000 },
+    ]);
+  });
+
+  it('takes a new state with its timeline step, counting the bytes it changed', () => {
     let bytes = 0;
     const account = new Account({
       keyBudgetBytes: Number.POSITIVE_INFINITY,
@@ -32,37 +52,35 @@ describe("a stored payment's JSON", () => {
       },
       canHold: () => true,
     });
-    const stored = account.addPayment(payment('pay_1'), 'tok_test_success', 0);
-    const before = bytes;
-    const json = account.paymentJson(stored);
-    expect(JSON.parse(json)).toEqual(stored.payment);
-    expect(account.paymentJson(stored)).toBe(json);
-    expect(bytes - before).toBe(stringBytes(json));
-
-    stored.payment.status = 'SUCCEEDED';
-    account.recordChange(stored, { at: 1, change: 'captured', status: 'SUCCEEDED', amount: 1000 });
-    expect(stored.json).toBeUndefined();
-    expect(JSON.parse(account.paymentJson(stored)).status).toBe('SUCCEEDED');
+    const stored = account.insertPayment(record(payment('pay_2')));
+    account.addBytes(paymentBytes(stored));
+    const next = { ...stored.payment, status: 'SUCCEEDED' as const, amount_captured: 1000 };
+    account.updatePayment(stored, next, {
+      at: 5,
+      change: 'captured',
+      status: 'SUCCEEDED',
+      amount: 1000,
+    });
+    expect(JSON.parse(stored.json)).toEqual(next);
+    expect(stored.timeline.map((step) => step.change)).toEqual(['created', 'captured']);
+    expect(bytes).toBe(ACCOUNT_BYTES + paymentBytes(stored));
   });
 
-  it('is not kept for a payment the account does not hold', () => {
+  it('keeps its creation and the latest steps after it', () => {
     const account = new Account();
-    const other = new Account().addPayment(payment('pay_2'), 'tok_test_success', 0);
-    expect(JSON.parse(account.paymentJson(other)).id).toBe('pay_2');
-    expect(other.json).toBeUndefined();
-  });
-
-  it("is not kept when it would pass the key's budget or the store's", () => {
-    for (const meter of [
-      { keyBudgetBytes: 1, onBytes() {}, canHold: () => true },
-      { keyBudgetBytes: Number.POSITIVE_INFINITY, onBytes() {}, canHold: () => false },
-    ]) {
-      const account = new Account(meter);
-      const stored = account.addPayment(payment('pay_3'), 'tok_test_success', 0);
-      const bytes = account.bytes;
-      expect(JSON.parse(account.paymentJson(stored)).id).toBe('pay_3');
-      expect(stored.json).toBeUndefined();
-      expect(account.bytes).toBe(bytes);
+    const stored = account.insertPayment(record(payment('pay_3')));
+    for (let at = 1; at <= MAX_TIMELINE_STEPS + 10; at++) {
+      account.updatePayment(stored, stored.payment, {
+        at,
+        change: 'refunded',
+        status: 'AUTHORIZED',
+        amount: 1,
+      });
     }
+    const steps = stored.timeline;
+    expect(steps).toHaveLength(MAX_TIMELINE_STEPS);
+    expect(steps[0]?.change).toBe('created');
+    expect(steps[1]?.at).toBe(12);
+    expect(steps.at(-1)?.at).toBe(MAX_TIMELINE_STEPS + 10);
   });
 });

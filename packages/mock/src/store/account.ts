@@ -3,12 +3,13 @@ import type { components, SandboxComponents } from '@payment-service/openapi';
 import { takeDrop, takeFailure } from '../shared/faults.js';
 import type { ProblemInit } from '../shared/problems.js';
 import type { JournalLine, JournalTarget } from './journal.js';
-import { ACCOUNT_BYTES, stringBytes, TIMELINE_STEP_BYTES } from './memory.js';
+import { ACCOUNT_BYTES, paymentBytes } from './memory.js';
 import { MinHeap } from './min-heap.js';
 import {
   type IdempotencyRecord,
-  MAX_TIMELINE_STEPS,
-  type StoredPayment,
+  type PackedTimeline,
+  type PaymentRecord,
+  StoredPayment,
   type TimelineStep,
 } from './records.js';
 import { RequestLog } from './request-log.js';
@@ -17,7 +18,10 @@ import { AccountWebhooks } from './webhook-state.js';
 export {
   type IdempotencyRecord,
   MAX_TIMELINE_STEPS,
-  type StoredPayment,
+  type PackedTimeline,
+  type PaymentRecord,
+  packTimeline,
+  StoredPayment,
   type StoredResponse,
   type TimelineStep,
 } from './records.js';
@@ -28,7 +32,7 @@ type Faults = SandboxComponents['schemas']['Faults'];
 
 /** A page of an account's payments, newest first. */
 export interface PaymentPage {
-  data: Payment[];
+  data: StoredPayment[];
   has_more: boolean;
 }
 
@@ -53,7 +57,7 @@ const unmetered: AccountMeter = {
  * @example
  * const account = new Account();
  * account.addPayment(payment, 'tok_test_success');
- * account.listPayments(10).data[0] === payment; // true
+ * account.listPayments(10).data[0]?.id === payment.id; // true
  */
 export class Account {
   readonly payments = new Map<string, StoredPayment>();
@@ -99,14 +103,8 @@ export class Account {
   /** Writes a payment as it is now to the journal. */
   writePayment(stored: StoredPayment): void {
     if (this.journal === undefined) return;
-    this.write([
-      'p',
-      this.keyId,
-      stored.payment,
-      stored.token,
-      stored.settlesAt ?? null,
-      stored.timeline,
-    ]);
+    const { id, json, token, settlesAt } = stored;
+    this.write(['p', this.keyId, id, json, token, settlesAt ?? null, stored.packedTimeline()]);
   }
 
   /** Replaces the key's faults. */
@@ -166,40 +164,17 @@ export class Account {
   }
 
   /**
-   * Appends a change to a payment's timeline (the payment itself was changed just before); past
-   * `MAX_TIMELINE_STEPS` the oldest step after the creation goes. Cannot throw.
+   * Stores a payment's new state (its JSON) and the change that made it, at the end of its
+   * timeline; past `MAX_TIMELINE_STEPS` the oldest step after the creation goes. Cannot throw.
    */
-  recordChange(stored: StoredPayment, step: TimelineStep): void {
-    const held = this.payments.get(stored.payment.id) === stored;
-    if (stored.timeline.length >= MAX_TIMELINE_STEPS) stored.timeline.splice(1, 1);
-    else if (held) this.addBytes(TIMELINE_STEP_BYTES);
-    stored.timeline.push(step);
-    // The payment changed: its cached JSON is stale.
-    if (stored.json !== undefined) {
-      if (held) this.addBytes(-stringBytes(stored.json));
-      stored.json = undefined;
-    }
-    if (held) this.writePayment(stored);
-  }
-
-  /**
-   * A payment's JSON, serialized once and kept until the payment changes (`recordChange`); the
-   * kept text counts toward the key's bytes, and is kept only while it fits the key's budget and
-   * the store's (a cache, so reads never push a store past its budget). Cannot throw.
-   */
-  paymentJson(stored: StoredPayment): string {
-    if (stored.json !== undefined) return stored.json;
-    const json = JSON.stringify(stored.payment);
-    const size = stringBytes(json);
-    if (
-      this.payments.get(stored.payment.id) === stored &&
-      this.bytes + size <= this.meter.keyBudgetBytes &&
-      this.meter.canHold(size)
-    ) {
-      stored.json = json;
-      this.addBytes(size);
-    }
-    return json;
+  updatePayment(stored: StoredPayment, payment: Payment, step: TimelineStep): void {
+    const held = this.payments.get(stored.id) === stored;
+    const before = held ? paymentBytes(stored) : 0;
+    stored.json = JSON.stringify(payment);
+    stored.addChange(step);
+    if (!held) return;
+    this.addBytes(paymentBytes(stored) - before);
+    this.writePayment(stored);
   }
 
   /** The account's clock: the server's time plus the offset its clock was advanced by. */
@@ -211,38 +186,23 @@ export class Account {
     return this.payments.size;
   }
 
-  /**
-   * Adds a payment as the newest, created at `createdAt` (the key's clock, ms epoch); a PENDING
-   * one is queued to settle at `settlesAt`. A restored payment brings its `timeline`.
-   */
-  addPayment(
-    payment: Payment,
-    token: string,
-    createdAt: number,
-    settlesAt?: number,
-    timeline?: readonly TimelineStep[],
-  ): StoredPayment {
-    const created: TimelineStep = {
-      at: createdAt,
-      change: 'created',
-      status: payment.status,
-      amount: payment.amount,
-    };
-    const stored: StoredPayment = {
-      payment,
-      sequence: this.nextSequence++,
+  /** Adds a payment as the newest; a PENDING one is queued to settle at its `settlesAt`. */
+  insertPayment(record: PaymentRecord): StoredPayment {
+    const { id, json, token, settlesAt, timeline } = record;
+    const [at, status, amount, changes] = timeline;
+    const created = { at, status, amount };
+    const sequence = this.nextSequence++;
+    const stored = new StoredPayment(
+      id,
+      json,
+      sequence,
       token,
-      // A restored payment keeps its timeline (its creation and the latest steps after it).
-      timeline:
-        timeline === undefined || timeline.length === 0
-          ? [created]
-          : [...timeline.slice(0, 1), ...timeline.slice(1).slice(1 - MAX_TIMELINE_STEPS)],
-    };
-    if (settlesAt !== undefined) {
-      stored.settlesAt = settlesAt;
-      this.settlements.push(stored);
-    }
-    this.payments.set(payment.id, stored);
+      settlesAt,
+      created,
+      changes ?? undefined,
+    );
+    if (settlesAt !== undefined) this.settlements.push(stored);
+    this.payments.set(id, stored);
     this.ordered.push(stored);
     return stored;
   }
@@ -257,7 +217,7 @@ export class Account {
       this.ordered = this.ordered.slice(this.head);
       this.head = 0;
     }
-    this.payments.delete(oldest.payment.id);
+    this.payments.delete(oldest.id);
     return oldest;
   }
 
@@ -287,7 +247,7 @@ export class Account {
       const next = this.settlements.peek();
       if (next === undefined || (next.settlesAt ?? 0) > accountNow) return due;
       this.settlements.pop();
-      if (this.payments.get(next.payment.id) === next) due.push(next);
+      if (this.payments.get(next.id) === next) due.push(next);
     }
   }
 
@@ -302,10 +262,10 @@ export class Account {
       if (cursor === undefined) return undefined;
       index = this.indexOf(cursor) - 1;
     }
-    const data: Payment[] = [];
+    const data: StoredPayment[] = [];
     while (index >= this.head && data.length < limit) {
       const stored = this.ordered[index];
-      if (stored !== undefined) data.push(stored.payment);
+      if (stored !== undefined) data.push(stored);
       index--;
     }
     return { data, has_more: index >= this.head };

@@ -3,9 +3,10 @@ import type { components } from '@payment-service/openapi';
 import {
   Account,
   type IdempotencyRecord,
+  type PackedTimeline,
+  type PaymentRecord,
   type StoredPayment,
   type StoredResponse,
-  type TimelineStep,
 } from './account.js';
 import { FifoQueue } from './fifo-queue.js';
 import { keyIdOf, type StoreJournal } from './journal.js';
@@ -54,7 +55,8 @@ export class AccountStore {
   private readonly accounts = new Map<string, Account>();
   private mostRecentKey: string | undefined;
   private readonly apiKeys = new WeakMap<Account, string>();
-  private readonly allPayments = new Map<StoredPayment, Account>();
+  /** Payments held by every open account. */
+  private paymentTotal = 0;
   private readonly allRecords = new Map<IdempotencyRecord, Account>();
   /** Creation orders, oldest first (see FifoQueue for why not the Maps' own order). */
   private readonly recordOrder = new FifoQueue<IdempotencyRecord>();
@@ -141,8 +143,8 @@ export class AccountStore {
   }
 
   /**
-   * Stores a new payment, evicting the oldest payment of the key, then the oldest overall, while
-   * a cap is exceeded.
+   * Stores a new payment (`json`: its JSON when the caller has it already), evicting the oldest
+   * payment of the key, then the oldest overall, while a cap is exceeded.
    */
   addPayment(
     account: Account,
@@ -150,23 +152,29 @@ export class AccountStore {
     token: string,
     createdAt: number,
     settlesAt?: number,
-    timeline?: readonly TimelineStep[],
+    json: string = JSON.stringify(payment),
   ): StoredPayment {
-    const stored = account.addPayment(payment, token, createdAt, settlesAt, timeline);
+    const timeline: PackedTimeline = [createdAt, payment.status, payment.amount, null];
+    return this.insertPayment(account, { id: payment.id, json, token, settlesAt, timeline });
+  }
+
+  /** Stores a payment given as a record (restored, or a fixture), as `addPayment` does. */
+  insertPayment(account: Account, record: PaymentRecord): StoredPayment {
+    const stored = account.insertPayment(record);
     account.addBytes(paymentBytes(stored));
-    this.allPayments.set(stored, account);
+    this.paymentTotal++;
     while (
       account.paymentCount > this.limits.maxPaymentsPerKey ||
       (account.overBudget() && account.paymentCount > 1)
     ) {
       const oldest = account.removeOldestPayment();
       if (oldest === undefined) break;
-      this.allPayments.delete(oldest);
+      this.paymentTotal--;
       account.addBytes(-paymentBytes(oldest));
-      if (oldest !== stored) account.write(['p-', account.keyId, oldest.payment.id]);
+      if (oldest !== stored) account.write(['p-', account.keyId, oldest.id]);
     }
     this.trimRecords(account, undefined);
-    if (account.payments.get(payment.id) === stored) account.writePayment(stored);
+    if (account.payments.get(stored.id) === stored) account.writePayment(stored);
     return stored;
   }
 
@@ -174,26 +182,17 @@ export class AccountStore {
    * Puts a payment read back from the journal: replaces the key's payment with the same id (its
    * latest state), or adds it as the newest.
    */
-  restorePayment(
-    account: Account,
-    payment: Payment,
-    token: string,
-    settlesAt: number | undefined,
-    timeline: readonly TimelineStep[],
-  ): void {
-    const stored = account.payments.get(payment.id);
+  restorePayment(account: Account, record: PaymentRecord): void {
+    const stored = account.payments.get(record.id);
     if (stored === undefined) {
-      const createdAt = timeline[0]?.at ?? Date.parse(payment.created_at);
-      this.addPayment(account, payment, token, createdAt, settlesAt, timeline);
+      this.insertPayment(account, record);
       return;
     }
     const before = paymentBytes(stored);
-    stored.payment = payment;
-    stored.token = token;
-    stored.timeline = [...timeline];
-    stored.json = undefined;
-    if (settlesAt === undefined) delete stored.settlesAt;
-    else stored.settlesAt = settlesAt;
+    stored.json = record.json;
+    stored.token = record.token;
+    stored.settlesAt = record.settlesAt;
+    stored.changes = record.timeline[3] ?? undefined;
     account.addBytes(paymentBytes(stored) - before);
   }
 
@@ -201,7 +200,7 @@ export class AccountStore {
   forgetPayment(account: Account, id: string): void {
     const removed = account.removePayment(id);
     if (removed === undefined) return;
-    this.allPayments.delete(removed);
+    this.paymentTotal--;
     account.addBytes(-paymentBytes(removed));
   }
 
@@ -299,7 +298,7 @@ export class AccountStore {
     if (account === undefined) return 0;
     const deleted = account.paymentCount;
     account.write(['r', account.keyId]);
-    for (const stored of account.storedPayments()) this.allPayments.delete(stored);
+    this.paymentTotal -= account.paymentCount;
     for (const record of account.idempotencyRecords.values()) this.allRecords.delete(record);
     this.remove(account);
     return deleted;
@@ -309,7 +308,7 @@ export class AccountStore {
   private full(): boolean {
     return (
       this.totalBytes >= this.limits.memoryBudgetBytes ||
-      this.allPayments.size >= this.limits.maxPaymentsTotal ||
+      this.paymentTotal >= this.limits.maxPaymentsTotal ||
       this.allRecords.size >= this.limits.maxIdempotencyRecordsTotal
     );
   }
@@ -338,7 +337,7 @@ export class AccountStore {
   stats(): { accounts: number; payments: number; idempotencyRecords: number; bytes: number } {
     return {
       accounts: this.accounts.size,
-      payments: this.allPayments.size,
+      payments: this.paymentTotal,
       idempotencyRecords: this.allRecords.size,
       bytes: this.totalBytes,
     };

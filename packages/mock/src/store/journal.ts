@@ -1,9 +1,8 @@
 // What the store tells a durable log of each change: one line per change, replayed at start-up.
 import { hash } from 'node:crypto';
 import type { components, SandboxComponents } from '@payment-service/openapi';
-import type { IdempotencyRecord, TimelineStep } from './records.js';
+import type { IdempotencyRecord, PackedTimeline } from './records.js';
 
-type Payment = components['schemas']['Payment'];
 type Faults = SandboxComponents['schemas']['Faults'];
 type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 type WebhookDelivery = SandboxComponents['schemas']['WebhookDelivery'];
@@ -30,8 +29,8 @@ export interface JournalAttempt {
  * key itself is never written). Later lines about the same thing replace earlier ones.
  */
 export type JournalLine =
-  /** A payment as it is now: the wire object, its token, settlement time and timeline. */
-  | ['p', string, Payment, string, number | null, TimelineStep[]]
+  /** A payment as it is now: its id, JSON, token, settlement time and packed timeline. */
+  | ['p', string, string, string, string, number | null, PackedTimeline]
   /** A payment forgotten (evicted as the key's oldest). */
   | ['p-', string, string]
   /** An idempotency record with its stored answer. */

@@ -8,9 +8,6 @@ export const DEFAULT_KEY_MEMORY_BUDGET_BYTES = 16 * 1024 * 1024;
 /** A key unused for this long may be forgotten when the sandbox is full (and the eviction logged). */
 export const IDLE_ACCOUNT_MS = 60 * 60 * 1000;
 
-/** One step of a payment's timeline. */
-export const TIMELINE_STEP_BYTES = 96;
-
 /** An empty account: the object, its maps, queues and heap. */
 export const ACCOUNT_BYTES = 2048;
 
@@ -21,19 +18,10 @@ const text = (value: string | null | undefined) => 2 * (value?.length ?? 0);
  * The bytes one stored payment holds.
  *
  * @example
- * paymentBytes(stored); // ≈ 600 for a payment with a short description
+ * paymentBytes(stored); // ≈ 1000 for a payment with a short description
  */
 export function paymentBytes(stored: StoredPayment): number {
-  const { payment } = stored;
-  return (
-    512 +
-    text(payment.id) +
-    text(payment.description) +
-    text(payment.failure_message) +
-    text(stored.token) +
-    text(stored.json) +
-    TIMELINE_STEP_BYTES * stored.timeline.length
-  );
+  return 160 + text(stored.id) + text(stored.json) + text(stored.token) + text(stored.changes);
 }
 
 /**

@@ -23,7 +23,8 @@ function* dumpAccount(account: Account): IterableIterator<JournalLine> {
   if (account.offsetSeconds !== 0) yield ['o', id, account.offsetSeconds];
   if (Object.keys(account.faults).length > 0) yield ['f', id, account.faults];
   for (const stored of account.storedPayments()) {
-    yield ['p', id, stored.payment, stored.token, stored.settlesAt ?? null, stored.timeline];
+    const { json, token, settlesAt } = stored;
+    yield ['p', id, stored.id, json, token, settlesAt ?? null, stored.packedTimeline()];
   }
   for (const record of account.idempotencyRecords.values()) {
     if (record.response !== undefined) yield ['i', id, record];

@@ -24,9 +24,15 @@ export function replayJournal(
     const keyId = line[1];
     switch (line[0]) {
       case 'p': {
-        const [, , payment, token, settlesAt, timeline] = line;
+        const [, , id, json, token, settlesAt, timeline] = line;
         const account = store.restoredAccount(keyId);
-        store.restorePayment(account, payment, token, settlesAt ?? undefined, timeline);
+        store.restorePayment(account, {
+          id,
+          json,
+          token,
+          settlesAt: settlesAt ?? undefined,
+          timeline,
+        });
         break;
       }
       case 'p-':
