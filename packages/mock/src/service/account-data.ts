@@ -67,9 +67,16 @@ export function readAccountData(sandbox: SandboxState, apiKey: string): AccountD
   const idempotencyRecords: IdempotencyData[] = [];
   for (const record of account.idempotencyRecords.values()) {
     if (record.response === undefined) continue;
+    const { key, method, path, bodyFingerprint, expiresAt, serverExpiresAt } = record;
+    const response = { ...record.response, headers: { ...record.response.headers } };
     idempotencyRecords.push({
-      ...record,
-      response: { ...record.response, headers: { ...record.response.headers } },
+      key,
+      method,
+      path,
+      bodyFingerprint,
+      response,
+      expiresAt,
+      serverExpiresAt,
     });
   }
   return {
@@ -132,8 +139,10 @@ export function replaceAccountData(
       method: record.method,
       path: record.path,
       bodyFingerprint: record.bodyFingerprint,
+      response: undefined,
       expiresAt: record.expiresAt,
       serverExpiresAt: record.serverExpiresAt,
+      owner: undefined,
     };
     sandbox.store.addIdempotencyRecord(account, stored);
     sandbox.store.completeIdempotencyRecord(account, stored, { ...record.response });

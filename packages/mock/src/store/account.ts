@@ -21,6 +21,7 @@ export {
   type PackedTimeline,
   type PaymentRecord,
   packTimeline,
+  recordData,
   StoredPayment,
   type StoredResponse,
   type TimelineStep,

@@ -5,6 +5,7 @@ import {
   type IdempotencyRecord,
   type PackedTimeline,
   type PaymentRecord,
+  recordData,
   type StoredPayment,
   type StoredResponse,
 } from './account.js';
@@ -57,11 +58,12 @@ export class AccountStore {
   private readonly apiKeys = new WeakMap<Account, string>();
   /** Payments held by every open account. */
   private paymentTotal = 0;
-  private readonly allRecords = new Map<IdempotencyRecord, Account>();
+  /** Idempotency records held by every open account (each knows its `owner`). */
+  private recordTotal = 0;
   /** Creation orders, oldest first (see FifoQueue for why not the Maps' own order). */
   private readonly recordOrder = new FifoQueue<IdempotencyRecord>();
   private readonly accountRecordOrders = new WeakMap<Account, FifoQueue<IdempotencyRecord>>();
-  private readonly isLiveRecord = (record: IdempotencyRecord) => this.allRecords.has(record);
+  private readonly isLiveRecord = (record: IdempotencyRecord) => record.owner !== undefined;
 
   /** Bytes all open accounts hold (estimated, see memory.ts). */
   private totalBytes = 0;
@@ -213,11 +215,12 @@ export class AccountStore {
   addIdempotencyRecord(account: Account, record: IdempotencyRecord): void {
     account.idempotencyRecords.set(record.key, record);
     account.addBytes(recordBytes(record));
-    this.allRecords.set(record, account);
+    record.owner = account;
+    this.recordTotal++;
     this.recordOrder.push(record);
     this.recordOrderOf(account).push(record);
     this.trimRecords(account, record);
-    this.recordOrder.compact(this.allRecords.size, this.isLiveRecord);
+    this.recordOrder.compact(this.recordTotal, this.isLiveRecord);
   }
 
   /** Stores the first answer of a record; the key's oldest records go if it is over budget. */
@@ -227,8 +230,8 @@ export class AccountStore {
     response: StoredResponse,
   ): void {
     record.response = response;
-    if (this.allRecords.get(record) !== account) return; // forgotten meanwhile
-    account.write(['i', account.keyId, record]);
+    if (record.owner !== account) return; // forgotten meanwhile
+    account.write(['i', account.keyId, recordData(record)]);
     account.addBytes(responseBytes(response));
     this.trimRecords(account, record);
   }
@@ -238,7 +241,9 @@ export class AccountStore {
     if (account.idempotencyRecords.get(record.key) === record) {
       account.idempotencyRecords.delete(record.key);
     }
-    if (!this.allRecords.delete(record)) return;
+    if (record.owner !== account) return;
+    record.owner = undefined;
+    this.recordTotal--;
     if (record.response !== undefined) account.write(['i-', account.keyId, record.key]);
     account.addBytes(
       -(recordBytes(record) + (record.response ? responseBytes(record.response) : 0)),
@@ -285,7 +290,7 @@ export class AccountStore {
     for (;;) {
       const record = this.recordOrder.oldest(this.isLiveRecord);
       if (record === undefined || record.serverExpiresAt > serverNow) return;
-      const account = this.allRecords.get(record);
+      const account = record.owner as Account | undefined;
       if (account === undefined) return; // `oldest` returns only records it holds
       this.deleteIdempotencyRecord(account, record);
       this.dropIfEmpty(account);
@@ -299,7 +304,12 @@ export class AccountStore {
     const deleted = account.paymentCount;
     account.write(['r', account.keyId]);
     this.paymentTotal -= account.paymentCount;
-    for (const record of account.idempotencyRecords.values()) this.allRecords.delete(record);
+    for (const record of account.idempotencyRecords.values()) {
+      if (record.owner === account) {
+        record.owner = undefined;
+        this.recordTotal--;
+      }
+    }
     this.remove(account);
     return deleted;
   }
@@ -309,7 +319,7 @@ export class AccountStore {
     return (
       this.totalBytes >= this.limits.memoryBudgetBytes ||
       this.paymentTotal >= this.limits.maxPaymentsTotal ||
-      this.allRecords.size >= this.limits.maxIdempotencyRecordsTotal
+      this.recordTotal >= this.limits.maxIdempotencyRecordsTotal
     );
   }
 
@@ -338,7 +348,7 @@ export class AccountStore {
     return {
       accounts: this.accounts.size,
       payments: this.paymentTotal,
-      idempotencyRecords: this.allRecords.size,
+      idempotencyRecords: this.recordTotal,
       bytes: this.totalBytes,
     };
   }

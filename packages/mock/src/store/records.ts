@@ -143,4 +143,18 @@ export interface IdempotencyRecord {
   expiresAt: number;
   /** Latest expiry on the server's clock (the account's clock only runs ahead of it). */
   serverExpiresAt: number;
+  /** The account holding the record while the store does (set and cleared by the store). */
+  owner?: object | undefined;
+}
+
+/**
+ * An idempotency record as the journal and snapshots keep it: without the store's link to its
+ * account.
+ *
+ * @example
+ * recordData(record).owner; // undefined
+ */
+export function recordData(record: IdempotencyRecord): IdempotencyRecord {
+  const { key, method, path, bodyFingerprint, response, expiresAt, serverExpiresAt } = record;
+  return { key, method, path, bodyFingerprint, response, expiresAt, serverExpiresAt };
 }

@@ -1,5 +1,5 @@
 // The whole store as journal changes: what a compaction writes.
-import type { Account } from '../account.js';
+import { type Account, recordData } from '../account.js';
 import type { AccountStore } from '../accounts.js';
 import type { JournalLine } from '../journal.js';
 import type { QueuedDelivery } from '../webhook-state.js';
@@ -27,7 +27,7 @@ function* dumpAccount(account: Account): IterableIterator<JournalLine> {
     yield ['p', id, stored.id, json, token, settlesAt ?? null, stored.packedTimeline()];
   }
   for (const record of account.idempotencyRecords.values()) {
-    if (record.response !== undefined) yield ['i', id, record];
+    if (record.response !== undefined) yield ['i', id, recordData(record)];
   }
   const webhooks = account.webhooks;
   if (webhooks === undefined) return;
