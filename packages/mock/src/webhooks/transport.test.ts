@@ -85,6 +85,28 @@ describe('networkTransport', () => {
     transport.close();
   });
 
+  it("never sends a key's attempt over the operator's pooled connection", async () => {
+    const { port, hits } = await receiver();
+    // The name resolves to the receiver once (the operator's connection), then to a private address.
+    let lookups = 0;
+    const transport = networkTransport(PUBLIC_AND_LOOPBACK, {
+      resolve: (_hostname, _options, callback) => {
+        lookups++;
+        callback(null, [{ address: lookups === 1 ? '127.0.0.1' : '10.0.0.1', family: 4 }]);
+      },
+    });
+    const operator = await transport.send(attempt(`http://shared.test:${port}/hook`, false));
+    expect(operator.status).toBe(200);
+    // Before: the key's attempt took the operator's idle keep-alive socket and was delivered.
+    const key = transport.send(attempt(`http://shared.test:${port}/admin/anything`));
+    await expect(key).rejects.toMatchObject({ code: ADDRESS_REFUSED });
+    await expect(key).rejects.toThrow(
+      'shared.test resolves to 10.0.0.1, a private network address',
+    );
+    expect(hits()).toBe(1);
+    transport.close();
+  });
+
   it("keeps no part of an answer from beyond this machine's loopback", async () => {
     const external = Object.values(networkInterfaces())
       .flat()
