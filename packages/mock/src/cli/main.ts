@@ -109,7 +109,8 @@ async function serve(settings: CliSettings): Promise<void> {
   if (exposed) {
     process.stderr.write(
       `payment-service-mock: warning: --host ${settings.host} exposes the sandbox to the network. ` +
-        'Anyone who can reach this port can use it with any sk_test_ key; bind 127.0.0.1 unless you need this.\n',
+        'Anyone who can reach this port can use it with any sk_test_ key; bind 127.0.0.1 unless you need this. ' +
+        "Keys' webhook endpoints may not point at this machine's loopback, and webhook answers are shown only to callers on this machine.\n",
     );
   }
   const apiKey = newTestApiKey();

@@ -22,7 +22,8 @@ Options:
   --webhook-secret <whsec_…>    Its signing secret (default: a new one, printed at start-up)
   --allow-private-webhook-urls  Let keys register webhook endpoints on private networks (10/8, 172.16/12,
                                 192.168/16, fc00::/7, 100.64/10); by default only public addresses and
-                                this machine (loopback), checked where each name resolves when sent
+                                this machine (loopback, only when --host is a loopback address),
+                                checked where each name resolves when sent
   --memory-budget <MiB>         Memory for the whole sandbox's data (default: 256)
   --key-memory-budget <MiB>     Memory for one key's data (default: 16)
   --headers-timeout <ms>        Time a client has to send its headers (default: ${DEFAULT_HTTP_LIMITS.headersTimeoutMs})
