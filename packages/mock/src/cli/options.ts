@@ -24,6 +24,9 @@ Options:
                                 192.168/16, fc00::/7, 100.64/10); by default only public addresses and
                                 this machine (loopback, only when --host is a loopback address),
                                 checked where each name resolves when sent
+  --allow-loopback-webhook-urls Let keys register webhook endpoints on this machine's loopback even when
+                                --host exposes the sandbox (anyone who reaches it can then make it
+                                call the services listening on this machine)
   --memory-budget <MiB>         Memory for the whole sandbox's data (default: 256)
   --key-memory-budget <MiB>     Memory for one key's data (default: 16)
   --headers-timeout <ms>        Time a client has to send its headers (default: ${DEFAULT_HTTP_LIMITS.headersTimeoutMs})
@@ -63,6 +66,8 @@ export interface CliSettings {
   http: HttpLimits;
   quiet: boolean;
   allowPrivateWebhookUrls: boolean;
+  /** Loopback endpoints on a network --host too (undefined: only on a loopback --host). */
+  allowLoopbackWebhookUrls?: true;
 }
 
 class CliError extends Error {}
@@ -118,6 +123,7 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
         ),
         quiet: { type: 'boolean', default: false },
         'allow-private-webhook-urls': { type: 'boolean', default: false },
+        'allow-loopback-webhook-urls': { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -159,6 +165,7 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
       quiet: values.quiet === true,
       allowPrivateWebhookUrls: values['allow-private-webhook-urls'] === true,
     };
+    if (values['allow-loopback-webhook-urls'] === true) settings.allowLoopbackWebhookUrls = true;
     const allowedHosts = flag('allowed-hosts');
     if (allowedHosts !== undefined) settings.allowedHosts = parseAllowedHosts(allowedHosts);
     const budget = flag('memory-budget');
