@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PUBLIC_AND_LOOPBACK } from '../domain/webhook-address.js';
+import { PUBLIC_AND_LOOPBACK, PUBLIC_ONLY } from '../domain/webhook-address.js';
 import {
   ADDRESS_REFUSED,
   type DnsLookup,
@@ -63,6 +63,18 @@ describe('networkTransport', () => {
     await expect(failure).rejects.toThrow(
       'rebind.test resolves to 10.0.0.1, a private network address',
     );
+    transport.close();
+  });
+
+  it("refuses a name that resolves to this machine's loopback under a policy without it", async () => {
+    const { port, hits } = await receiver();
+    const transport = networkTransport(PUBLIC_ONLY, {
+      resolve: resolving({ 'home.test': '127.0.0.1' }),
+    });
+    await expect(transport.send(attempt(`http://home.test:${port}/admin`))).rejects.toThrow(
+      "home.test resolves to 127.0.0.1, this machine's loopback",
+    );
+    expect(hits()).toBe(0);
     transport.close();
   });
 
