@@ -50,6 +50,13 @@ export interface MockServerOptions {
    */
   allowPrivateWebhookUrls?: boolean;
   /**
+   * Lets keys register webhook endpoints on this machine's loopback (`localhost`, 127.0.0.0/8,
+   * `::1`). Default true; `startMockServer` makes it false when it listens on a non-loopback
+   * address, so that nobody who reaches the sandbox over the network can make it call (and read
+   * back) the services that listen on its machine's loopback. `webhookUrl` is not checked.
+   */
+  allowLoopbackWebhookUrls?: boolean;
+  /**
    * The `fetch` that sends webhook attempts, instead of the network (where every address is
    * checked, see `allowPrivateWebhookUrls`): deliver in process, such as to your app's handler in
    * a test. Nothing it is given is checked.
@@ -147,7 +154,10 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
     webhookUrl: options.webhookUrl,
     webhookSecret: options.webhookSecret,
     webhookTimeoutMs: checkNumber('webhookTimeoutMs', options.webhookTimeoutMs ?? 10_000, 1),
-    webhookPolicy: { allowPrivate: options.allowPrivateWebhookUrls === true },
+    webhookPolicy: {
+      allowPrivate: options.allowPrivateWebhookUrls === true,
+      allowLoopback: options.allowLoopbackWebhookUrls !== false,
+    },
     webhookFetch: options.webhookFetch,
     seed: options.seed,
     dataDir: checkDataDir(options.dataDir),

@@ -95,6 +95,7 @@ async function serve(settings: CliSettings): Promise<void> {
     ...(settings.allowedHosts === undefined ? {} : { allowedHosts: settings.allowedHosts }),
     settlementDelaySeconds: settings.settlementDelaySeconds,
     allowPrivateWebhookUrls: settings.allowPrivateWebhookUrls,
+    ...(settings.allowLoopbackWebhookUrls === true ? { allowLoopbackWebhookUrls: true } : {}),
     http: settings.http,
     ...(Object.keys(limits).length === 0 ? {} : { limits }),
     ...(settings.dataDir === undefined ? {} : { dataDir: settings.dataDir }),
@@ -110,7 +111,10 @@ async function serve(settings: CliSettings): Promise<void> {
   if (exposed) {
     process.stderr.write(
       `payment-service-mock: warning: --host ${settings.host} exposes the sandbox to the network. ` +
-        'Anyone who can reach this port can use it with any sk_test_ key; bind 127.0.0.1 unless you need this.\n',
+        'Anyone who can reach this port can use it with any sk_test_ key; bind 127.0.0.1 unless you need this. ' +
+        (settings.allowLoopbackWebhookUrls === true
+          ? "--allow-loopback-webhook-urls lets any caller make it POST to this machine's own services.\n"
+          : "Keys' webhook endpoints may not point at this machine's loopback, and webhook answers are shown only to callers on this machine.\n"),
     );
   }
   const apiKey = newTestApiKey();

@@ -22,6 +22,13 @@ describe('readCli --allow-private-webhook-urls', () => {
   });
 });
 
+describe('readCli --allow-loopback-webhook-urls', () => {
+  it('is left to the --host unless given', () => {
+    expect(settingsOf([]).allowLoopbackWebhookUrls).toBeUndefined();
+    expect(settingsOf(['--allow-loopback-webhook-urls']).allowLoopbackWebhookUrls).toBe(true);
+  });
+});
+
 describe('readCli --allowed-hosts', () => {
   const allowed = (text: string) => {
     const request = readCli(['--allowed-hosts', text], {});

@@ -22,7 +22,11 @@ Options:
   --webhook-secret <whsec_…>    Its signing secret (default: a new one, printed at start-up)
   --allow-private-webhook-urls  Let keys register webhook endpoints on private networks (10/8, 172.16/12,
                                 192.168/16, fc00::/7, 100.64/10); by default only public addresses and
-                                this machine (loopback), checked where each name resolves when sent
+                                this machine (loopback, only when --host is a loopback address),
+                                checked where each name resolves when sent
+  --allow-loopback-webhook-urls Let keys register webhook endpoints on this machine's loopback even when
+                                --host exposes the sandbox (anyone who reaches it can then make it
+                                call the services listening on this machine)
   --data-dir <dir>              Keep every key's data in this directory across restarts (default:
                                 $PAYMENT_SERVICE_MOCK_DATA_DIR, else in memory only); one process per directory
   --memory-budget <MiB>         Memory for the whole sandbox's data (default: 256)
@@ -64,8 +68,9 @@ export interface CliSettings {
   http: HttpLimits;
   quiet: boolean;
   allowPrivateWebhookUrls: boolean;
+  /** Loopback endpoints on a network --host too (undefined: only on a loopback --host). */
+  allowLoopbackWebhookUrls?: true;
   /** The data directory (`--data-dir` or `$PAYMENT_SERVICE_MOCK_DATA_DIR`), if any. */
-  dataDir?: string;
 }
 
 class CliError extends Error {}
@@ -122,6 +127,7 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
         ),
         quiet: { type: 'boolean', default: false },
         'allow-private-webhook-urls': { type: 'boolean', default: false },
+        'allow-loopback-webhook-urls': { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -163,6 +169,7 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
       quiet: values.quiet === true,
       allowPrivateWebhookUrls: values['allow-private-webhook-urls'] === true,
     };
+    if (values['allow-loopback-webhook-urls'] === true) settings.allowLoopbackWebhookUrls = true;
     const allowedHosts = flag('allowed-hosts');
     if (allowedHosts !== undefined) settings.allowedHosts = parseAllowedHosts(allowedHosts);
     const dataDir = flag('data-dir') ?? env.PAYMENT_SERVICE_MOCK_DATA_DIR;

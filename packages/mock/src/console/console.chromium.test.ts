@@ -140,6 +140,9 @@ describe.skipIf(!hasChromium && !inCi)('the console in headless Chromium', () =>
     const firstCard = page.locator(`[data-payment-id="${first.body.id}"]`);
     await expect.poll(() => firstCard.isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await firstCard.textContent()).toContain('SUCCEEDED');
+    // The amount in major units with its currency (KZT has two decimals), the minor units beside it.
+    expect(await firstCard.textContent()).toContain('15.00 KZT');
+    expect(await firstCard.textContent()).toContain('1500 minor units');
 
     expect(
       (await api('/v1/webhook_endpoints', { method: 'POST', body: { url: receiver.url } })).status,

@@ -1,15 +1,20 @@
 /// <reference lib="dom" />
 // The console's inspector, as it runs in the browser: polls GET /_sandbox/inspector for the pasted key and renders it.
-// It is served as the source of `inspectorMain` (see `inspectorScript`), so it uses nothing from outside the function.
+// It is served as the source of `inspectorMain` (see `inspectorScript`), so it uses nothing from outside the function
+// but the display helpers it is called with (their sources are served beside it).
+import { deliveryOutcome, majorAmount } from './display.js';
 
 /**
  * The inspector's browser code. The key lives only in the tab's `sessionStorage` and is sent only
  * as the `Authorization` header; every value is put on the page as text, never as HTML.
  *
  * @example
- * // Served as `(${inspectorMain.toString()})();` by the console's routes.
+ * // Served as `(${inspectorMain.toString()})(majorAmount, deliveryOutcome);` by the console's routes.
  */
-export function inspectorMain(): void {
+export function inspectorMain(
+  showMajor: typeof majorAmount,
+  outcomeOf: typeof deliveryOutcome,
+): void {
   const STORAGE = 'payment-service-console:key';
   const KEY_FORMAT = /^sk_test_[A-Za-z0-9_-]{8,128}$/;
   const POLL_MS = 1000;
@@ -79,6 +84,18 @@ export function inspectorMain(): void {
     return el('span', { class: `badge badge-${kind}` }, text);
   }
 
+  /** An amount as the major-unit amount with its currency, and the minor units beside it. */
+  function amount(minor: number, currency: string): (HTMLElement | string)[] {
+    const major = showMajor(minor, currency);
+    if (major === undefined) return [`${minor} ${currency} (minor units)`];
+    return [el('strong', {}, major), ' ', el('span', { class: 'muted' }, `(${minor} minor units)`)];
+  }
+
+  function deliveryBadge(attempt: Json): HTMLElement {
+    const { text, kind } = outcomeOf(attempt.status, attempt.error);
+    return el('span', { class: `badge badge-${kind}`, 'data-outcome': kind }, text);
+  }
+
   function body(label: string, text: string | null): HTMLElement | null {
     if (text === null) return null;
     let shown = text;
@@ -144,9 +161,13 @@ export function inspectorMain(): void {
           { class: 'card-head' },
           el('code', {}, payment.id),
           statusBadge(payment.status),
-          el('span', {}, `${payment.amount} ${payment.currency}`),
+          el('span', { class: 'amount' }, ...amount(payment.amount, payment.currency)),
           payment.amount_refunded > 0
-            ? el('span', { class: 'muted' }, `refunded ${payment.amount_refunded}`)
+            ? el(
+                'span',
+                { class: 'muted' },
+                `refunded ${showMajor(payment.amount_refunded, payment.currency) ?? payment.amount_refunded}`,
+              )
             : null,
         ),
         el(
@@ -159,7 +180,9 @@ export function inspectorMain(): void {
               el('time', {}, step.at.replace('T', ' ').replace('Z', '')),
               ` ${step.change} → `,
               statusBadge(step.status),
-              step.amount > 0 ? ` ${step.amount}` : '',
+              step.amount > 0
+                ? ` ${showMajor(step.amount, payment.currency) ?? `${step.amount} (minor units)`}`
+                : '',
             ),
           ),
         ),
@@ -197,7 +220,7 @@ export function inspectorMain(): void {
                   'li',
                   { class: 'delivery' },
                   `#${attempt.attempt} ${attempt.attempted_at.slice(11, 19)} → `,
-                  statusBadge(attempt.status ?? 'error'),
+                  deliveryBadge(attempt),
                   ` ${attempt.latency_ms} ms ${attempt.url}`,
                   attempt.error === null ? '' : ` · ${attempt.error}`,
                   attempt.response_body === null ? '' : ` · “${attempt.response_body}”`,
@@ -347,5 +370,5 @@ export function inspectorMain(): void {
  * inspectorScript().startsWith('('); // true
  */
 export function inspectorScript(): string {
-  return `"use strict";(${inspectorMain.toString()})();\n`;
+  return `"use strict";(${inspectorMain.toString()})(${majorAmount.toString()}, ${deliveryOutcome.toString()});\n`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PUBLIC_AND_LOOPBACK } from './webhook-address.js';
+import { PUBLIC_AND_LOOPBACK, PUBLIC_ONLY } from './webhook-address.js';
 import { checkWebhookUrl } from './webhook-url.js';
 
 describe('checkWebhookUrl', () => {
@@ -53,5 +53,26 @@ describe('checkWebhookUrl with an address policy', () => {
     expect(checkWebhookUrl('http://10.0.0.1/', 'url', PUBLIC_AND_LOOPBACK)?.message).toContain(
       '--allow-private-webhook-urls',
     );
+  });
+});
+
+describe('checkWebhookUrl on a sandbox reachable from the network (no loopback)', () => {
+  it.each([
+    'http://127.0.0.1:8080/admin',
+    'http://[::1]/',
+    'http://[::7f00:1]/',
+    'http://0x7f.1/',
+    'http://localhost:9000/',
+    'http://LOCALHOST./',
+    'http://api.localhost/',
+  ])('refuses %s on url, naming the rule', (url) => {
+    const error = checkWebhookUrl(url, 'url', PUBLIC_ONLY);
+    expect(error?.param).toBe('url');
+    expect(error?.message).toMatch(/^url must not point at \S+, this machine's loopback/);
+  });
+
+  it('still accepts public addresses and names', () => {
+    expect(checkWebhookUrl('https://hooks.example.com/', 'url', PUBLIC_ONLY)).toBeUndefined();
+    expect(checkWebhookUrl('http://93.184.215.14/', 'url', PUBLIC_ONLY)).toBeUndefined();
   });
 });

@@ -1,12 +1,12 @@
 // The rule for webhook URLs, parsed with the WHATWG URL parser: http(s), a valid port, no credentials, an allowed address.
 import type { FieldError } from '../shared/problems.js';
-import { refusedAddress, type WebhookAddressPolicy } from './webhook-address.js';
+import { LOOPBACK_REFUSED, refusedAddress, type WebhookAddressPolicy } from './webhook-address.js';
 
 /**
  * Checks a webhook URL: it must parse as a WHATWG URL (so the scheme is case-insensitive, the
  * port is 0–65535 and an IPv4 address in any notation is read as dotted decimal), use `http` or
- * `https`, and carry no credentials. Localhost is allowed: receiving webhooks on your own machine
- * is the point of the sandbox. With a `policy`, an IP address the policy refuses (private,
+ * `https`, and carry no credentials. Localhost is allowed (receiving webhooks on your own machine
+ * is the point of the sandbox) unless the policy refuses loopback. With a `policy`, an IP address the policy refuses (private,
  * link-local, metadata…) is refused here; a host name is checked on the addresses it resolves to,
  * when a webhook is sent.
  *
@@ -45,13 +45,20 @@ export function checkWebhookUrl(
     };
   }
   const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (policy?.allowLoopback === false && /^localhost\.?$|\.localhost\.?$/.test(literal)) {
+    return {
+      param,
+      code: 'invalid_value',
+      message: `${param} must not point at ${literal}, ${LOOPBACK_REFUSED}: use a public address, or --webhook-url for a receiver on the sandbox's own machine`,
+    };
+  }
   if (policy !== undefined && /^[0-9.]+$|:/.test(literal)) {
     const refused = refusedAddress(literal, policy);
     if (refused !== undefined) {
       return {
         param,
         code: 'invalid_value',
-        message: `${param} must not point at ${literal}, ${refused}: the sandbox sends webhooks to public addresses and to this machine (loopback) only${policy.allowPrivate ? '' : '; start it with --allow-private-webhook-urls to reach private networks'}`,
+        message: `${param} must not point at ${literal}, ${refused}: the sandbox sends webhooks to public addresses${policy.allowLoopback === false ? '' : ' and to this machine (loopback)'} only${policy.allowPrivate ? '' : '; start it with --allow-private-webhook-urls to reach private networks'}`,
       };
     }
   }

@@ -63,6 +63,11 @@ export interface HandlerInput<Body> {
   body: Body;
   /** The request's query parameters. */
   query: URLSearchParams;
+  /**
+   * Whether the caller is on the sandbox's machine: in process, or connected from a loopback
+   * address. What a receiver answered is shown only to such callers.
+   */
+  callerOnThisMachine: boolean;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Account } from '../store/account.js';
 import type { IdempotencyRecord, StoredResponse } from '../store/records.js';
 import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
+import { callerOnThisMachine } from './caller.js';
 import type { MockEnv } from './env.js';
 import {
   answerProblem,
@@ -123,6 +124,9 @@ export function operationPipeline(
       get query() {
         const queryStart = url.indexOf('?');
         return new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1));
+      },
+      get callerOnThisMachine() {
+        return callerOnThisMachine(c.env);
       },
     });
     if (answer.events !== undefined) deliver(answer.events);

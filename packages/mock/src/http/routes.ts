@@ -140,6 +140,9 @@ function erase<Operation>(route: Route<Operation>): ErasedRoute {
             get query() {
               return input.query;
             },
+            get callerOnThisMachine() {
+              return input.callerOnThisMachine;
+            },
           }),
       };
     },

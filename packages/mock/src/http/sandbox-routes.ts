@@ -1,5 +1,5 @@
 // The sandbox controls of spec/sandbox.yaml: one route per operationId, on the caller's own key.
-import type { SandboxOperations, SandboxPaths } from '@payment-service/openapi';
+import type { SandboxComponents, SandboxOperations, SandboxPaths } from '@payment-service/openapi';
 import type { SandboxValidators } from '../shared/validation.js';
 import type { RouteTable } from './operations.js';
 import { noBody, requiredBody } from './routes.js';
@@ -44,14 +44,23 @@ export function createSandboxRoutes(validators: SandboxValidators) {
     },
     getSandboxInspector: {
       body: noBody,
-      handle: ({ service }) => ({ status: 200, body: service.inspector() }),
+      handle: ({ service, callerOnThisMachine }) => {
+        const inspector = service.inspector();
+        if (callerOnThisMachine) return { status: 200, body: inspector };
+        const events = inspector.events.map((event) => ({
+          ...event,
+          deliveries: event.deliveries.map(withoutAnswer),
+        }));
+        return { status: 200, body: { ...inspector, events } };
+      },
     },
     listWebhookDeliveries: {
       body: noBody,
-      handle: ({ service, query }) => ({
-        status: 200,
-        body: service.webhookDeliveries(query.get('event_id')),
-      }),
+      handle: ({ service, query, callerOnThisMachine }) => {
+        const list = service.webhookDeliveries(query.get('event_id'));
+        if (callerOnThisMachine) return { status: 200, body: list };
+        return { status: 200, body: { ...list, data: list.data.map(withoutAnswer) } };
+      },
     },
     redeliverEvent: {
       body: noBody,
@@ -69,4 +78,15 @@ export function createSandboxRoutes(validators: SandboxValidators) {
       },
     },
   } satisfies RouteTable<SandboxOperations, SandboxPaths>;
+}
+
+/**
+ * A delivery attempt without what the receiver answered (its status stays): the answers of
+ * receivers on the sandbox's machine are shown only to callers on that machine, so that a sandbox
+ * reachable over the network cannot be used to read the services around it.
+ */
+function withoutAnswer(
+  delivery: SandboxComponents['schemas']['WebhookDelivery'],
+): SandboxComponents['schemas']['WebhookDelivery'] {
+  return delivery.response_body === null ? delivery : { ...delivery, response_body: null };
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { hostAllowance, hostnameOf, isLoopbackHost } from './allowed-hosts.js';
+import {
+  hostAllowance,
+  hostnameOf,
+  isLoopbackHost,
+  loopbackWebhooksAllowed,
+} from './allowed-hosts.js';
 
 describe('isLoopbackHost', () => {
   it('tells local-only hosts from exposing ones', () => {
@@ -59,5 +64,18 @@ describe('hostAllowance', () => {
     );
     expect(allows('notci.internal')).toBe(false);
     expect(hostAllowance('127.0.0.1', 'any')('anything.example')).toBe(true);
+  });
+});
+
+describe('loopbackWebhooksAllowed', () => {
+  it("refuses keys this machine's loopback when the sandbox listens on a network address", () => {
+    expect(['127.0.0.1', 'localhost', '::1'].every((host) => loopbackWebhooksAllowed(host))).toBe(
+      true,
+    );
+    expect(['0.0.0.0', '::', '192.168.1.5'].some((host) => loopbackWebhooksAllowed(host))).toBe(
+      false,
+    );
+    expect(loopbackWebhooksAllowed('0.0.0.0', true)).toBe(true);
+    expect(loopbackWebhooksAllowed('127.0.0.1', false)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-// The DNS-rebinding guard: which names in `Host` a sandbox answers (loopback names only, when it listens on loopback).
+// What a sandbox allows by where it listens: the names in `Host` it answers (the DNS-rebinding guard), and whether keys' webhooks may reach its loopback.
 
 /** The names a server answers besides loopback ones, or `'any'` for every name. */
 export type AllowedHosts = 'any' | readonly string[];
@@ -67,4 +67,18 @@ export function hostAllowance(
         ? hostname.endsWith(name) || hostname === name.slice(1)
         : hostname === name,
     );
+}
+
+/**
+ * Whether keys may point webhook endpoints at this machine's loopback: what `allowed` says, or
+ * by default only when the sandbox listens on a loopback address (reachable from the network, it
+ * would let anyone read the services of its machine through the delivery log).
+ *
+ * @example
+ * loopbackWebhooksAllowed('127.0.0.1'); // true
+ * loopbackWebhooksAllowed('0.0.0.0'); // false
+ * loopbackWebhooksAllowed('0.0.0.0', true); // true
+ */
+export function loopbackWebhooksAllowed(listenHost: string, allowed?: boolean): boolean {
+  return allowed ?? isLoopbackHost(listenHost);
 }

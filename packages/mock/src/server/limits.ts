@@ -1,5 +1,5 @@
 // The Node HTTP server's limits and the answers made below the app: timeouts, connection cap, pipelining, bad requests.
-import type { ServerOptions } from 'node:http';
+import type { ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { newRequestId } from '../shared/ids.js';
 import { extend } from '../shared/objects.js';
@@ -49,6 +49,50 @@ export function problemAnswer(problem: ProblemInit): Response {
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request' };
 
 /**
+ * The problem of a request whose `Transfer-Encoding` the server cannot read (anything but a list
+ * ending in `chunked`), or undefined when it has none or a readable one. Node reads no body after
+ * such a header and closes the connection: without this answer the client gets none.
+ *
+ * @example
+ * refusedFraming('xchunked')?.param; // 'Transfer-Encoding'
+ * refusedFraming('chunked'); // undefined
+ */
+export function refusedFraming(transferEncoding: string | undefined): ProblemInit | undefined {
+  if (transferEncoding === undefined) return undefined;
+  const codings = transferEncoding.split(',').map((coding) => coding.trim().toLowerCase());
+  if (codings.at(-1) === 'chunked') return undefined;
+  const shown =
+    transferEncoding.length > 64 ? `${transferEncoding.slice(0, 63)}…` : transferEncoding;
+  return {
+    code: 'invalid_request',
+    detail: `Transfer-Encoding ${JSON.stringify(shown)} is not supported: send the body with Content-Length, or with Transfer-Encoding: chunked.`,
+    param: 'Transfer-Encoding',
+  };
+}
+
+/**
+ * Answers a problem at once (synchronously, with a fresh `Request-Id`) and closes the connection
+ * after it: for a request whose body cannot be read, so nothing else on the connection can be.
+ *
+ * @example
+ * answerAndClose(response, { code: 'invalid_request', detail: 'Unreadable body.' });
+ */
+export function answerAndClose(response: ServerResponse, problem: ProblemInit): void {
+  const requestId = newRequestId();
+  const parts = renderProblem(problem, requestId);
+  response.shouldKeepAlive = false;
+  response.writeHead(
+    parts.status,
+    extend(parts.headers, {
+      'request-id': requestId,
+      'content-length': String(Buffer.byteLength(parts.body)),
+      connection: 'close',
+    }),
+  );
+  response.end(parts.body);
+}
+
+/**
  * The server's `clientError` hook: a request Node cannot parse gets a problem+json 400 with a
  * `Request-Id`; a client cut by a timeout, or already gone, is closed without an answer.
  *
@@ -57,6 +101,13 @@ const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request' };
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const pending = (socket as Socket & { _httpMessage?: { writableEnded?: boolean } | null })
+    ._httpMessage;
+  if (!timedOut && pending?.writableEnded === true) {
+    // Already answered (an unreadable body, see `answerAndClose`): let the answer out, then close.
+    socket.end();
+    return;
+  }
   if (
     timedOut ||
     !socket.writable ||

@@ -183,3 +183,85 @@ describe('the names a sandbox answers (DNS rebinding)', () => {
     );
   });
 });
+
+describe('framing and Host edges (issue 31)', () => {
+  let server: RunningMockServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('answers an empty Host with a problem+json 400 naming Host, not a 200', async () => {
+    server = await startMockServer({ port: 0 });
+    const answer = await rawExchange(
+      server.port,
+      `GET /v1/payments HTTP/1.1\r\nHost: \r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/request-id: req_/i);
+    expect(answer).toContain('"param":"Host"');
+    expect(answer).not.toContain('"object":"list"');
+  });
+
+  it.each(['xchunked', 'gzip', 'identity'])(
+    'answers Transfer-Encoding: %s with a 400 problem before closing the connection',
+    async (coding) => {
+      server = await startMockServer({ port: 0 });
+      // Before: the connection closed with no answer at all.
+      const answer = await rawExchange(
+        server.port,
+        `POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: ${coding}\r\n\r\n5\r\nhello\r\n0\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toMatch(/connection: close/i);
+      expect(answer).toContain('"param":"Transfer-Encoding"');
+      expect(answer).toContain('"code":"invalid_request"');
+    },
+  );
+
+  it('still reads a chunked body', async () => {
+    server = await startMockServer({ port: 0 });
+    const body = createBody;
+    const answer = await rawExchange(
+      server.port,
+      `POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nIdempotency-Key: chunked-1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+  });
+});
+
+describe("webhook endpoints on the sandbox's own machine", () => {
+  let server: RunningMockServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  const register = (url: string) =>
+    fetch(`${server?.url}/v1/webhook_endpoints`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url }),
+    });
+
+  it('are accepted on a loopback server', async () => {
+    server = await startMockServer({ port: 0 });
+    expect((await register('http://127.0.0.1:9/hook')).status).toBe(201);
+  });
+
+  it('are refused, naming url and the rule, when loopback webhooks are off (a network --host)', async () => {
+    server = await startMockServer({ port: 0, allowLoopbackWebhookUrls: false });
+    for (const url of [
+      'http://127.0.0.1:9/hook',
+      'http://localhost:9/hook',
+      'http://[::7f00:1]/',
+    ]) {
+      const response = await register(url);
+      expect(response.status, url).toBe(400);
+      const problem = await response.json();
+      expect(JSON.stringify(problem.errors ?? problem), url).toMatch(/"param":"url"/);
+      expect(JSON.stringify(problem), url).toContain("this machine's loopback");
+    }
+    expect((await register('https://hooks.example.com/payments')).status).toBe(201);
+  });
+});

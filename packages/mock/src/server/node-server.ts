@@ -5,10 +5,21 @@ import { getRequestListener } from '@hono/node-server';
 import { createMockServer } from '../app/mock-server.js';
 import type { MockServerOptions } from '../app/options.js';
 import type { ProblemInit } from '../shared/problems.js';
-import { type AllowedHosts, hostAllowance, hostnameOf } from './allowed-hosts.js';
+import {
+  type AllowedHosts,
+  hostAllowance,
+  hostnameOf,
+  loopbackWebhooksAllowed,
+} from './allowed-hosts.js';
 import { createConnections } from './connections.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';
-import { answerClientError, httpServerOptions, problemAnswer } from './limits.js';
+import {
+  answerAndClose,
+  answerClientError,
+  httpServerOptions,
+  problemAnswer,
+  refusedFraming,
+} from './limits.js';
 
 export type { AllowedHosts } from './allowed-hosts.js';
 export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';
@@ -64,7 +75,14 @@ export async function startMockServer(
 ): Promise<RunningMockServer> {
   const { port = 0, hostname = '127.0.0.1', http, allowedHosts, ...mockOptions } = options;
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...http };
-  const mock = createMockServer(mockOptions);
+  const mock = createMockServer({
+    ...mockOptions,
+    // Reachable from other machines: keys may not point webhooks at this machine's own services.
+    allowLoopbackWebhookUrls: loopbackWebhooksAllowed(
+      hostname,
+      mockOptions.allowLoopbackWebhookUrls,
+    ),
+  });
   const listener = getRequestListener(mock.app.fetch, {
     // HTTP/1.0 allows a request without Host: it is served as if sent to localhost.
     hostname: 'localhost',
@@ -80,10 +98,20 @@ export async function startMockServer(
   let servedHost: string | undefined;
   const connections = createConnections(limits);
   const server = createServer(httpServerOptions(limits), (request, response) => {
+    const framing = refusedFraming(request.headers['transfer-encoding']);
+    if (framing !== undefined) {
+      // Node cannot read this body and closes the connection when it tries: answer first, now.
+      answerAndClose(response, framing);
+      return;
+    }
     connections.admit(request, response, () => {
       const { host } = request.headers;
       if (request.httpVersion !== '1.0' && host === undefined) {
         void listenerAnswer(response, problemAnswer(missingHost));
+        return;
+      }
+      if (host !== undefined && host.trim() === '') {
+        void listenerAnswer(response, problemAnswer(emptyHost));
         return;
       }
       // Clients send the same Host every time: the last one served skips the URL parser.
@@ -135,6 +163,13 @@ export async function startMockServer(
     },
   };
 }
+
+const emptyHost = {
+  code: 'invalid_request',
+  detail:
+    'The Host header is empty: name the host the request is addressed to, such as Host: 127.0.0.1:4010.',
+  param: 'Host',
+} as const;
 
 const missingHost = {
   code: 'invalid_request',

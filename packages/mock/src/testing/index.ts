@@ -1,5 +1,6 @@
 // Public entry point of @payment-service/mock/testing: the sandbox inside a merchant's own test suite.
 export type { WebhookDelivery } from '../controls.js';
+export type { SandboxDuration } from './clock.js';
 export { SandboxFixtureError } from './fixtures.js';
 export { fromNodeHandler, type NodeRequestListener } from './node-handler.js';
 export { createTestSandbox } from './sandbox.js';

@@ -5,6 +5,7 @@ import type { PaymentServiceClient, WebhookEvent, WebhookEventType } from '@paym
 import type { MockServer } from '../app/mock-server.js';
 import type { SandboxControls, SandboxFaults, WebhookDelivery } from '../controls.js';
 import type { TokenBehaviour } from '../domain/tokens.js';
+import type { SandboxDuration } from './clock.js';
 
 /** A payment as the API returns it. */
 export type Payment = components['schemas']['Payment'];
@@ -45,11 +46,15 @@ export interface TestSandboxClock {
   /** The sandbox's time now. */
   now(): Date;
   /**
-   * Moves the clock forward by `ms`, stopping at every settlement and webhook attempt that falls
-   * due on the way (in order, each at its own time, as fake timers do), and resolves once each
-   * one has run and your handlers have answered.
+   * Moves the clock forward by a length of time with its unit named (`{ seconds: 5 }`,
+   * `{ minutes: 2 }`, `{ ms: 250 }`; a plain number is milliseconds, as before), stopping at every
+   * settlement and webhook attempt that falls due on the way (in order, each at its own time, as
+   * fake timers do), and resolves once each one has run and your handlers have answered.
+   *
+   * @example
+   * await sandbox.clock.advance({ seconds: 5 }); // the /_sandbox/clock/advance control's { seconds: 5 }
    */
-  advance(ms: number): Promise<void>;
+  advance(by: SandboxDuration): Promise<void>;
   /** Moves the clock forward to `date`, as `advance` does. The clock never moves back. */
   set(date: Date | number): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PUBLIC_AND_LOOPBACK } from '../domain/webhook-address.js';
+import { PUBLIC_AND_LOOPBACK, PUBLIC_ONLY } from '../domain/webhook-address.js';
 import {
   ADDRESS_REFUSED,
   type DnsLookup,
@@ -66,6 +66,18 @@ describe('networkTransport', () => {
     transport.close();
   });
 
+  it("refuses a name that resolves to this machine's loopback under a policy without it", async () => {
+    const { port, hits } = await receiver();
+    const transport = networkTransport(PUBLIC_ONLY, {
+      resolve: resolving({ 'home.test': '127.0.0.1' }),
+    });
+    await expect(transport.send(attempt(`http://home.test:${port}/admin`))).rejects.toThrow(
+      "home.test resolves to 127.0.0.1, this machine's loopback",
+    );
+    expect(hits()).toBe(0);
+    transport.close();
+  });
+
   it('refuses a metadata address written as an IP, and never sends to it', async () => {
     const transport = networkTransport({ allowPrivate: true });
     await expect(transport.send(attempt('http://169.254.169.254/latest/'))).rejects.toMatchObject({
@@ -81,6 +93,28 @@ describe('networkTransport', () => {
     });
     const answer = await transport.send(attempt(`http://home.test:${port}/hook`));
     expect(answer).toEqual({ status: 200, excerpt: 'thanks, received' });
+    expect(hits()).toBe(1);
+    transport.close();
+  });
+
+  it("never sends a key's attempt over the operator's pooled connection", async () => {
+    const { port, hits } = await receiver();
+    // The name resolves to the receiver once (the operator's connection), then to a private address.
+    let lookups = 0;
+    const transport = networkTransport(PUBLIC_AND_LOOPBACK, {
+      resolve: (_hostname, _options, callback) => {
+        lookups++;
+        callback(null, [{ address: lookups === 1 ? '127.0.0.1' : '10.0.0.1', family: 4 }]);
+      },
+    });
+    const operator = await transport.send(attempt(`http://shared.test:${port}/hook`, false));
+    expect(operator.status).toBe(200);
+    // Before: the key's attempt took the operator's idle keep-alive socket and was delivered.
+    const key = transport.send(attempt(`http://shared.test:${port}/admin/anything`));
+    await expect(key).rejects.toMatchObject({ code: ADDRESS_REFUSED });
+    await expect(key).rejects.toThrow(
+      'shared.test resolves to 10.0.0.1, a private network address',
+    );
     expect(hits()).toBe(1);
     transport.close();
   });

@@ -68,8 +68,10 @@ class AddressRefusedError extends Error {
  * The transport of the sandbox's own deliveries: Node's HTTP client, with every address a
  * receiver's name resolves to checked against the policy before connecting (an IP literal is
  * checked as is), so a name that rebinds to a private or metadata address is never reached.
- * A receiver's answer is kept in the log only when it came from loopback. Redirects are not
- * followed. Node's modules load on the first attempt.
+ * A key's attempts and the operator's never share a connection, and a pooled connection's peer
+ * is checked again before a key's attempt is written on it. A receiver's answer is kept in the
+ * log only when it came from loopback. Redirects are not followed. Node's modules load on the
+ * first attempt.
  *
  * @example
  * const transport = networkTransport({ allowPrivate: false });
@@ -91,8 +93,7 @@ export function networkTransport(
     close() {
       closed = true;
       void loaded?.then((modules) => {
-        modules.httpAgent.destroy();
-        modules.httpsAgent.destroy();
+        for (const agent of Object.values(modules.agents)) agent.destroy();
       });
     },
   };
@@ -108,13 +109,28 @@ export type DnsLookup = (
   ) => void,
 ) => void;
 
+/**
+ * The keep-alive agents, one per scheme and per kind of attempt: a key's (restricted) attempt
+ * never reuses a socket that the operator's unrestricted `webhookUrl` opened, since a reused
+ * socket is never looked up again (issue 31: a key's endpoint on the operator's host name reached
+ * a private address over the operator's connection).
+ */
+interface Agents {
+  restrictedHttp: import('node:http').Agent;
+  restrictedHttps: import('node:https').Agent;
+  unrestrictedHttp: import('node:http').Agent;
+  unrestrictedHttps: import('node:https').Agent;
+}
+
 interface NetworkModules {
   http: typeof import('node:http');
   https: typeof import('node:https');
   isIP: (input: string) => number;
+  /** Resolves a name and refuses it when any of its addresses is refused by the policy. */
   guardedLookup: import('node:net').LookupFunction;
-  httpAgent: import('node:http').Agent;
-  httpsAgent: import('node:https').Agent;
+  /** Resolves a name as it is (the operator's own URL). */
+  plainLookup: import('node:net').LookupFunction;
+  agents: Agents;
 }
 
 async function loadNetworkModules(
@@ -129,37 +145,55 @@ async function loadNetworkModules(
   ]);
   const lookup: DnsLookup =
     resolve ?? ((hostname, options, callback) => dns.lookup(hostname, options, callback));
-  const guardedLookup: import('node:net').LookupFunction = (hostname, options, callback) => {
-    lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error !== null) {
-        callback(error, '', 0);
-        return;
-      }
-      for (const { address } of addresses) {
-        const refused = refusedAddress(address, policy);
+  const lookupWith =
+    (guarded: boolean): import('node:net').LookupFunction =>
+    (hostname, options, callback) => {
+      lookup(hostname, { ...options, all: true }, (error, addresses) => {
+        if (error !== null) {
+          callback(error, '', 0);
+          return;
+        }
+        const refused = guarded ? firstRefused(addresses, policy) : undefined;
         if (refused !== undefined) {
           callback(
-            new AddressRefusedError(`${hostname} resolves to ${address}, ${refused}`),
+            new AddressRefusedError(`${hostname} resolves to ${refused.address}, ${refused.words}`),
             '',
             0,
           );
           return;
         }
-      }
-      const first = addresses[0];
-      if (options.all === true) callback(null, addresses);
-      else if (first === undefined) callback(new Error(`${hostname} has no address`), '', 0);
-      else callback(null, first.address, first.family);
-    });
-  };
+        const first = addresses[0];
+        if (options.all === true) callback(null, addresses);
+        else if (first === undefined) callback(new Error(`${hostname} has no address`), '', 0);
+        else callback(null, first.address, first.family);
+      });
+    };
+  const agent = { keepAlive: true, maxSockets: 64 };
   return {
     http,
     https,
     isIP: net.isIP,
-    guardedLookup,
-    httpAgent: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-    httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 64 }),
+    guardedLookup: lookupWith(true),
+    plainLookup: lookupWith(false),
+    agents: {
+      restrictedHttp: new http.Agent(agent),
+      restrictedHttps: new https.Agent(agent),
+      unrestrictedHttp: new http.Agent(agent),
+      unrestrictedHttps: new https.Agent(agent),
+    },
   };
+}
+
+/** The first address the policy refuses, with why, or undefined when every one may be reached. */
+function firstRefused(
+  addresses: readonly { address: string }[],
+  policy: WebhookAddressPolicy,
+): { address: string; words: string } | undefined {
+  for (const { address } of addresses) {
+    const words = refusedAddress(address, policy);
+    if (words !== undefined) return { address, words };
+  }
+  return undefined;
 }
 
 function sendOverNetwork(
@@ -183,8 +217,8 @@ function sendOverNetwork(
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         signal,
-        agent: secure ? modules.httpsAgent : modules.httpAgent,
-        ...(restricted ? { lookup: modules.guardedLookup } : {}),
+        agent: agentFor(modules.agents, secure, restricted),
+        lookup: restricted ? modules.guardedLookup : modules.plainLookup,
       },
       (response) => {
         const status = response.statusCode ?? 0;
@@ -197,9 +231,26 @@ function sendOverNetwork(
         readNodeExcerpt(response).then((excerpt) => resolve({ status, excerpt }), reject);
       },
     );
+    if (restricted) {
+      // A pooled socket is not looked up again: its peer is checked before anything is written.
+      request.once('socket', (socket) => {
+        const peer = socket.remoteAddress;
+        const refused = peer === undefined ? undefined : refusedAddress(peer, policy);
+        if (refused !== undefined)
+          request.destroy(
+            new AddressRefusedError(`${target.hostname} is connected to ${peer}, ${refused}`),
+          );
+      });
+    }
     request.on('error', reject);
     request.end(body);
   });
+}
+
+/** The keep-alive agent of an attempt: its scheme's, restricted or not. */
+function agentFor(agents: Agents, secure: boolean, restricted: boolean) {
+  if (restricted) return secure ? agents.restrictedHttps : agents.restrictedHttp;
+  return secure ? agents.unrestrictedHttps : agents.unrestrictedHttp;
 }
 
 /** The first characters of a Node response's body, reading at most `EXCERPT_BYTES` of it. */

@@ -1,0 +1,60 @@
+// The sandbox controls as a caller on another machine sees them: statuses, never a receiver's answer.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, TEST_KEY } from '../test-support/harness.js';
+
+/** The bindings @hono/node-server gives a request that came over the network. */
+const fromNetwork = { incoming: { socket: { remoteAddress: '192.0.2.7' } } };
+
+let harness: Harness | undefined;
+afterEach(() => harness?.mock.close());
+
+async function deliveredOnce(): Promise<Harness> {
+  const started = createHarness({
+    webhookFetch: async () => new Response('root:x:0:0 (a loopback service page)', { status: 200 }),
+  });
+  harness = started;
+  const endpoint = await started.json('POST', '/v1/webhook_endpoints', {
+    body: { url: 'http://127.0.0.1:9/internal' },
+  });
+  expect(endpoint.status).toBe(201);
+  await started.createPayment();
+  await started.mock.webhooksSettled();
+  return started;
+}
+
+async function readAs(h: Harness, path: string, env?: unknown) {
+  const request = new Request(`http://sandbox.test${path}`, {
+    headers: { authorization: `Bearer ${TEST_KEY}` },
+  });
+  const response = await h.mock.app.fetch(request, env);
+  return { status: response.status, body: await response.json() };
+}
+
+describe('answers of receivers, by caller', () => {
+  it('shows a caller on this machine the start of what the receiver answered', async () => {
+    const h = await deliveredOnce();
+    const { body } = await readAs(h, '/_sandbox/webhook_deliveries');
+    expect(body.data[0]).toMatchObject({
+      status: 200,
+      response_body: expect.stringContaining('root:x'),
+    });
+  });
+
+  it('shows a caller from the network the status only (webhook_deliveries and the inspector)', async () => {
+    const h = await deliveredOnce();
+    // Before: the answer's first 256 characters, to anyone who could reach the port.
+    const list = await readAs(h, '/_sandbox/webhook_deliveries', fromNetwork);
+    expect(list.status).toBe(200);
+    expect(list.body.data.length).toBeGreaterThan(0);
+    for (const attempt of list.body.data) {
+      expect(attempt.status).toBe(200);
+      expect(attempt.response_body).toBeNull();
+    }
+    const inspector = await readAs(h, '/_sandbox/inspector', fromNetwork);
+    const deliveries = inspector.body.events.flatMap(
+      (event: { deliveries: unknown[] }) => event.deliveries,
+    );
+    expect(deliveries.length).toBeGreaterThan(0);
+    expect(JSON.stringify(inspector.body)).not.toContain('root:x');
+  });
+});
