@@ -66,7 +66,8 @@ export interface Comparison {
   /** Scenarios run on both targets and compared; those run on one side only (skipped on the other). */
   compared: string[];
   oneSided: string[];
-  exitCode: 0 | 1 | 2 | 3;
+  /** 0 alike under `--fail-on`, 1 a difference counts; a run that ended without a verdict (2, 3) gives its own. */
+  exitCode: ContractReport['exitCode'];
   message: string;
 }
 
@@ -90,20 +91,30 @@ export async function compareTargets(options: CompareOptions): Promise<Compariso
   return compareRuns(live, against, options.live.failOn ?? 'documented');
 }
 
-/** The steps of one scenario on both sides, compared; an error while comparing is itself a difference. */
+/** How many steps from `index` repeat its label: the pages of one listing (how many a key's history fills is its own). */
+function pagesFrom(steps: readonly TraceStep[], index: number): number {
+  const label = steps[index]?.label ?? '';
+  if (!/^GET list/.test(label)) return 1;
+  let end = index + 1;
+  while (steps[end]?.label === label) end += 1;
+  return end - index;
+}
+
+/** The steps of one scenario on both sides, compared: aligned one by one, a batch as one race, a listing's pages as far as both went. */
 function compareScenario(
   liveSteps: readonly TraceStep[],
   againstSteps: readonly TraceStep[],
   elementAt: ElementAt,
   emit: (difference: StepDifference) => void,
 ): void {
-  const length = Math.max(liveSteps.length, againstSteps.length);
-  for (let step = 0; step < length; ) {
-    const a = liveSteps[step];
-    const b = againstSteps[step];
+  let i = 0;
+  let j = 0;
+  while (i < liveSteps.length || j < againstSteps.length) {
+    const a = liveSteps[i];
+    const b = againstSteps[j];
     if (!a || !b || a.label !== b.label) {
       emit({
-        step,
+        step: i,
         label: (a ?? b)?.label ?? '',
         operation: (a ?? b)?.operation ?? '',
         aspect: 'path',
@@ -113,17 +124,29 @@ function compareScenario(
       });
       return;
     }
-    const size = Math.max(batchLength(liveSteps, step), batchLength(againstSteps, step));
-    if (size > 1) {
+    const batchA = batchLength(liveSteps, i);
+    const batchB = batchLength(againstSteps, j);
+    if (batchA > 1 || batchB > 1) {
       compareBatch(
-        liveSteps.slice(step, step + size),
-        againstSteps.slice(step, step + size),
-        step,
+        liveSteps.slice(i, i + batchA),
+        againstSteps.slice(j, j + batchB),
+        i,
         elementAt,
         emit,
       );
-    } else compareStep(a, b, step, elementAt, emit);
-    step += size;
+      i += batchA;
+      j += batchB;
+      continue;
+    }
+    // Consecutive pages of a listing: compared pairwise as far as both sides went.
+    const pagesA = pagesFrom(liveSteps, i);
+    const pagesB = pagesFrom(againstSteps, j);
+    for (let page = 0; page < Math.min(pagesA, pagesB); page++) {
+      const [x, y] = [liveSteps[i + page], againstSteps[j + page]];
+      if (x && y) compareStep(x, y, i + page, elementAt, emit);
+    }
+    i += pagesA;
+    j += pagesB;
   }
 }
 
@@ -160,7 +183,24 @@ export function compareRuns(live: ContractRun, against: ContractRun, failOn: Fai
       continue;
     }
     compared.push(scenario);
+    // A scenario that goes another way after a difference (a step failed, so it stopped) is that
+    // difference's consequence: its last step is listed with it, not as an entry of its own.
+    let lastKey: string | undefined;
     const file = (raw: StepDifference) => {
+      const cause = raw.aspect === 'path' && lastKey ? grouped.get(lastKey) : undefined;
+      if (cause) {
+        cause.occurrences += 1;
+        if (cause.steps.length < MAX_STEPS_LISTED)
+          cause.steps.push({
+            scenario,
+            step: raw.step,
+            label: raw.label,
+            field: '(the scenario went another way)',
+            live: raw.live,
+            against: raw.against,
+          });
+        return;
+      }
       const values = (raw.values ?? []).filter(
         (value): value is string => typeof value === 'string',
       );
@@ -170,6 +210,7 @@ export function compareRuns(live: ContractRun, against: ContractRun, failOn: Fai
           : resolveElement(raw.element);
       const decision = decide(live.report, against.report, raw.operation, element, values);
       const key = keyOf(raw.aspect, decision.element);
+      lastKey = key;
       const occurrence: Occurrence = {
         scenario,
         step: raw.step,
@@ -263,11 +304,11 @@ function verdict(
   failOn: FailOn,
 ): Pick<Comparison, 'exitCode' | 'message'> {
   const unreachable = [live, against].find(
-    (report) => report.exitCode === 3 || report.exitCode === 2,
+    (report) => report.exitCode !== 0 && report.exitCode !== 1,
   );
   if (unreachable)
     return {
-      exitCode: unreachable.exitCode as 2 | 3,
+      exitCode: unreachable.exitCode,
       message: cleanTargetText(unreachable.message, 1000),
     };
   const documented =

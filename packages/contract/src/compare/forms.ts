@@ -35,7 +35,11 @@ export function flattenBody(body: unknown): Leaf[] {
     }
     const container = value !== null && typeof value === 'object';
     if (container && path.length >= MAX_DEPTH) {
-      leaves.push({ path, value, marker: `(nested deeper than ${MAX_DEPTH} levels)` });
+      leaves.push({
+        path: [...path, '(deeper)'],
+        value,
+        marker: `(nested deeper than ${MAX_DEPTH} levels)`,
+      });
       continue;
     }
     if (Array.isArray(value)) {
@@ -109,14 +113,16 @@ export interface LeafForm {
 
 /**
  * The form of a leaf: ids (a prefix pattern in the spec, or an `id` field) by prefix, times
- * (`format: date-time`, or a `_at` field) by their digit pattern, free texts by type, anything
- * else by value. `schema` is the node the spec gives the leaf, when it locates one.
+ * (`format: date-time`, or a `_at` field) by their digit pattern, free texts and `has_more` (a
+ * key's history) by type, anything else by value. `schema` is the node the spec gives the leaf, when it locates one.
  *
  * @example
  * formOf('created_at', '2026-11-22T04:20:00Z', { format: 'date-time' }); // { form: '9-9-9T9:9:9Z', by: 'form' }
  * formOf('status', 'SUCCEEDED', undefined); // { form: '"SUCCEEDED"', by: 'value' }
  */
 export function formOf(key: string, value: unknown, schema: SchemaNode | undefined): LeafForm {
+  // Whether a list has more depends on how many objects the key made before: its history.
+  if (key === 'has_more') return { form: typeof value, by: 'form' };
   if (typeof value === 'string') {
     const pattern = typeof schema?.pattern === 'string' ? schema.pattern : '';
     const prefix = PREFIX_PATTERN.exec(pattern)?.[1];
