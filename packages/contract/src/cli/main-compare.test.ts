@@ -20,7 +20,11 @@ function targets(rewrite?: (request: Request, response: Response) => Promise<Res
     const response = await (host === 'live.local' ? live : against).fetch(request);
     return host === 'live.local' && rewrite ? rewrite(request, response) : response;
   };
-  return { fetch, sent, close: () => (live.close(), against.close()) };
+  const close = () => {
+    live.close();
+    against.close();
+  };
+  return { fetch, sent, close };
 }
 
 function io(options: Partial<CliIo>) {

@@ -5,7 +5,7 @@ import type { ContractReport } from '../report.js';
 import type { ContractRun } from '../runner/run.js';
 import type { TraceStep } from '../runner/scenario.js';
 import { resolveElement } from '../spec/elements.js';
-import { compareRuns } from './compare.js';
+import { compareRuns, MAX_DIFFERENCES } from './compare.js';
 import { formatComparison } from './format.js';
 
 /** A run with these traces, and these checks failed (element and operation). */
@@ -272,5 +272,36 @@ describe('compareRuns', () => {
     expect(text.split('\n').filter((line) => line.includes('≠'))).toHaveLength(1);
     expect(text).toContain('in 24 steps: s #1 POST createPayment, s #2 POST createPayment');
     expect(text).toContain('and 16 more');
+  });
+});
+
+describe('compareRuns on a hostile target', () => {
+  it('keeps every report bounded: 300 distinct 100,000-character codes make 100 entries, the rest counted, Markdown under 1 MiB', () => {
+    // Where the mock gives no code, the provider's own codes name the entries: 300 distinct ones.
+    const problem = (code?: string): TraceStep => ({
+      label: 'POST createPayment',
+      operation: 'createPayment',
+      status: 400,
+      ...(code === undefined ? {} : { code }),
+      body: code === undefined ? { detail: 'bad' } : { detail: 'bad', code },
+    });
+    const codes = Array.from(
+      { length: 300 },
+      (_, index) => `${index}\n::error::${'x'.repeat(100_000)}`,
+    );
+    const comparison = compareRuns(
+      run({ s: codes.map(problem) }),
+      run({ s: codes.map(() => problem()) }),
+      'documented',
+    );
+    expect(comparison.differences).toHaveLength(MAX_DIFFERENCES);
+    expect(comparison.leftOut).toBe(300 - MAX_DIFFERENCES);
+    expect(comparison.message).toContain('300 differences');
+    const markdown = formatComparison(comparison, 'markdown');
+    expect(markdown.length).toBeLessThan(1024 * 1024);
+    expect(markdown).toContain(`${300 - MAX_DIFFERENCES} more difference(s)`);
+    expect(formatComparison(comparison, 'json').length).toBeLessThan(4 * 1024 * 1024);
+    for (const line of formatComparison(comparison, 'text').split('\n'))
+      expect(line).not.toMatch(/^\s*::/);
   });
 });

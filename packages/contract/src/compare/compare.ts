@@ -19,7 +19,7 @@ import {
 export type { Change } from './decide.js';
 
 /** Differences a comparison keeps, at most; the rest are counted in `leftOut`. */
-export const MAX_DIFFERENCES = 200;
+export const MAX_DIFFERENCES = 100;
 /** Steps a difference lists, at most; `occurrences` counts them all. */
 export const MAX_STEPS_LISTED = 25;
 
