@@ -81,6 +81,24 @@ describe('payment-service-contract compare', () => {
     expect(`${run.out()}${run.err()}`).not.toContain(againstKey);
   });
 
+  it('exits 3 when the --against target cannot be reached, saying so', async () => {
+    const target = targets();
+    open.push(target);
+    const run = io({
+      fetch: (request) =>
+        new URL(request.url).host === 'against.local'
+          ? Promise.reject(new TypeError('fetch failed'))
+          : target.fetch(request),
+    });
+    const code = await main(
+      [...base, '--against', 'http://against.local', '--against-key', againstKey, ...scenario],
+      run.io,
+    );
+    expect(code).toBe(3);
+    expect(run.out()).toMatch(/against\.local/);
+    expect(run.err()).not.toContain('unexpected error');
+  });
+
   it('writes its report when the provider answers 20,000 nested arrays (no crash, no "unexpected error")', async () => {
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     const target = targets(async (request, response) => {

@@ -71,6 +71,46 @@ describe('compareRuns', () => {
     expect(comparison.exitCode).toBe(0);
   });
 
+  it('compares free texts by type, and a list’s first item by which fields it has', () => {
+    const list = (items: unknown[], more: boolean): TraceStep => ({
+      label: 'GET listPayments',
+      operation: 'listPayments',
+      status: 200,
+      body: { object: 'list', data: items, has_more: more },
+    });
+    const alike = compareRuns(
+      run({
+        s: [
+          create(payment({ failure_message: 'declined by the bank' })),
+          list([payment({ amount: 1, status: 'FAILED' })], true),
+        ],
+      }),
+      run({
+        s: [
+          create(payment({ failure_message: 'card declined' })),
+          list([payment({ amount: 2 }), payment()], false),
+        ],
+      }),
+      'any',
+    );
+    expect(alike.differences).toEqual([]);
+    const missing = compareRuns(
+      run({
+        s: [
+          list(
+            [Object.fromEntries(Object.entries(payment()).filter(([key]) => key !== 'currency'))],
+            false,
+          ),
+        ],
+      }),
+      run({ s: [list([payment()], false)] }),
+      'any',
+    );
+    expect(missing.differences.map((difference) => [difference.aspect, difference.field])).toEqual([
+      ['shape', 'data/0/currency'],
+    ]);
+  });
+
   it('reports another id prefix, another time form, another value, a missing field, another status and code, a missing header', () => {
     const comparison = compareRuns(
       run({

@@ -112,6 +112,14 @@ describe('compareTargets: a drifted provider', () => {
     expect(labels).toContain('create-payment POST createPayment');
     expect(labels).toContain('create-payment GET retrievePayment');
     expect(labels).toContain('lifecycle POST capturePayment');
+    // The lifecycle stopped after the capture on the provider: listed with the cause.
+    expect(status?.steps).toContainEqual(
+      expect.objectContaining({
+        scenario: 'lifecycle',
+        field: '(the scenario went another way)',
+        live: '(no more steps)',
+      }),
+    );
     expect(comparison.exitCode).toBe(1);
     const text = formatComparison(comparison, 'text');
     expect(text).toContain('Differences on documented elements (1):');
