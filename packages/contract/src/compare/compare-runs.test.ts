@@ -299,6 +299,32 @@ describe('compareRuns', () => {
     expect(differs.differences.map((difference) => difference.field)).toEqual(['amount']);
   });
 
+  it('lists a scenario that stops right after a difference with it, and one that parts later on its own', () => {
+    const retrieve: TraceStep = {
+      label: 'GET retrievePayment',
+      operation: 'retrievePayment',
+      status: 200,
+      body: payment(),
+      headers: ['request-id'],
+    };
+    const stopped = compareRuns(
+      run({ s: [create(payment({ amount: 1 }))] }),
+      run({ s: [create(payment()), retrieve] }),
+      'any',
+    );
+    expect(stopped.differences).toHaveLength(1);
+    expect(stopped.differences[0]?.steps.map((step) => step.field)).toEqual([
+      'amount',
+      '(the scenario went another way)',
+    ]);
+    const later = compareRuns(
+      run({ s: [create(payment({ amount: 1 })), retrieve] }),
+      run({ s: [create(payment()), retrieve, retrieve] }),
+      'any',
+    );
+    expect(later.differences.map((difference) => difference.aspect)).toEqual(['value', 'path']);
+  });
+
   it('lists one entry per element, with every step it showed in', () => {
     const steps = Array.from({ length: 24 }, () => create(payment({ currency: 'USD' })));
     const comparison = compareRuns(

@@ -109,11 +109,13 @@ function compareScenario(
 ): void {
   let i = 0;
   let j = 0;
+  let previous: number | undefined;
   while (i < liveSteps.length || j < againstSteps.length) {
     const a = liveSteps[i];
     const b = againstSteps[j];
     if (!a || !b || a.label !== b.label) {
       emit({
+        ...(previous === undefined ? {} : { after: previous }),
         step: i,
         label: (a ?? b)?.label ?? '',
         operation: (a ?? b)?.operation ?? '',
@@ -124,6 +126,7 @@ function compareScenario(
       });
       return;
     }
+    previous = i;
     const batchA = batchLength(liveSteps, i);
     const batchB = batchLength(againstSteps, j);
     if (batchA > 1 || batchB > 1) {
@@ -183,11 +186,14 @@ export function compareRuns(live: ContractRun, against: ContractRun, failOn: Fai
       continue;
     }
     compared.push(scenario);
-    // A scenario that goes another way after a difference (a step failed, so it stopped) is that
-    // difference's consequence: its last step is listed with it, not as an entry of its own.
-    let lastKey: string | undefined;
+    // A scenario that goes another way right after a difference (a step failed, so it stopped) is
+    // that difference's consequence: its step is listed with it, not as an entry of its own.
+    let last: { key: string; step: number } | undefined;
     const file = (raw: StepDifference) => {
-      const cause = raw.aspect === 'path' && lastKey ? grouped.get(lastKey) : undefined;
+      const cause =
+        raw.aspect === 'path' && last && raw.after === last.step
+          ? grouped.get(last.key)
+          : undefined;
       if (cause) {
         cause.occurrences += 1;
         if (cause.steps.length < MAX_STEPS_LISTED)
@@ -210,7 +216,7 @@ export function compareRuns(live: ContractRun, against: ContractRun, failOn: Fai
           : resolveElement(raw.element);
       const decision = decide(live.report, against.report, raw.operation, element, values);
       const key = keyOf(raw.aspect, decision.element);
-      lastKey = key;
+      last = { key, step: raw.step };
       const occurrence: Occurrence = {
         scenario,
         step: raw.step,

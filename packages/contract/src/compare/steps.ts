@@ -22,6 +22,8 @@ export interface StepDifference {
   field?: string;
   /** The raw values on each side, when they are compared by value (an enum value may be documented). */
   values?: unknown[];
+  /** For `path`: the step compared last before the scenarios parted. */
+  after?: number;
 }
 
 /** Where a body's field sits in the spec: the element, and whether the spec locates the field itself. */
