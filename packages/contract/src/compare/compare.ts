@@ -147,6 +147,7 @@ function compareScenario(
     for (let page = 0; page < Math.min(pagesA, pagesB); page++) {
       const [x, y] = [liveSteps[i + page], againstSteps[j + page]];
       if (x && y) compareStep(x, y, i + page, elementAt, emit);
+      previous = i + page;
     }
     i += pagesA;
     j += pagesB;
