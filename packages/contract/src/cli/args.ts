@@ -23,7 +23,8 @@ export type Command =
   | ({
       name: 'compare';
       against: string;
-      againstKey?: string;
+      /** The `--against` target's own key: `--key` is never sent to it. */
+      againstKey: string;
       againstWebhookUrl?: string;
     } & CheckArguments);
 
@@ -125,7 +126,7 @@ export function reportDestinations(
 }
 
 /**
- * Parses the arguments after the program name; `env` supplies PAYMENT_SERVICE_BASE_URL and PAYMENT_SERVICE_API_KEY.
+ * Parses the arguments after the program name; `env` supplies PAYMENT_SERVICE_BASE_URL, PAYMENT_SERVICE_API_KEY and (compare) PAYMENT_SERVICE_AGAINST_API_KEY.
  *
  * @example
  * parseCommand(['check', '--base-url', 'http://127.0.0.1:4010', '--key', 'sk_test_ci'], {});
@@ -205,11 +206,18 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       `compare writes one report: --format ${COMPARE_FORMATS.join(', ')}, with or without --output`,
     );
   }
+  // --key belongs to --base-url: the second target gets its own key, never the first one's.
+  const againstKey = values['against-key'] ?? env.PAYMENT_SERVICE_AGAINST_API_KEY;
+  if (!againstKey) {
+    throw new ConfigurationError(
+      'compare needs --against-key KEY (or PAYMENT_SERVICE_AGAINST_API_KEY): the --against target gets its own sk_test_ key; --key is never sent to it',
+    );
+  }
   return {
     name,
     ...common,
     against,
-    ...(values['against-key'] ? { againstKey: values['against-key'] } : {}),
+    againstKey,
     ...(values['against-webhook-url'] ? { againstWebhookUrl: values['against-webhook-url'] } : {}),
   };
 }

@@ -31,14 +31,15 @@ export function helpText(topic?: string): string {
   --scenario ID          run only this scenario (repeatable); \`list\` shows the checks
   --no-progress          no progress line on a terminal
 `;
-  const compare = `payment-service-contract compare --base-url LIVE_URL --key sk_test_… --against MOCK_URL [options]
+  const compare = `payment-service-contract compare --base-url LIVE_URL --key sk_test_… --against MOCK_URL --against-key sk_test_… [options]
   Runs the same scenarios against both targets and lists where the second (the mock) behaves
   differently from the first (the provider): status, code, headers, response shape and values,
   the state later retrieves show, and the events with their order; each difference with its
   provenance and what to change (the spec, the mock, the provider, or nothing).
 
   --against URL          the second target
-  --against-key KEY      its key (default: --key)
+  --against-key KEY      its own sk_test_ key (or PAYMENT_SERVICE_AGAINST_API_KEY); required:
+                         --key is never sent to --against
   --against-webhook-url URL  its webhook receiver
   --format text|markdown|json, --output FILE, and the options of check
 `;

@@ -149,12 +149,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       }
       return report.exitCode;
     }
-    if (command.againstKey) secrets.push(command.againstKey);
+    secrets.push(command.againstKey);
     const live = runOptions(command, io);
     const against = {
       ...live,
       baseUrl: command.against,
-      apiKey: command.againstKey ?? command.apiKey,
+      apiKey: command.againstKey,
       ...(command.againstWebhookUrl ? { webhookUrl: command.againstWebhookUrl } : {}),
     };
     validateOptions(live);

@@ -1,32 +1,59 @@
-// compare: runs the same scenarios against two targets (the provider's sandbox and our mock) and lists where they behave differently, step by step.
-import type { CheckResult } from '../checks/ledger.js';
-import type { ContractReport } from '../report.js';
-import type { ContractCheckOptions } from '../runner/run.js';
+// compare: runs the same scenarios against two targets (the provider's sandbox and our mock) and lists where they behave differently, one entry per element with the steps it showed in.
+import type { ContractReport, FailOn } from '../report.js';
+import type { ContractCheckOptions, ContractRun } from '../runner/run.js';
 import { runContract } from '../runner/run.js';
 import type { TraceStep } from '../runner/scenario.js';
-import { type ElementRef, type ResolvedElement, resolveElement } from '../spec/elements.js';
+import { pointerToken, type ResolvedElement, resolveElement } from '../spec/elements.js';
+import { cleanTargetText } from '../untrusted-text.js';
 import { createResponseValidator } from '../validation/response-validator.js';
+import { CHANGE_RANK, type Change, decide, elementOfValues } from './decide.js';
+import {
+  type Aspect,
+  batchLength,
+  compareBatch,
+  compareStep,
+  type ElementAt,
+  type StepDifference,
+} from './steps.js';
 
-/** What to change for a difference: our spec (then the mock), the mock, the provider (it breaks its document), or nothing. */
-export type Change = 'spec' | 'mock' | 'provider' | 'nothing';
+export type { Change } from './decide.js';
 
-/** One place where the two targets behave differently. */
-export interface Difference {
+/** Differences a comparison keeps, at most; the rest are counted in `leftOut`. */
+export const MAX_DIFFERENCES = 100;
+/** Steps a difference lists, at most; `occurrences` counts them all. */
+export const MAX_STEPS_LISTED = 25;
+
+/** One step a difference showed in. */
+export interface Occurrence {
   scenario: string;
   /** The step's index in the scenario and its label (`POST createPayment`, `events`). */
   step: number;
   label: string;
-  /** `status`, `code`, `header`, `shape` (a field present on one side only), `value` (a field's value or form), `events`, `path` (the scenario went another way). */
-  aspect: 'status' | 'code' | 'header' | 'shape' | 'value' | 'events' | 'path';
-  /** The body field or header, when the difference is in one. */
   field?: string;
-  /** What the first target (`--base-url`, the provider) did, and what the second (`--against`, the mock) did. */
+  live: string;
+  against: string;
+}
+
+/** One element on which the two targets behave differently, with every step it showed in. */
+export interface Difference {
+  /** The first step it showed in (also `steps[0]`). */
+  scenario: string;
+  step: number;
+  label: string;
+  /** `status`, `code`, `header`, `shape` (a field present on one side only), `value` (a field's value or form), `events`, `path` (the scenario went another way). */
+  aspect: Aspect;
+  /** The body field or header, when the difference is in one (its first step's). */
+  field?: string;
+  /** What the first target (`--base-url`, the provider) did, and what the second (`--against`, the mock) did, in its first step. */
   live: string;
   against: string;
   element: ResolvedElement;
   change: Change;
   /** Why that change. */
   reason: string;
+  /** The steps it showed in (at most `MAX_STEPS_LISTED`), and how many there were. */
+  steps: Occurrence[];
+  occurrences: number;
 }
 
 /** The result of a comparison. */
@@ -34,10 +61,13 @@ export interface Comparison {
   live: ContractReport;
   against: ContractReport;
   differences: Difference[];
+  /** Differences found past `MAX_DIFFERENCES` elements, not listed (each still counts under `--fail-on`). */
+  leftOut: number;
   /** Scenarios run on both targets and compared; those run on one side only (skipped on the other). */
   compared: string[];
   oneSided: string[];
-  exitCode: 0 | 1 | 2 | 3;
+  /** 0 alike under `--fail-on`, 1 a difference counts; a run that ended without a verdict (2, 3) gives its own. */
+  exitCode: ContractReport['exitCode'];
   message: string;
 }
 
@@ -47,116 +77,108 @@ export interface CompareOptions {
   against: ContractCheckOptions;
 }
 
-/** Fields whose values differ from run to run: compared by form, not by value. */
-const ID_FIELD = /(^id$|_id$)/;
-const TIME_FIELD = /_at$/;
-const TEXT_FIELDS = new Set([
-  'detail',
-  'title',
-  'message',
-  'failure_message',
-  'description',
-  'secret',
-  'url',
-  'type',
-]);
-
-/** The form of a leaf: ids by prefix, times by their digit pattern, texts by type, anything else by value. */
-function formOf(key: string, value: unknown): string {
-  if (typeof value === 'string') {
-    if (ID_FIELD.test(key)) return `${value.match(/^[a-z]+_/)?.[0] ?? ''}…`;
-    if (TIME_FIELD.test(key)) return value.replace(/[0-9]+/g, '9');
-    if (TEXT_FIELDS.has(key)) return 'a string';
-  }
-  return JSON.stringify(value);
-}
-
-/** Flattens a body into path → form; a list's items are compared by their first item only (a shared key's lists differ in length). */
-function flatten(
-  value: unknown,
-  path: string[] = [],
-  out = new Map<string, string>(),
-): Map<string, string> {
-  if (Array.isArray(value)) {
-    if (value.length > 0) flatten(value[0], [...path, '0'], out);
-    else out.set([...path, '0'].join('/'), '(no items)');
-    return out;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) flatten(inner, [...path, key], out);
-    if (Object.keys(value).length === 0) out.set(path.join('/'), '{}');
-    return out;
-  }
-  out.set(path.join('/'), formOf(path.at(-1) ?? '', value));
-  return out;
-}
-
-/** Whether a target failed a check on this element in this operation. */
-function failedOn(
-  report: ContractReport,
-  operation: string,
-  element: ResolvedElement,
-): CheckResult | undefined {
-  return report.checks.find(
-    (check) =>
-      check.outcome === 'failed' &&
-      (check.operation === operation || operation === 'webhooks') &&
-      (check.element.pointer === element.pointer ||
-        element.pointer.startsWith(`${check.element.pointer}/`)),
-  );
-}
-
-/** Decides what to change for a difference at an element, from how each target fared against the spec. */
-function decide(
-  live: ContractReport,
-  against: ContractReport,
-  operation: string,
-  element: ResolvedElement,
-): [Change, string] {
-  const liveFailed = failedOn(live, operation, element);
-  if (liveFailed) {
-    return element.provenance.kind === 'documented'
-      ? [
-          'provider',
-          `the provider contradicts its own document (§${element.provenance.section}): report it; keep the spec`,
-        ]
-      : [
-          'spec',
-          `the provider breaks our inferred model (${liveFailed.id}): correct the spec, then the mock follows`,
-        ];
-  }
-  const mockFailed = failedOn(against, operation, element);
-  if (mockFailed)
-    return [
-      'mock',
-      `the mock breaks the spec (${mockFailed.id}) where the provider holds it: fix the mock`,
-    ];
-  if (element.provenance.kind === 'inferred' && /sandbox/i.test(element.provenance.note ?? '')) {
-    return ['nothing', `a documented difference of a sandbox: ${element.provenance.note}`];
-  }
-  return [
-    'mock',
-    'both hold the spec, which allows either: make the mock behave like the provider',
-  ];
-}
-
 /**
  * Runs the same scenarios against two targets and lists every difference: status, code, headers,
  * response shape and values, the state later retrieves show, and the events with their order.
  *
  * @example
- * const comparison = await compareTargets({ live: { baseUrl: LIVE, apiKey }, against: { baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_mock' } });
+ * const comparison = await compareTargets({ live: { baseUrl: LIVE, apiKey }, against: { baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_mock_key_1234' } });
  * for (const difference of comparison.differences) console.log(difference.label, difference.aspect, difference.change);
  */
 export async function compareTargets(options: CompareOptions): Promise<Comparison> {
   const live = await runContract(options.live);
   const against = await runContract(options.against);
+  return compareRuns(live, against, options.live.failOn ?? 'documented');
+}
+
+/** How many steps from `index` repeat its label: the pages of one listing (how many a key's history fills is its own). */
+function pagesFrom(steps: readonly TraceStep[], index: number): number {
+  const label = steps[index]?.label ?? '';
+  if (!/^GET list/.test(label)) return 1;
+  let end = index + 1;
+  while (steps[end]?.label === label) end += 1;
+  return end - index;
+}
+
+/** The steps of one scenario on both sides, compared: aligned one by one, a batch as one race, a listing's pages as far as both went. */
+function compareScenario(
+  liveSteps: readonly TraceStep[],
+  againstSteps: readonly TraceStep[],
+  elementAt: ElementAt,
+  emit: (difference: StepDifference) => void,
+): void {
+  let i = 0;
+  let j = 0;
+  let previous: number | undefined;
+  while (i < liveSteps.length || j < againstSteps.length) {
+    const a = liveSteps[i];
+    const b = againstSteps[j];
+    if (!a || !b || a.label !== b.label) {
+      emit({
+        ...(previous === undefined ? {} : { after: previous }),
+        step: i,
+        label: (a ?? b)?.label ?? '',
+        operation: (a ?? b)?.operation ?? '',
+        aspect: 'path',
+        element: { pointer: '/components/schemas/Problem' },
+        live: a?.label ?? '(no more steps)',
+        against: b?.label ?? '(no more steps)',
+      });
+      return;
+    }
+    previous = i;
+    const batchA = batchLength(liveSteps, i);
+    const batchB = batchLength(againstSteps, j);
+    if (batchA > 1 || batchB > 1) {
+      compareBatch(
+        liveSteps.slice(i, i + batchA),
+        againstSteps.slice(j, j + batchB),
+        i,
+        elementAt,
+        emit,
+      );
+      i += batchA;
+      j += batchB;
+      continue;
+    }
+    // Consecutive pages of a listing: compared pairwise as far as both sides went.
+    const pagesA = pagesFrom(liveSteps, i);
+    const pagesB = pagesFrom(againstSteps, j);
+    for (let page = 0; page < Math.min(pagesA, pagesB); page++) {
+      const [x, y] = [liveSteps[i + page], againstSteps[j + page]];
+      if (x && y) compareStep(x, y, i + page, elementAt, emit);
+      previous = i + page;
+    }
+    i += pagesA;
+    j += pagesB;
+  }
+}
+
+/**
+ * Compares two runs' steps and lists the differences, one entry per element (and aspect) with the
+ * steps it showed in, each filed on its element's provenance with what to change; exit 1 when a
+ * difference counts under `failOn`.
+ *
+ * @example
+ * const comparison = compareRuns(await runContract(liveOptions), await runContract(mockOptions), 'documented');
+ */
+export function compareRuns(live: ContractRun, against: ContractRun, failOn: FailOn): Comparison {
   const validator = createResponseValidator();
-  const differences: Difference[] = [];
+  const elementAt: ElementAt = (step, path) => {
+    const ref = validator.elementAt(step.operation, step.status ?? 200, path);
+    if (!ref) return undefined;
+    const last = path.at(-1);
+    const located =
+      last === undefined ||
+      ref.pointer.endsWith(`/properties/${pointerToken(last)}`) ||
+      (/^\d+$/.test(last) && ref.pointer.endsWith('/items'));
+    return { ref, located };
+  };
+  const grouped = new Map<string, Difference>();
+  let leftOut = 0;
+  let leftOutDocumented = 0;
   const compared: string[] = [];
   const oneSided: string[] = [];
-  const resolve = (ref: ElementRef | undefined): ResolvedElement =>
-    resolveElement(ref ?? { pointer: '/components/schemas/Problem' });
 
   for (const [scenario, liveSteps] of live.traces) {
     const againstSteps = against.traces.get(scenario);
@@ -165,147 +187,155 @@ export async function compareTargets(options: CompareOptions): Promise<Compariso
       continue;
     }
     compared.push(scenario);
-    const length = Math.max(liveSteps.length, againstSteps.length);
-    for (let step = 0; step < length; step++) {
-      const a = liveSteps[step];
-      const b = againstSteps[step];
-      const add = (
-        aspect: Difference['aspect'],
-        element: ResolvedElement,
-        left: string,
-        right: string,
-        field?: string,
-      ) => {
-        const [change, reason] = decide(
-          live.report,
-          against.report,
-          (a ?? b)?.operation ?? '',
-          element,
-        );
-        differences.push({
-          scenario,
-          step,
-          label: (a ?? b)?.label ?? '',
-          aspect,
-          ...(field ? { field } : {}),
-          live: left,
-          against: right,
-          element,
-          change,
-          reason,
-        });
-      };
-      if (!a || !b || a.label !== b.label) {
-        add(
-          'path',
-          resolve(undefined),
-          a?.label ?? '(no more steps)',
-          b?.label ?? '(no more steps)',
-        );
-        break;
+    // A scenario that goes another way right after a difference (a step failed, so it stopped) is
+    // that difference's consequence: its step is listed with it, not as an entry of its own.
+    let last: { key: string; step: number } | undefined;
+    const file = (raw: StepDifference) => {
+      const cause =
+        raw.aspect === 'path' && last && raw.after === last.step
+          ? grouped.get(last.key)
+          : undefined;
+      if (cause) {
+        cause.occurrences += 1;
+        if (cause.steps.length < MAX_STEPS_LISTED)
+          cause.steps.push({
+            scenario,
+            step: raw.step,
+            label: raw.label,
+            field: '(the scenario went another way)',
+            live: raw.live,
+            against: raw.against,
+          });
+        return;
       }
-      compareStep(a, b, add, (path) =>
-        resolve(validator.elementAt(a.operation, a.status ?? 200, path)),
+      const values = (raw.values ?? []).filter(
+        (value): value is string => typeof value === 'string',
       );
+      const element =
+        raw.aspect === 'value' && raw.values
+          ? elementOfValues(raw.element, raw.values)
+          : resolveElement(raw.element);
+      const decision = decide(live.report, against.report, raw.operation, element, values);
+      const key = keyOf(raw.aspect, decision.element);
+      last = { key, step: raw.step };
+      const occurrence: Occurrence = {
+        scenario,
+        step: raw.step,
+        label: raw.label,
+        ...(raw.field !== undefined ? { field: raw.field } : {}),
+        live: raw.live,
+        against: raw.against,
+      };
+      const known = grouped.get(key);
+      if (known) {
+        known.occurrences += 1;
+        if (known.steps.length < MAX_STEPS_LISTED) known.steps.push(occurrence);
+        if (CHANGE_RANK[decision.change] < CHANGE_RANK[known.change]) {
+          Object.assign(known, {
+            change: decision.change,
+            reason: decision.reason,
+            element: decision.element,
+          });
+        }
+        return;
+      }
+      if (grouped.size >= MAX_DIFFERENCES) {
+        leftOut += 1;
+        if (decision.element.provenance.kind === 'documented') leftOutDocumented += 1;
+        return;
+      }
+      grouped.set(key, {
+        ...occurrence,
+        aspect: raw.aspect,
+        element: decision.element,
+        change: decision.change,
+        reason: decision.reason,
+        steps: [occurrence],
+        occurrences: 1,
+      });
+    };
+    try {
+      compareScenario(liveSteps, againstSteps, elementAt, file);
+    } catch (error) {
+      file({
+        step: 0,
+        label: '(the comparison)',
+        operation: '',
+        aspect: 'path',
+        element: { pointer: '/components/schemas/Problem' },
+        live: cleanTargetText(`could not be compared: ${(error as Error).message}`, 200),
+        against: '',
+      });
     }
   }
   for (const scenario of against.traces.keys())
     if (!live.traces.has(scenario)) oneSided.push(scenario);
 
-  const unreachable = [live.report, against.report].find(
-    (report) => report.exitCode === 3 || report.exitCode === 2,
+  const differences = [...grouped.values()];
+  return {
+    live: live.report,
+    against: against.report,
+    differences,
+    leftOut,
+    compared,
+    oneSided,
+    ...verdict(
+      live.report,
+      against.report,
+      differences,
+      [leftOut, leftOutDocumented],
+      compared.length,
+      failOn,
+    ),
+  };
+}
+
+/** Differences of one aspect on one element (or enum value) are one entry. */
+function keyOf(aspect: Aspect, element: ResolvedElement): string {
+  return JSON.stringify([
+    aspect,
+    element.spec,
+    element.pointer,
+    element.value ?? '',
+    element.facet ?? '',
+  ]);
+}
+
+/** The exit code and the one-line message of a comparison. */
+function verdict(
+  live: ContractReport,
+  against: ContractReport,
+  differences: readonly Difference[],
+  [leftOut, leftOutDocumented]: [number, number],
+  compared: number,
+  failOn: FailOn,
+): Pick<Comparison, 'exitCode' | 'message'> {
+  const unreachable = [live, against].find(
+    (report) => report.exitCode !== 0 && report.exitCode !== 1,
   );
-  const documented = differences.filter(
-    (difference) => difference.element.provenance.kind === 'documented',
-  ).length;
-  const failOn = options.live.failOn ?? 'documented';
+  if (unreachable)
+    return {
+      exitCode: unreachable.exitCode,
+      message: cleanTargetText(unreachable.message, 1000),
+    };
+  const documented =
+    differences.filter((difference) => difference.element.provenance.kind === 'documented').length +
+    leftOutDocumented;
+  const inferred = differences.length + leftOut - documented;
   const counted =
     failOn === 'none'
       ? 0
       : failOn === 'documented'
         ? documented
         : failOn === 'inferred'
-          ? differences.length - documented
-          : differences.length;
-  const exitCode = unreachable ? unreachable.exitCode : counted > 0 ? 1 : 0;
-  const message = unreachable
-    ? unreachable.message
-    : differences.length === 0
-      ? `SAME: the two targets behave alike in ${compared.length} scenarios`
-      : `DIFFERENT: ${differences.length} difference${differences.length === 1 ? '' : 's'} (${documented} on documented elements, ${differences.length - documented} on inferred ones) in ${compared.length} scenarios compared`;
+          ? inferred
+          : documented + inferred;
+  const total = differences.length + leftOut;
   return {
-    live: live.report,
-    against: against.report,
-    differences,
-    compared,
-    oneSided,
-    exitCode,
-    message,
+    exitCode: counted > 0 ? 1 : 0,
+    message:
+      total === 0
+        ? `SAME: the two targets behave alike in ${compared} scenarios`
+        : `DIFFERENT: ${total} difference${total === 1 ? '' : 's'} (${documented} on documented elements, ${inferred} on inferred ones${leftOut > 0 ? `, ${leftOut} not listed` : ''}) in ${compared} scenarios compared`,
   };
-}
-
-/** Compares two aligned steps: status, code, headers, events, and the body's fields by form. */
-function compareStep(
-  a: TraceStep,
-  b: TraceStep,
-  add: (
-    aspect: Difference['aspect'],
-    element: ResolvedElement,
-    left: string,
-    right: string,
-    field?: string,
-  ) => void,
-  elementAt: (path: string[]) => ResolvedElement,
-): void {
-  if (a.label === 'events') {
-    const left = JSON.stringify(a.body);
-    const right = JSON.stringify(b.body);
-    if (left !== right)
-      add('events', resolveElement({ pointer: '/components/schemas/EventType' }), left, right);
-    return;
-  }
-  if (a.status !== b.status) {
-    add('status', elementAt([]), String(a.status), String(b.status));
-    // Another class of answer (a 4xx where the other side succeeded): the bodies are not comparable.
-    if (Math.floor((a.status ?? 0) / 100) !== Math.floor((b.status ?? 0) / 100)) return;
-  }
-  if (a.code !== b.code) {
-    add(
-      'code',
-      resolveElement({ pointer: '/components/schemas/ErrorCode', value: b.code ?? a.code ?? '' }),
-      a.code ?? '(none)',
-      b.code ?? '(none)',
-      'code',
-    );
-  }
-  for (const header of new Set([...(a.headers ?? []), ...(b.headers ?? [])])) {
-    const left = a.headers?.includes(header);
-    const right = b.headers?.includes(header);
-    if (left !== right) {
-      const name = header.replace(
-        /(^|-)([a-z])/g,
-        (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`,
-      );
-      add(
-        'header',
-        resolveElement({ pointer: `/components/headers/${name}` }),
-        left ? 'sent' : 'absent',
-        right ? 'sent' : 'absent',
-        name,
-      );
-    }
-  }
-  const left = flatten(a.body);
-  const right = flatten(b.body);
-  for (const path of new Set([...left.keys(), ...right.keys()])) {
-    if (path === 'code' || /(^|\/)0$/.test(path)) continue;
-    const l = left.get(path);
-    const r = right.get(path);
-    if (l === r) continue;
-    const segments = path.split('/').filter(Boolean);
-    const element = elementAt(segments);
-    if (l === undefined || r === undefined)
-      add('shape', element, l ?? '(absent)', r ?? '(absent)', path);
-    else add('value', element, l, r, path);
-  }
 }

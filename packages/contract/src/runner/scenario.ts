@@ -33,6 +33,8 @@ export interface TraceStep {
   body?: unknown;
   /** Which of the headers that matter the response carried. */
   headers?: string[];
+  /** Requests sent while another of the scenario's was in flight share a batch: their order is a race's. */
+  batch?: number;
 }
 
 /** Stops a scenario when a step that later steps need failed; its check already recorded the failure. */
@@ -123,8 +125,17 @@ export function createScenarioContext(options: ScenarioContextOptions): Scenario
     return found;
   };
 
+  let inFlight = 0;
+  let batch = 0;
   const send = async (request: ScenarioRequest) => {
-    const answer = await options.transport.send({ apiKey: options.apiKey, ...request });
+    if (inFlight === 0) batch += 1;
+    const sentIn = batch;
+    inFlight += 1;
+    const answer = await options.transport
+      .send({ apiKey: options.apiKey, ...request })
+      .finally(() => {
+        inFlight -= 1;
+      });
     const headers = ['request-id', 'idempotent-replayed', 'retry-after', 'allow'].filter((name) =>
       answer.headers.has(name),
     );
@@ -135,6 +146,7 @@ export function createScenarioContext(options: ScenarioContextOptions): Scenario
       ...(answer.code ? { code: answer.code } : {}),
       body: answer.json,
       headers,
+      batch: sentIn,
     });
     return answer;
   };
