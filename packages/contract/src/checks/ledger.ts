@@ -1,6 +1,7 @@
 // The outcome of every named check of a run: how often it ran, how often it failed (with one example), or why it was skipped.
 import type { ExchangeRecord } from '../runner/exchange-record.js';
 import { type ElementRef, type ResolvedElement, resolveElement } from '../spec/elements.js';
+import { cleanTargetText } from '../untrusted-text.js';
 
 /** A named expectation and the spec element it enforces. */
 export interface CheckDefinition {
@@ -37,6 +38,10 @@ export interface CheckResult {
   failures: number;
   /** Why it did not run, when skipped. */
   skipReason?: string;
+  /** Skipped because the run stopped (exit 3 or 4), not because the target lacks what it needs. */
+  stopped?: boolean;
+  /** The time spent evaluating it, in ms (its share of its scenario's steps, or its exchanges). */
+  durationMs: number;
   /** The first failure, standing for all identical ones (`failures` counts them). */
   example?: CheckFailure;
   /** How many distinct actual results the failures had. */
@@ -52,9 +57,14 @@ interface Entry {
   example?: CheckFailure;
   actuals: Set<string>;
   skipReason?: string;
+  stopped?: boolean;
+  durationMs: number;
 }
 
 const MAX_DISTINCT = 100;
+
+/** The most of a failure's `expected` or `actual` a report keeps (they quote the target's answers). */
+export const MAX_EVIDENCE_CHARS = 500;
 
 /**
  * Collects check outcomes; a check is keyed by its operation and id, so identical failures group.
@@ -78,6 +88,7 @@ export class CheckLedger {
         runs: 0,
         failures: 0,
         actuals: new Set(),
+        durationMs: 0,
       };
       this.entries.set(key, entry);
     }
@@ -89,20 +100,39 @@ export class CheckLedger {
     this.entry(definition, kind);
   }
 
-  /** Records one evaluation: a pass when `failure` is undefined. */
-  record(definition: CheckDefinition, kind: CheckKind, failure?: CheckFailure): void {
+  /**
+   * Records one evaluation: a pass when `failure` is undefined; `durationMs` is the time it took.
+   * A failure's `expected` and `actual` quote the target: they are cleaned and capped here.
+   */
+  record(
+    definition: CheckDefinition,
+    kind: CheckKind,
+    failure?: CheckFailure,
+    durationMs = 0,
+  ): void {
     const entry = this.entry(definition, kind);
     entry.runs += 1;
+    entry.durationMs += Math.max(0, durationMs);
     if (!failure) return;
     entry.failures += 1;
-    entry.example ??= failure;
-    if (entry.actuals.size < MAX_DISTINCT) entry.actuals.add(failure.actual);
+    const actual = cleanTargetText(failure.actual, MAX_EVIDENCE_CHARS);
+    entry.example ??= {
+      expected: cleanTargetText(failure.expected, MAX_EVIDENCE_CHARS),
+      actual,
+      ...(failure.exchange ? { exchange: failure.exchange } : {}),
+    };
+    if (entry.actuals.size < MAX_DISTINCT) entry.actuals.add(actual);
   }
 
-  /** Marks a check skipped, with the reason, unless it already ran. */
-  skip(definition: CheckDefinition, kind: CheckKind, reason: string): void {
+  /**
+   * Marks a check skipped, with the reason, unless it already ran; `stopped` when the run ended
+   * before it could run (a report shows it as an error, not a skip).
+   */
+  skip(definition: CheckDefinition, kind: CheckKind, reason: string, stopped = false): void {
     const entry = this.entry(definition, kind);
-    if (entry.runs === 0) entry.skipReason ??= reason;
+    if (entry.runs > 0 || entry.skipReason !== undefined) return;
+    entry.skipReason = cleanTargetText(reason, MAX_EVIDENCE_CHARS);
+    if (stopped) entry.stopped = true;
   }
 
   /** Every check, documented failures first, then inferred failures, passes and skips, by operation and id. */
@@ -127,9 +157,12 @@ export class CheckLedger {
           outcome,
           runs: entry.runs,
           failures: entry.failures,
+          durationMs: entry.durationMs,
         };
-        if (outcome === 'skipped')
+        if (outcome === 'skipped') {
           result.skipReason = entry.skipReason ?? 'not exercised by this run';
+          if (entry.stopped) result.stopped = true;
+        }
         if (entry.example) {
           result.example = entry.example;
           result.distinctFailures = entry.actuals.size;

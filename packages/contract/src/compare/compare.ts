@@ -37,7 +37,7 @@ export interface Comparison {
   /** Scenarios run on both targets and compared; those run on one side only (skipped on the other). */
   compared: string[];
   oneSided: string[];
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: 0 | 1 | 2 | 3 | 4;
   message: string;
 }
 

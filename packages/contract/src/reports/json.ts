@@ -84,8 +84,18 @@ export const reportJsonSchema = {
     startedAt: { type: 'string', format: 'date-time' },
     durationMs: { type: 'number', minimum: 0 },
     requests: { type: 'integer', minimum: 0 },
-    verdict: { enum: ['passed', 'failed', 'unreachable', 'incomplete'] },
-    exitCode: { enum: [0, 1, 2, 3] },
+    verdict: {
+      enum: [
+        'passed',
+        'failed',
+        'unreachable',
+        'key-refused',
+        'stopped',
+        'incomplete',
+        'no-verdict',
+      ],
+    },
+    exitCode: { enum: [0, 1, 2, 3, 4] },
     message: { type: 'string' },
     summary: {
       type: 'object',
@@ -119,6 +129,11 @@ export const reportJsonSchema = {
           runs: { type: 'integer', minimum: 0 },
           failures: { type: 'integer', minimum: 0 },
           skipReason: { type: 'string' },
+          stopped: {
+            const: true,
+            description: 'skipped because the run stopped (exit 3 or 4), not for want of a feature',
+          },
+          durationMs: { type: 'number', minimum: 0 },
           example: {
             type: 'object',
             required: ['expected', 'actual'],
