@@ -63,6 +63,13 @@ interface Entry {
 
 const MAX_DISTINCT = 100;
 
+/**
+ * Distinct (operation, check) entries a ledger keeps: the spec fixes a few hundred, but a schema
+ * check's name can follow a target's own keys (a map's members), so a hostile answer could make
+ * more. Past this, new ones are counted in one `checks.overflow` entry.
+ */
+export const MAX_CHECK_ENTRIES = 2000;
+
 /** The most of a failure's `expected` or `actual` a report keeps (they quote the target's answers). */
 export const MAX_EVIDENCE_CHARS = 500;
 
@@ -77,10 +84,26 @@ export const MAX_EVIDENCE_CHARS = 500;
 export class CheckLedger {
   private readonly entries = new Map<string, Entry>();
 
-  private entry(definition: CheckDefinition, kind: CheckKind): Entry {
-    const key = `${definition.operation}\u0000${definition.id}`;
+  private entry(given: CheckDefinition, kind: CheckKind): Entry {
+    let definition = given;
+    let key = `${definition.operation}\u0000${definition.id}`;
+    if (!this.entries.has(key) && this.entries.size >= MAX_CHECK_ENTRIES) {
+      definition = {
+        ...given,
+        id: 'checks.overflow',
+        operation: 'routes',
+        title: `checks past the first ${MAX_CHECK_ENTRIES} distinct ones (the target's answers made more)`,
+      };
+      key = 'overflow';
+    }
     let entry = this.entries.get(key);
     if (!entry) {
+      // An id or title can quote a target's key (a schema check on a map member): clean both.
+      definition = {
+        ...definition,
+        id: cleanTargetText(definition.id, 200),
+        title: cleanTargetText(definition.title, MAX_EVIDENCE_CHARS),
+      };
       entry = {
         definition,
         kind,

@@ -7,7 +7,7 @@ import { formatComparison } from '../compare/format.js';
 import { ContractCheckError } from '../errors.js';
 import { contractVersion } from '../generated/version.js';
 import type { ContractReport } from '../report.js';
-import { formatters } from '../reports/index.js';
+import { formatBounded } from '../reports/index.js';
 import type { Clock } from '../runner/clock.js';
 import { maskSecrets } from '../runner/exchange-record.js';
 import {
@@ -73,7 +73,7 @@ async function writeReports(
   mask: (text: string) => string,
 ) {
   for (const destination of destinations) {
-    const text = mask(formatters[destination.format](report));
+    const text = mask(formatBounded(destination.format, report));
     if (destination.output === undefined) {
       io.stdout.write(text);
       continue;

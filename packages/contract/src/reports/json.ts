@@ -161,5 +161,17 @@ export const reportJsonSchema = {
  * writeFileSync('report.json', formatJson(report));
  */
 export function formatJson(report: ContractReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  // A request body is ours, but can be megabytes (a too-large body is a check): its start is enough here.
+  const cut = (body: string) =>
+    body.length > MAX_REQUEST_BODY_CHARS
+      ? `${body.slice(0, MAX_REQUEST_BODY_CHARS)}… (${body.length - MAX_REQUEST_BODY_CHARS} more characters)`
+      : body;
+  return `${JSON.stringify(
+    report,
+    (name, value) => (name === 'requestBody' && typeof value === 'string' ? cut(value) : value),
+    2,
+  )}\n`;
 }
+
+/** How much of a request body the JSON report keeps. */
+const MAX_REQUEST_BODY_CHARS = 2000;

@@ -130,9 +130,10 @@ export async function startWebhookReceiver(
       for (const [name, value] of Object.entries(request.headers)) {
         if (typeof value === 'string') headers[name] = value;
       }
+      if (size > MAX_BODY) refuse(`a body over ${MAX_BODY} bytes`);
       const status =
         size > MAX_BODY
-          ? (refuse(`a body over ${MAX_BODY} bytes`), Promise.resolve(413))
+          ? Promise.resolve(413)
           : handle(Buffer.concat(chunks).toString('utf8'), headers).catch((error: unknown) => {
               refuse(`the receiver failed: ${String(error)}`);
               return 500;
