@@ -49,7 +49,7 @@ const SECRET_KEY = /\bsk_(test|live)_[A-Za-z0-9_-]+/g;
  * the command line is masked too) and any webhook signing secret in a text by masks.
  *
  * @example
- * maskSecrets('Bearer sk_test_abc123 whsec_Zm9v', ['sk_test_abc123']); // 'Bearer sk_test_*** whsec_***'
+ * maskSecrets('Bearer sk_test_abc12345 whsec_Zm9v', ['sk_test_abc12345']); // 'Bearer sk_test_*** whsec_***'
  */
 export function maskSecrets(text: string, keys: readonly string[] = []): string {
   let masked = text;

@@ -249,7 +249,7 @@ async function deleteEndpoints(
  * Runs the contract checks against a target and returns the report (and each scenario's steps).
  *
  * @example
- * const { report } = await runContract({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_ci' });
+ * const { report } = await runContract({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_local_ci_run' });
  */
 export async function runContract(options: ContractCheckOptions): Promise<ContractRun> {
   const settings = validateOptions(options);
@@ -443,7 +443,7 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
  * the spec element it enforces and that element's provenance, and the exit code under the policy.
  *
  * @example
- * const report = await runContractCheck({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_ci' });
+ * const report = await runContractCheck({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_local_ci_run' });
  * if (report.exitCode !== 0) console.error(report.message);
  */
 export async function runContractCheck(options: ContractCheckOptions): Promise<ContractReport> {
