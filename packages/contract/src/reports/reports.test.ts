@@ -185,7 +185,8 @@ describe('bounds', () => {
   /** The run's report with 4 000 failed checks, each quoting a target at the longest it may. */
   function swollen(): ContractReport {
     const failed = report.checks.find((check) => check.outcome === 'failed');
-    if (!failed?.example?.exchange) throw new Error('the drifted run has no failure with evidence');
+    const exchange = failed?.example?.exchange;
+    if (!failed || !exchange) throw new Error('the drifted run has no failure with evidence');
     // The longest a target's text gets in a report: MAX_EVIDENCE_CHARS of escapes, and the suffix.
     const longest = `${'\\u001b'.repeat(MAX_EVIDENCE_CHARS / 6)}… (999999 more characters)`;
     const checks = Array.from({ length: 4000 }, (_, index) => ({
@@ -195,7 +196,7 @@ describe('bounds', () => {
         expected: longest,
         actual: longest,
         exchange: {
-          ...failed.example!.exchange!,
+          ...exchange,
           code: longest,
           bodyExcerpt: longest,
           headers: { 'request-id': longest, 'content-type': longest },
