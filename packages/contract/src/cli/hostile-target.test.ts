@@ -163,7 +163,12 @@ describe('a run that does not end by itself', () => {
   it('stops at --deadline with exit 3 and the report of what ran', async () => {
     const mock = createMockServer();
     let now = Date.parse('2026-11-25T12:00:00Z');
-    const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms) };
+    const clock: Clock = {
+      now: () => now,
+      sleep: async (ms) => {
+        now += ms;
+      },
+    };
     const slow = await target((request) => {
       now += 60_000; // every answer takes a minute on the run's clock
       return mock.fetch(request);
