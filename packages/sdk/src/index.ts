@@ -43,3 +43,4 @@ export type {
   WebhookEndpointWithSecret,
 } from './webhook-endpoints.js';
 export * from './webhooks/index.js';
+export { maskSecrets } from './secrets.js';

@@ -1,4 +1,5 @@
 // What a report keeps of one request and its response: enough to read the failure and reproduce it, with the key and secrets masked and the target's text cleaned.
+import { maskSecrets as maskKitSecrets } from '@payment-service/sdk';
 import { cleanTargetText } from '../untrusted-text.js';
 
 /** The environment variable a reproduction reads the key from, so the key itself is never printed. */
@@ -41,25 +42,21 @@ export interface ExchangeRecord {
   bodyExcerpt: string;
 }
 
-/** Anything shaped like a secret key (the spec's `sk_test_`/`sk_live_` and key characters), known or not. */
-const SECRET_KEY = /\bsk_(test|live)_[A-Za-z0-9_-]+/g;
-
 /**
- * Replaces the given keys, anything shaped like a secret key (a key typed in the wrong place on
- * the command line is masked too) and any webhook signing secret in a text by masks.
+ * Masks the given keys (even one not shaped like a key: a key typed in the wrong place on the
+ * command line), then every secret key and webhook signing secret, with the SDK's masker (the
+ * kit's one): `sk_test_…`, `whsec_…`.
  *
  * @example
- * maskSecrets('Bearer sk_test_abc12345 whsec_Zm9v', ['sk_test_abc12345']); // 'Bearer sk_test_*** whsec_***'
+ * maskSecrets('Bearer sk_test_abc12345 whsec_Zm9v', ['sk_test_abc12345']); // 'Bearer sk_test_… whsec_…'
  */
 export function maskSecrets(text: string, keys: readonly string[] = []): string {
   let masked = text;
   for (const key of keys) {
     if (key.length >= 8)
-      masked = masked.split(key).join(`${key.slice(0, key.indexOf('_', 3) + 1) || 'sk_'}***`);
+      masked = masked.split(key).join(`${key.slice(0, key.indexOf('_', 3) + 1) || 'sk_'}…`);
   }
-  return masked
-    .replace(SECRET_KEY, (_match, mode: string) => `sk_${mode}_***`)
-    .replace(/whsec_[A-Za-z0-9+/=_-]+/g, 'whsec_***');
+  return maskKitSecrets(masked);
 }
 
 /**
