@@ -20,6 +20,7 @@ export type { Logger, RequestLogEntry } from './logger.js';
 export type { ClientOptions } from './options.js';
 export type { Payments } from './payments.js';
 export type { Refunds } from './refunds.js';
+export { maskSecrets } from './secrets.js';
 export type { RequestOptions } from './transport.js';
 export type {
   CapturePaymentParams,
@@ -43,4 +44,3 @@ export type {
   WebhookEndpointWithSecret,
 } from './webhook-endpoints.js';
 export * from './webhooks/index.js';
-export { maskSecrets } from './secrets.js';
