@@ -314,6 +314,41 @@ describe('answers no check foresaw', () => {
     expect([0, 1]).toContain(run.code);
   });
 
+  it('1 000 unsigned POSTs to the receiver crowd out no verified delivery', async () => {
+    const mock = createMockServer();
+    let flooded = false;
+    const flooder = await target(async (request) => {
+      const answer = await mock.fetch(request);
+      const { pathname } = new URL(request.url);
+      if (request.method === 'POST' && pathname === '/v1/webhook_endpoints' && !flooded) {
+        flooded = true;
+        const { url } = await answer.clone().json();
+        for (let index = 0; index < 1000; index++)
+          await fetch(url, { method: 'POST', body: `{"forged":${index}}` });
+      }
+      return answer;
+    });
+    const run = await cli([
+      '--base-url',
+      flooder.url,
+      '--scenario',
+      'webhooks',
+      '--webhook-url',
+      'http://127.0.0.1:0/hooks',
+      '--format',
+      'json:r.json',
+    ]);
+    mock.close();
+    const report = JSON.parse(await run.file('r.json')) as ContractReport;
+    expect(flooded).toBe(true);
+    const failed = report.checks.filter((check) => check.outcome === 'failed');
+    expect(failed.map((check) => `${check.id}: ${check.example?.actual}`)).toEqual([]);
+    expect(
+      report.checks.find((check) => check.id === 'webhooks.event-carries-payment')?.outcome,
+    ).toBe('passed');
+    expect(run.code).toBe(0);
+  });
+
   it('20,000 nested arrays in an answer are a failed check, not a crash or a FAILED verdict from an error', async () => {
     const mock = createMockServer();
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
