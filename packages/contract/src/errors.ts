@@ -5,7 +5,7 @@ export class ContractCheckError extends Error {
   override readonly name: string = 'ContractCheckError';
   constructor(
     message: string,
-    /** 2: usage or configuration; 3: the target could not be reached or refused the key. */
+    /** 2: usage or configuration; 3: the target could not be reached, refused the key, or the run ran out of time. */
     readonly exitCode: 2 | 3,
   ) {
     super(message);
@@ -31,6 +31,14 @@ export class TargetUnreachableError extends ContractCheckError {
 /** The target refused the key on the first request (exit 3: a CI may retry with another key). */
 export class KeyRefusedError extends ContractCheckError {
   override readonly name = 'KeyRefusedError';
+  constructor(message: string) {
+    super(message, 3);
+  }
+}
+
+/** The run reached its overall deadline (`--deadline`), or the target let too many requests in a row time out (exit 3). */
+export class RunStoppedError extends ContractCheckError {
+  override readonly name = 'RunStoppedError';
   constructor(message: string) {
     super(message, 3);
   }

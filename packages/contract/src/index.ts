@@ -18,6 +18,7 @@ export {
   ConfigurationError,
   ContractCheckError,
   KeyRefusedError,
+  RunStoppedError,
   TargetUnreachableError,
 } from './errors.js';
 export { contractVersion } from './generated/version.js';
@@ -30,7 +31,13 @@ export {
 } from './report.js';
 export { curlCommand } from './reports/curl.js';
 export { formatGithub } from './reports/github.js';
-export { formatters, REPORT_FORMATS, type ReportFormat } from './reports/index.js';
+export {
+  formatBounded,
+  formatters,
+  REPORT_FORMATS,
+  REPORT_LIMITS,
+  type ReportFormat,
+} from './reports/index.js';
 export { formatJson, reportJsonSchema } from './reports/json.js';
 export { escapeXml, formatJunit } from './reports/junit.js';
 export { formatMarkdown } from './reports/markdown.js';
@@ -65,6 +72,7 @@ export {
   type SpecName,
   specDocuments,
 } from './spec/spec-index.js';
+export { cleanTargetText, MAX_TARGET_TEXT_CHARS } from './untrusted-text.js';
 export {
   createResponseValidator,
   type Exchange,

@@ -13,10 +13,16 @@ export type Verdict =
   | 'passed'
   /** Some check failed that the policy counts (exit 1). */
   | 'failed'
-  /** The target could not be reached, or refused the key (exit 3). */
+  /** The target could not be reached (exit 3). */
   | 'unreachable'
+  /** The target refused the key on the first request (exit 3). */
+  | 'key-refused'
+  /** The run reached its deadline, or too many requests in a row timed out (exit 3). */
+  | 'stopped'
   /** The run's own limits stopped it (the request budget: exit 2). */
-  | 'incomplete';
+  | 'incomplete'
+  /** An internal error (a bug here, or an answer no check foresaw) leaves no verdict (exit 4). */
+  | 'no-verdict';
 
 /** The report of one `check` run. Its JSON form (`--format json`) is stable: `schemaVersion` changes on any breaking change. */
 export interface ContractReport {
@@ -37,7 +43,7 @@ export interface ContractReport {
   /** Requests sent. */
   requests: number;
   verdict: Verdict;
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: 0 | 1 | 2 | 3 | 4;
   /** The verdict in one line. */
   message: string;
   summary: {
@@ -50,12 +56,13 @@ export interface ContractReport {
   };
   /** Every check, documented failures first, then inferred failures, passes and skips. */
   checks: CheckResult[];
-  /** Scenarios that stopped on an unexpected error (a bug here, or an answer no check foresaw). */
+  /** Scenarios that stopped on an unexpected error (a bug here, or an answer no check foresaw): exit 4 unless a counted check failed. */
   errors: Array<{ scenario: string; message: string }>;
 }
 
 /**
- * The exit code a report's failures give under a policy: 1 when a failure the policy counts exists.
+ * The exit code a report's failures give under a policy: 1 when a failure the policy counts
+ * exists; otherwise 4 ("no verdict") when a scenario stopped on an unexpected error, else 0.
  *
  * @example
  * exitCodeFor({ failedDocumented: 0, failedInferred: 2 }, 'documented'); // 0
@@ -64,14 +71,19 @@ export function exitCodeFor(
   summary: { failedDocumented: number; failedInferred: number },
   failOn: FailOn,
   errors = 0,
-): 0 | 1 {
-  if (failOn === 'none') return 0;
-  if (errors > 0) return 1;
+): 0 | 1 | 4 {
   const documented = summary.failedDocumented > 0;
   const inferred = summary.failedInferred > 0;
-  if (failOn === 'documented') return documented ? 1 : 0;
-  if (failOn === 'inferred') return inferred ? 1 : 0;
-  return documented || inferred ? 1 : 0;
+  const counted =
+    failOn === 'documented'
+      ? documented
+      : failOn === 'inferred'
+        ? inferred
+        : failOn === 'any'
+          ? documented || inferred
+          : false;
+  if (counted) return 1;
+  return errors > 0 ? 4 : 0;
 }
 
 /**
@@ -106,8 +118,13 @@ export function verdictLine(
   failOn: FailOn,
   problem?: string,
 ): string {
+  const counts = `(${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} not run)`;
   if (verdict === 'unreachable')
     return `UNREACHABLE: ${problem ?? 'the target could not be reached'}`;
+  if (verdict === 'key-refused') return `KEY REFUSED: ${problem ?? 'the target refused the key'}`;
+  if (verdict === 'stopped') return `STOPPED: ${problem ?? 'the run ran out of time'} ${counts}`;
+  if (verdict === 'no-verdict')
+    return `NO VERDICT: ${problem ?? 'an internal error stopped the run'} ${counts}`;
   if (verdict === 'incomplete') return `INCOMPLETE: ${problem ?? 'the run stopped early'}`;
   const plural = (count: number, word: string) => `${count} ${word} check${count === 1 ? '' : 's'}`;
   const documented =

@@ -30,6 +30,12 @@ describe('cleanTargetText', () => {
     expect(cleaned).toMatch(/… \(999500 more characters\)$/);
   });
 
+  it('counts escapes in the cap: a million line breaks print at most 500 characters and the note', () => {
+    const cleaned = cleanTargetText('\n'.repeat(1_000_000));
+    expect(cleaned).toMatch(/^(\\u000a)+… \(\d+ more characters\)$/);
+    expect(cleaned.length).toBeLessThan(MAX_TARGET_TEXT_CHARS + 40);
+  });
+
   it('never leaves half a surrogate pair at the cut', () => {
     const cleaned = cleanTargetText(`a${'😀'.repeat(10)}`, 4);
     expect(cleaned.startsWith('a😀')).toBe(true);

@@ -15,6 +15,9 @@ describe('maskSecrets', () => {
     ['keys look like sk_test_…', 'keys look like sk_test_…'],
     ['no key here', 'no key here'],
     ['(sk_test_a1)', '(sk_test_…)'],
+    ['any mode: sk_prod_abc', 'any mode: sk_prod_…'],
+    ['secret whsec_c2VjcmV0+/= sent', 'secret whsec_… sent'],
+    ['the secret begins with whsec_', 'the secret begins with whsec_'],
   ])('masks %j', (text, masked) => {
     expect(maskSecrets(text)).toBe(masked);
   });

@@ -1,6 +1,7 @@
 // The outcome of every named check of a run: how often it ran, how often it failed (with one example), or why it was skipped.
 import type { ExchangeRecord } from '../runner/exchange-record.js';
 import { type ElementRef, type ResolvedElement, resolveElement } from '../spec/elements.js';
+import { cleanTargetText } from '../untrusted-text.js';
 
 /** A named expectation and the spec element it enforces. */
 export interface CheckDefinition {
@@ -37,6 +38,10 @@ export interface CheckResult {
   failures: number;
   /** Why it did not run, when skipped. */
   skipReason?: string;
+  /** Skipped because the run stopped (exit 3 or 4), not because the target lacks what it needs. */
+  stopped?: boolean;
+  /** The time spent evaluating it, in ms (its share of its scenario's steps, or its exchanges). */
+  durationMs: number;
   /** The first failure, standing for all identical ones (`failures` counts them). */
   example?: CheckFailure;
   /** How many distinct actual results the failures had. */
@@ -52,9 +57,21 @@ interface Entry {
   example?: CheckFailure;
   actuals: Set<string>;
   skipReason?: string;
+  stopped?: boolean;
+  durationMs: number;
 }
 
 const MAX_DISTINCT = 100;
+
+/**
+ * Distinct (operation, check) entries a ledger keeps: the spec fixes a few hundred, but a schema
+ * check's name can follow a target's own keys (a map's members), so a hostile answer could make
+ * more. Past this, new ones are counted in one `checks.overflow` entry.
+ */
+export const MAX_CHECK_ENTRIES = 2000;
+
+/** The most of a failure's `expected` or `actual` a report keeps (they quote the target's answers). */
+export const MAX_EVIDENCE_CHARS = 500;
 
 /**
  * Collects check outcomes; a check is keyed by its operation and id, so identical failures group.
@@ -67,10 +84,26 @@ const MAX_DISTINCT = 100;
 export class CheckLedger {
   private readonly entries = new Map<string, Entry>();
 
-  private entry(definition: CheckDefinition, kind: CheckKind): Entry {
-    const key = `${definition.operation}\u0000${definition.id}`;
+  private entry(given: CheckDefinition, kind: CheckKind): Entry {
+    let definition = given;
+    let key = `${definition.operation}\u0000${definition.id}`;
+    if (!this.entries.has(key) && this.entries.size >= MAX_CHECK_ENTRIES) {
+      definition = {
+        ...given,
+        id: 'checks.overflow',
+        operation: 'routes',
+        title: `checks past the first ${MAX_CHECK_ENTRIES} distinct ones (the target's answers made more)`,
+      };
+      key = 'overflow';
+    }
     let entry = this.entries.get(key);
     if (!entry) {
+      // An id or title can quote a target's key (a schema check on a map member): clean both.
+      definition = {
+        ...definition,
+        id: cleanTargetText(definition.id, 200),
+        title: cleanTargetText(definition.title, MAX_EVIDENCE_CHARS),
+      };
       entry = {
         definition,
         kind,
@@ -78,6 +111,7 @@ export class CheckLedger {
         runs: 0,
         failures: 0,
         actuals: new Set(),
+        durationMs: 0,
       };
       this.entries.set(key, entry);
     }
@@ -89,20 +123,39 @@ export class CheckLedger {
     this.entry(definition, kind);
   }
 
-  /** Records one evaluation: a pass when `failure` is undefined. */
-  record(definition: CheckDefinition, kind: CheckKind, failure?: CheckFailure): void {
+  /**
+   * Records one evaluation: a pass when `failure` is undefined; `durationMs` is the time it took.
+   * A failure's `expected` and `actual` quote the target: they are cleaned and capped here.
+   */
+  record(
+    definition: CheckDefinition,
+    kind: CheckKind,
+    failure?: CheckFailure,
+    durationMs = 0,
+  ): void {
     const entry = this.entry(definition, kind);
     entry.runs += 1;
+    entry.durationMs += Math.max(0, durationMs);
     if (!failure) return;
     entry.failures += 1;
-    entry.example ??= failure;
-    if (entry.actuals.size < MAX_DISTINCT) entry.actuals.add(failure.actual);
+    const actual = cleanTargetText(failure.actual, MAX_EVIDENCE_CHARS);
+    entry.example ??= {
+      expected: cleanTargetText(failure.expected, MAX_EVIDENCE_CHARS),
+      actual,
+      ...(failure.exchange ? { exchange: failure.exchange } : {}),
+    };
+    if (entry.actuals.size < MAX_DISTINCT) entry.actuals.add(actual);
   }
 
-  /** Marks a check skipped, with the reason, unless it already ran. */
-  skip(definition: CheckDefinition, kind: CheckKind, reason: string): void {
+  /**
+   * Marks a check skipped, with the reason, unless it already ran; `stopped` when the run ended
+   * before it could run (a report shows it as an error, not a skip).
+   */
+  skip(definition: CheckDefinition, kind: CheckKind, reason: string, stopped = false): void {
     const entry = this.entry(definition, kind);
-    if (entry.runs === 0) entry.skipReason ??= reason;
+    if (entry.runs > 0 || entry.skipReason !== undefined) return;
+    entry.skipReason = cleanTargetText(reason, MAX_EVIDENCE_CHARS);
+    if (stopped) entry.stopped = true;
   }
 
   /** Every check, documented failures first, then inferred failures, passes and skips, by operation and id. */
@@ -127,9 +180,12 @@ export class CheckLedger {
           outcome,
           runs: entry.runs,
           failures: entry.failures,
+          durationMs: entry.durationMs,
         };
-        if (outcome === 'skipped')
+        if (outcome === 'skipped') {
           result.skipReason = entry.skipReason ?? 'not exercised by this run';
+          if (entry.stopped) result.stopped = true;
+        }
         if (entry.example) {
           result.example = entry.example;
           result.distinctFailures = entry.actuals.size;

@@ -48,6 +48,13 @@ describe('parseCommand', () => {
     });
   });
 
+  it('reads --deadline in minutes, and refuses one that is not a positive number', () => {
+    expect(parseCommand([...base, '--deadline', '2.5'], {})).toMatchObject({ deadlineMs: 150_000 });
+    expect(() => parseCommand([...base, '--deadline', '0'], {})).toThrow(
+      /--deadline must be a positive number, not "0"/,
+    );
+  });
+
   it('reads help, version and list', () => {
     expect(parseCommand([], {})).toEqual({ name: 'help' });
     expect(parseCommand(['check', '--help'], {})).toEqual({ name: 'help', topic: 'check' });

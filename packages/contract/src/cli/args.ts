@@ -41,6 +41,7 @@ export interface CheckArguments
       | 'webhookUrl'
       | 'webhookListen'
       | 'webhookTimeoutMs'
+      | 'deadlineMs'
     > {
   reports: ReportDestination[];
   progress: boolean;
@@ -58,6 +59,7 @@ const options = {
   'webhook-url': { type: 'string' },
   'webhook-listen': { type: 'string' },
   'webhook-timeout': { type: 'string' },
+  deadline: { type: 'string' },
   scenario: { type: 'string', multiple: true },
   against: { type: 'string' },
   'against-key': { type: 'string' },
@@ -129,8 +131,8 @@ export function reportDestinations(
  * Parses the arguments after the program name; `env` supplies PAYMENT_SERVICE_BASE_URL, PAYMENT_SERVICE_API_KEY and (compare) PAYMENT_SERVICE_AGAINST_API_KEY.
  *
  * @example
- * parseCommand(['check', '--base-url', 'http://127.0.0.1:4010', '--key', 'sk_test_ci'], {});
- * // { name: 'check', baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_ci', failOn: 'documented', … }
+ * parseCommand(['check', '--base-url', 'http://127.0.0.1:4010', '--key', 'sk_test_ci_0123456789'], {});
+ * // { name: 'check', baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_ci_0123456789', failOn: 'documented', … }
  */
 export function parseCommand(argv: string[], env: Record<string, string | undefined>): Command {
   const parse = () =>
@@ -188,6 +190,8 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   if (timeoutMs !== undefined) common.timeoutMs = timeoutMs;
   const webhookTimeoutMs = number('webhook-timeout', values['webhook-timeout'], 1000);
   if (webhookTimeoutMs !== undefined) common.webhookTimeoutMs = webhookTimeoutMs;
+  const deadlineMs = number('deadline', values.deadline, 60_000);
+  if (deadlineMs !== undefined) common.deadlineMs = deadlineMs;
   if (values['webhook-url'] !== undefined) common.webhookUrl = values['webhook-url'];
   if (values['webhook-listen'] !== undefined) common.webhookListen = values['webhook-listen'];
   if (name === 'check') {

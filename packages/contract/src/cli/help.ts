@@ -15,7 +15,8 @@ export function helpText(topic?: string): string {
   failure as documented (the provider's document states it) or inferred (our model of a part it
   leaves "not shown").
 
-  --base-url URL         the target (or PAYMENT_SERVICE_BASE_URL)
+  --base-url URL         the target, http(s) without credentials (or PAYMENT_SERVICE_BASE_URL);
+                         requests go to its origin only: a redirect is a failed check, never followed
   --key KEY              an sk_test_ key (or PAYMENT_SERVICE_API_KEY); sk_live_ keys are refused
   --format FORMAT        ${REPORT_FORMATS.join(', ')} (default text); repeat for several reports
   --output FILE          the file of the --format just before it (--format junit:FILE works too);
@@ -23,7 +24,8 @@ export function helpText(topic?: string): string {
   --fail-on POLICY       ${FAIL_ON_VALUES.join(', ')} (default ${DEFAULTS.failOn}): which failures exit 1
   --max-requests N       requests in the whole run, at most (default ${DEFAULTS.maxRequests})
   --rate N               requests per second, at most (default ${DEFAULTS.rate})
-  --timeout SECONDS      per request (default ${DEFAULTS.timeoutMs / 1000})
+  --timeout SECONDS      per request (default ${DEFAULTS.timeoutMs / 1000}); ${DEFAULTS.maxConsecutiveTimeouts} time-outs in a row stop the run (exit 3)
+  --deadline MINUTES     the whole run, at most (default ${DEFAULTS.deadlineMs / 60_000}); then it stops with the report of what ran (exit 3)
   --webhook-url URL      where the target delivers webhooks; the run starts a receiver for it
                          (http://127.0.0.1:0/hooks: a free local port, for a local target)
   --webhook-listen [HOST:]PORT  where that receiver listens when --webhook-url is a public URL
@@ -52,8 +54,10 @@ ${check}
 ${compare}
 ${list}
 Exit codes: 0 passed; 1 contract failures under --fail-on; 2 usage or configuration error
-(nothing sent, or the request budget ran out); 3 the target could not be reached or refused the key
-(a CI may retry this).
+(nothing sent, or the request budget ran out); 3 the target could not be reached, refused the key,
+or the run reached --deadline or ${DEFAULTS.maxConsecutiveTimeouts} time-outs in a row (a CI may retry this); 4 no verdict: an
+internal error (a bug here, or an answer no check foresaw). Every exit but 2 before sending writes
+the reports.
 `;
   if (topic === 'check') return check;
   if (topic === 'compare') return compare;

@@ -117,18 +117,25 @@ describe('payment-service-contract', () => {
     expect(await main(['check', '--base-url', server.url, 'sk_test_strayKey12345'], run.io)).toBe(
       2,
     );
-    expect(run.err()).toContain('sk_test_***');
+    expect(run.err()).toContain('sk_test_…');
     expect(run.err()).not.toContain('strayKey12345');
   });
 
-  it('exits 3 when the key is refused, and says so', async () => {
+  it("exits 3 when the key is refused, and says so with the target's explanation, cleaned", async () => {
     const run = io({
-      fetch: async () => new Response('{"code":"invalid_api_key"}', { status: 401 }),
+      fetch: async () =>
+        new Response('{"code":"invalid_api_key","detail":"unknown key\\n::error::forged"}', {
+          status: 401,
+        }),
     });
     expect(
       await main(['check', '--base-url', 'http://sandbox.example', '--key', key], run.io),
     ).toBe(3);
-    expect(run.err()).toContain('the key was refused');
+    expect(run.err()).toContain(
+      'KEY REFUSED: the target refused the key: the first request (GET /v1/payments) answered 401 invalid_api_key, saying "unknown key\\u000a::error::forged"',
+    );
+    expect(run.out() + run.err()).not.toContain('UNREACHABLE');
+    expect(run.out() + run.err()).not.toMatch(/^::/m);
   });
 
   it('lists the checks with their provenance', async () => {

@@ -7,7 +7,8 @@ import { formatComparison } from '../compare/format.js';
 import { ContractCheckError } from '../errors.js';
 import { contractVersion } from '../generated/version.js';
 import type { ContractReport } from '../report.js';
-import { formatters } from '../reports/index.js';
+import { formatBounded } from '../reports/index.js';
+import type { Clock } from '../runner/clock.js';
 import { maskSecrets } from '../runner/exchange-record.js';
 import {
   type ContractCheckOptions,
@@ -17,6 +18,7 @@ import {
 } from '../runner/run.js';
 import { scenarios } from '../scenarios/index.js';
 import { describeProvenance } from '../spec/elements.js';
+import { cleanTargetText } from '../untrusted-text.js';
 import { type CheckArguments, parseCommand, type ReportDestination } from './args.js';
 import { helpText } from './help.js';
 
@@ -28,16 +30,50 @@ export interface CliIo {
   cwd: string;
   /** Replaces global fetch (tests run the CLI in process against an in-process target). */
   fetch?: (request: Request) => Promise<Response>;
+  /** Replaces the real clock (tests move it instead of waiting for a deadline). */
+  clock?: Clock;
+}
+
+/** What the CLI prints of a URL: never its user name or password. */
+function credentialsOf(text: string | undefined): string[] {
+  try {
+    const url = new URL(text ?? '');
+    return [url.username, url.password]
+      .filter((part) => part !== '')
+      .flatMap((part) => [part, decodeURIComponent(part)]);
+  } catch {
+    return [];
+  }
+}
+
+/** Every value given to an option, as `--name value` or `--name=value`. */
+function optionValues(argv: string[], name: string): string[] {
+  return argv.flatMap((arg, index) =>
+    arg === name
+      ? [argv[index + 1] ?? '']
+      : arg.startsWith(`${name}=`)
+        ? [arg.slice(name.length + 1)]
+        : [],
+  );
+}
+
+/** Masks the run's secrets in any text the CLI writes: keys, signing secrets and URL credentials. */
+function masker(keys: string[], hidden: string[]) {
+  return (text: string) => {
+    let masked = maskSecrets(text, keys);
+    for (const part of hidden) if (part.length > 0) masked = masked.split(part).join('***');
+    return masked;
+  };
 }
 
 async function writeReports(
   io: CliIo,
   destinations: ReportDestination[],
   report: ContractReport,
-  secrets: string[],
+  mask: (text: string) => string,
 ) {
   for (const destination of destinations) {
-    const text = maskSecrets(formatters[destination.format](report), secrets);
+    const text = mask(formatBounded(destination.format, report));
     if (destination.output === undefined) {
       io.stdout.write(text);
       continue;
@@ -49,7 +85,7 @@ async function writeReports(
   }
   // Without a report on stdout, the verdict still reaches the log.
   if (destinations.every((destination) => destination.output !== undefined)) {
-    io.stdout.write(`${maskSecrets(report.message, secrets)}\n`);
+    io.stdout.write(`${mask(report.message)}\n`);
   }
 }
 
@@ -66,7 +102,9 @@ function runOptions(args: CheckArguments, io: CliIo): ContractCheckOptions {
     ...(args.webhookUrl !== undefined ? { webhookUrl: args.webhookUrl } : {}),
     ...(args.webhookListen !== undefined ? { webhookListen: args.webhookListen } : {}),
     ...(args.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: args.webhookTimeoutMs } : {}),
+    ...(args.deadlineMs !== undefined ? { deadlineMs: args.deadlineMs } : {}),
     ...(io.fetch ? { fetch: io.fetch } : {}),
+    ...(io.clock ? { clock: io.clock } : {}),
     ...(progress
       ? {
           onProgress: ({ index, total, scenario }) =>
@@ -76,9 +114,16 @@ function runOptions(args: CheckArguments, io: CliIo): ContractCheckOptions {
   };
 }
 
-function announce(io: CliIo, args: CheckArguments, label = 'checking') {
+function announce(
+  io: CliIo,
+  args: CheckArguments,
+  mask: (text: string) => string,
+  label = 'checking',
+) {
   io.stderr.write(
-    `payment-service-contract ${contractVersion}: ${label} ${args.baseUrl} with at most ${args.maxRequests ?? DEFAULTS.maxRequests} requests, ${args.rate ?? DEFAULTS.rate} per second; webhooks: ${args.webhookUrl ?? 'none (pass --webhook-url to check deliveries)'}\n`,
+    mask(
+      `payment-service-contract ${contractVersion}: ${label} ${args.baseUrl} with at most ${args.maxRequests ?? DEFAULTS.maxRequests} requests, ${args.rate ?? DEFAULTS.rate} per second, for at most ${(args.deadlineMs ?? DEFAULTS.deadlineMs) / 60_000} min; webhooks: ${args.webhookUrl ?? 'none (pass --webhook-url to check deliveries)'}\n`,
+    ),
   );
 }
 
@@ -117,14 +162,21 @@ function listChecks(io: CliIo, format: 'text' | 'json'): number {
 
 /**
  * Runs the CLI: `check`, `compare` or `list`; returns the exit code (0 passed, 1 contract failures,
- * 2 usage or configuration, 3 unreachable or key refused).
+ * 2 usage or configuration, 3 unreachable, key refused or out of time, 4 no verdict: an internal error).
  *
  * @example
  * process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
  */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   let secrets: string[] = [];
+  let mask = masker([], credentialsOf(io.env.PAYMENT_SERVICE_BASE_URL));
   try {
+    const given = [
+      io.env.PAYMENT_SERVICE_BASE_URL,
+      ...optionValues(argv, '--base-url'),
+      ...optionValues(argv, '--against'),
+    ];
+    mask = masker([], given.flatMap(credentialsOf));
     const command = parseCommand(argv, io.env);
     if (command.name === 'version') {
       io.stdout.write(`${contractVersion}\n`);
@@ -136,20 +188,22 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     if (command.name === 'list') return listChecks(io, command.format);
     secrets = [command.apiKey];
+    const hidden = given.flatMap(credentialsOf);
+    mask = masker(secrets, hidden);
     if (command.name === 'check') {
-      const options = runOptions(command, io);
+      const options = { ...runOptions(command, io), keepTraces: false };
       // A refused key or a bad option is said before the banner, so nothing reads as if it ran.
       validateOptions(options);
-      announce(io, command);
+      announce(io, command, mask);
       const { report } = await runContract(options);
       if (command.progress && io.stderr.isTTY) io.stderr.write('\r\u001b[2K');
-      await writeReports(io, command.reports, report, secrets);
-      if (report.exitCode === 3 || report.exitCode === 2) {
-        io.stderr.write(`payment-service-contract: ${maskSecrets(report.message, secrets)}\n`);
-      }
+      await writeReports(io, command.reports, report, mask);
+      if (report.exitCode >= 2)
+        io.stderr.write(`payment-service-contract: ${mask(report.message)}\n`);
       return report.exitCode;
     }
     secrets.push(command.againstKey);
+    mask = masker(secrets, hidden);
     const live = runOptions(command, io);
     const against = {
       ...live,
@@ -159,10 +213,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     };
     validateOptions(live);
     validateOptions(against);
-    announce(io, command, 'comparing');
+    announce(io, command, mask, 'comparing');
     const comparison = await compareTargets({ live, against });
     if (command.progress && io.stderr.isTTY) io.stderr.write('\r\u001b[2K');
-    const text = maskSecrets(
+    const text = mask(
       formatComparison(
         comparison,
         command.reports[0]?.format === 'json'
@@ -171,7 +225,6 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
             ? 'markdown'
             : 'text',
       ),
-      secrets,
     );
     const output = command.reports.find((report) => report.output !== undefined)?.output;
     if (output) {
@@ -183,12 +236,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return comparison.exitCode;
   } catch (error) {
     if (error instanceof ContractCheckError) {
-      io.stderr.write(`payment-service-contract: ${maskSecrets(error.message, secrets)}\n`);
+      io.stderr.write(`payment-service-contract: ${mask(cleanTargetText(error.message, 2000))}\n`);
       return error.exitCode;
     }
+    // A bug here: no verdict (exit 4), never read as contract failures (exit 1).
     io.stderr.write(
-      `payment-service-contract: unexpected error: ${maskSecrets(String((error as Error).stack ?? error), secrets)}\n`,
+      `payment-service-contract: no verdict, an internal error: ${mask(cleanTargetText(String((error as Error)?.stack ?? error), 4000))}\n`,
     );
-    return 1;
+    return 4;
   }
 }

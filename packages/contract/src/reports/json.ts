@@ -84,8 +84,18 @@ export const reportJsonSchema = {
     startedAt: { type: 'string', format: 'date-time' },
     durationMs: { type: 'number', minimum: 0 },
     requests: { type: 'integer', minimum: 0 },
-    verdict: { enum: ['passed', 'failed', 'unreachable', 'incomplete'] },
-    exitCode: { enum: [0, 1, 2, 3] },
+    verdict: {
+      enum: [
+        'passed',
+        'failed',
+        'unreachable',
+        'key-refused',
+        'stopped',
+        'incomplete',
+        'no-verdict',
+      ],
+    },
+    exitCode: { enum: [0, 1, 2, 3, 4] },
     message: { type: 'string' },
     summary: {
       type: 'object',
@@ -119,6 +129,11 @@ export const reportJsonSchema = {
           runs: { type: 'integer', minimum: 0 },
           failures: { type: 'integer', minimum: 0 },
           skipReason: { type: 'string' },
+          stopped: {
+            const: true,
+            description: 'skipped because the run stopped (exit 3 or 4), not for want of a feature',
+          },
+          durationMs: { type: 'number', minimum: 0 },
           example: {
             type: 'object',
             required: ['expected', 'actual'],
@@ -146,5 +161,17 @@ export const reportJsonSchema = {
  * writeFileSync('report.json', formatJson(report));
  */
 export function formatJson(report: ContractReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  // A request body is ours, but can be megabytes (a too-large body is a check): its start is enough here.
+  const cut = (body: string) =>
+    body.length > MAX_REQUEST_BODY_CHARS
+      ? `${body.slice(0, MAX_REQUEST_BODY_CHARS)}… (${body.length - MAX_REQUEST_BODY_CHARS} more characters)`
+      : body;
+  return `${JSON.stringify(
+    report,
+    (name, value) => (name === 'requestBody' && typeof value === 'string' ? cut(value) : value),
+    2,
+  )}\n`;
 }
+
+/** How much of a request body the JSON report keeps. */
+const MAX_REQUEST_BODY_CHARS = 2000;

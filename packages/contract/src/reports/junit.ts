@@ -50,10 +50,18 @@ function properties(check: CheckResult): string[] {
   ];
 }
 
+/** Seconds, as JUnit's `time` attributes carry them. */
+const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
+
 function testcase(check: CheckResult): string[] {
-  const open = `    <testcase ${attributes({ classname: check.operation, name: `${check.id}: ${check.title}`, time: 0 })}>`;
+  const open = `    <testcase ${attributes({ classname: check.operation, name: `${check.id}: ${check.title}`, time: seconds(check.durationMs ?? 0) })}>`;
   const body = properties(check);
-  if (check.outcome === 'skipped')
+  // A check the run never reached because it stopped (exit 3 or 4) is an error, not a skip.
+  if (check.outcome === 'skipped' && check.stopped)
+    body.push(
+      `      <error ${attributes({ message: check.skipReason ?? 'the run stopped', type: 'stopped' })}/>`,
+    );
+  else if (check.outcome === 'skipped')
     body.push(`      <skipped ${attributes({ message: check.skipReason ?? '' })}/>`);
   if (check.outcome === 'failed') {
     const example = check.example;
@@ -78,9 +86,14 @@ function testcase(check: CheckResult): string[] {
  * writeFileSync('report.xml', formatJunit(report));
  */
 export function formatJunit(report: ContractReport): string {
-  const seconds = (report.durationMs / 1000).toFixed(3);
   const count = (checks: CheckResult[], outcome: CheckResult['outcome']) =>
-    checks.filter((check) => check.outcome === outcome).length;
+    checks.filter((check) => check.outcome === outcome && !check.stopped).length;
+  const stopped = (checks: CheckResult[]) => checks.filter((check) => check.stopped).length;
+  const runError =
+    report.errors.length > 0 ||
+    report.exitCode === 2 ||
+    report.exitCode === 3 ||
+    report.exitCode === 4;
   const suites = [...groupBy(report.checks, (check) => check.operation)].sort(([a], [b]) =>
     a.localeCompare(b),
   );
@@ -90,9 +103,9 @@ export function formatJunit(report: ContractReport): string {
       name: `payment-service-contract ${report.target.baseUrl}`,
       tests: report.checks.length,
       failures: count(report.checks, 'failed'),
-      errors: report.errors.length,
+      errors: stopped(report.checks) + (runError ? 1 : 0),
       skipped: count(report.checks, 'skipped'),
-      time: seconds,
+      time: seconds(report.durationMs),
     })}>`,
   ];
   for (const [operation, checks] of suites) {
@@ -101,29 +114,25 @@ export function formatJunit(report: ContractReport): string {
         name: operation,
         tests: checks.length,
         failures: count(checks, 'failed'),
-        errors: 0,
+        errors: stopped(checks),
         skipped: count(checks, 'skipped'),
-        time: 0,
+        time: seconds(checks.reduce((sum, check) => sum + (check.durationMs ?? 0), 0)),
         timestamp: report.startedAt.replace(/\.\d+Z$/, ''),
       })}>`,
     );
     for (const check of checks) lines.push(...testcase(check));
     lines.push('  </testsuite>');
   }
-  if (
-    report.errors.length > 0 ||
-    report.verdict === 'unreachable' ||
-    report.verdict === 'incomplete'
-  ) {
+  if (runError) {
     lines.push(
-      `  <testsuite ${attributes({ name: 'run', tests: 1, failures: 0, errors: 1, skipped: 0, time: 0 })}>`,
+      `  <testsuite ${attributes({ name: 'run', tests: 1, failures: 0, errors: 1, skipped: 0, time: seconds(report.durationMs) })}>`,
     );
     lines.push(
-      `    <testcase ${attributes({ classname: 'run', name: 'the run completes', time: 0 })}>`,
+      `    <testcase ${attributes({ classname: 'run', name: 'the run completes', time: seconds(report.durationMs) })}>`,
     );
     const text = [
       report.message,
-      ...report.errors.map((error) => `${error.scenario}: ${error.message}`),
+      ...report.errors.slice(0, 20).map((error) => `${error.scenario}: ${error.message}`),
     ].join('\n');
     lines.push(
       `      <error ${attributes({ message: report.message, type: report.verdict })}>${escapeXml(text)}</error>`,

@@ -4,12 +4,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_EVIDENCE_CHARS } from '../checks/ledger.js';
 import { createDriftProxy } from '../drift/index.js';
 import type { ContractReport } from '../report.js';
 import { recordExchange } from '../runner/exchange-record.js';
 import { runContractCheck } from '../runner/run.js';
 import { curlCommand, shellQuote } from './curl.js';
-import { formatters } from './index.js';
+import { formatBounded, formatters, REPORT_LIMITS } from './index.js';
 import { reportJsonSchema } from './json.js';
 import { escapeXml } from './junit.js';
 
@@ -146,9 +147,9 @@ describe('escaping', () => {
     );
     const curl = curlCommand(record);
     expect(curl).toBe(
-      `curl -sS -i -X POST 'http://127.0.0.1:4010/v1/payments' -H "authorization: Bearer $PAYMENT_SERVICE_API_KEY" -H 'content-type: application/json' --data-raw '{"description":"it'\\''s sk_test_***"}'`,
+      `curl -sS -i -X POST 'http://127.0.0.1:4010/v1/payments' -H "authorization: Bearer $PAYMENT_SERVICE_API_KEY" -H 'content-type: application/json' --data-raw '{"description":"it'\\''s sk_test_…"}'`,
     );
-    expect(record.bodyExcerpt).toBe('{"code":"invalid_request","detail":"sk_test_*** whsec_***"}');
+    expect(record.bodyExcerpt).toBe('{"code":"invalid_request","detail":"sk_test_… whsec_…"}');
     expect(record.code).toBe('invalid_request');
   });
 
@@ -165,4 +166,59 @@ describe('escaping', () => {
     rebuilt({ stdout: { write: (text: string) => (written = text) } });
     expect(written).toBe(body);
   });
+});
+
+describe('bounds', () => {
+  const mock = createMockServer();
+  let report: ContractReport;
+  beforeAll(async () => {
+    report = await runContractCheck({
+      baseUrl: 'http://mock.local',
+      apiKey,
+      fetch: createDriftProxy((request) => mock.fetch(request), ['missing-object']),
+      rate: Number.POSITIVE_INFINITY,
+      scenarios: ['create-payment'],
+    });
+  }, 120_000);
+  afterAll(() => mock.close());
+
+  /** The run's report with 4 000 failed checks, each quoting a target at the longest it may. */
+  function swollen(): ContractReport {
+    const failed = report.checks.find((check) => check.outcome === 'failed');
+    const exchange = failed?.example?.exchange;
+    if (!failed || !exchange) throw new Error('the drifted run has no failure with evidence');
+    // The longest a target's text gets in a report: MAX_EVIDENCE_CHARS of escapes, and the suffix.
+    const longest = `${'\\u001b'.repeat(MAX_EVIDENCE_CHARS / 6)}… (999999 more characters)`;
+    const checks = Array.from({ length: 4000 }, (_, index) => ({
+      ...failed,
+      id: `schema.Payment.metadata.k${index}`,
+      example: {
+        expected: longest,
+        actual: longest,
+        exchange: {
+          ...exchange,
+          code: longest,
+          bodyExcerpt: longest,
+          headers: { 'request-id': longest, 'content-type': longest },
+        },
+      },
+    }));
+    return { ...report, checks };
+  }
+
+  it('keeps Markdown under 1 MiB, saying how many failures it left out', () => {
+    const markdown = formatBounded('markdown', swollen());
+    expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(REPORT_LIMITS.markdown);
+    expect(markdown).toMatch(/\d+ more failed checks not shown here/);
+  });
+
+  it.each(['text', 'github', 'junit', 'json'] as const)(
+    'keeps %s within its stated bound',
+    (format) => {
+      const text = formatBounded(format, swollen());
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(REPORT_LIMITS[format]);
+      if (format === 'json') expect(() => JSON.parse(text)).not.toThrow();
+      if (format === 'junit') expect(XMLValidator.validate(text)).toBe(true);
+    },
+  );
 });

@@ -1,4 +1,6 @@
-// What a report keeps of one request and its response: enough to read the failure and reproduce it, with the key and secrets masked.
+// What a report keeps of one request and its response: enough to read the failure and reproduce it, with the key and secrets masked and the target's text cleaned.
+import { maskSecrets as maskKitSecrets } from '@payment-service/sdk';
+import { cleanTargetText } from '../untrusted-text.js';
 
 /** The environment variable a reproduction reads the key from, so the key itself is never printed. */
 export const KEY_VARIABLE = 'PAYMENT_SERVICE_API_KEY';
@@ -11,7 +13,13 @@ const SHOWN_HEADERS = [
   'retry-after',
   'allow',
   'www-authenticate',
+  'location',
 ];
+
+/** How much of one response header value a report keeps. */
+const HEADER_VALUE_CHARS = 200;
+/** How much of a problem's `code` a report keeps. */
+const CODE_CHARS = 200;
 
 /** How much of a response body a report keeps. */
 const BODY_EXCERPT = 400;
@@ -26,37 +34,48 @@ export interface ExchangeRecord {
   /** The request body, when there was one (long runs of one character are kept compressed for the curl line). */
   requestBody?: string;
   status: number;
-  /** The problem's `code`, when the body is a problem with one. */
+  /** The problem's `code`, when the body is a problem with one (cleaned: see `cleanTargetText`). */
   code?: string;
-  /** The response headers a report shows. */
+  /** The response headers a report shows, cleaned; `location` only by its origin (a redirect is never followed). */
   headers: Record<string, string>;
-  /** The start of the response body, secrets masked. */
+  /** The start of the response body, secrets masked and cleaned. */
   bodyExcerpt: string;
 }
 
-/** Anything shaped like a secret key (the spec's `sk_test_`/`sk_live_` and key characters), known or not. */
-const SECRET_KEY = /\bsk_(test|live)_[A-Za-z0-9_-]+/g;
-
 /**
- * Replaces the given keys, anything shaped like a secret key (a key typed in the wrong place on
- * the command line is masked too) and any webhook signing secret in a text by masks.
+ * Masks the given keys (even one not shaped like a key: a key typed in the wrong place on the
+ * command line), then every secret key and webhook signing secret, with the SDK's masker (the
+ * kit's one): `sk_test_…`, `whsec_…`.
  *
  * @example
- * maskSecrets('Bearer sk_test_abc123 whsec_Zm9v', ['sk_test_abc123']); // 'Bearer sk_test_*** whsec_***'
+ * maskSecrets('Bearer sk_test_abc12345 whsec_Zm9v', ['sk_test_abc12345']); // 'Bearer sk_test_… whsec_…'
  */
 export function maskSecrets(text: string, keys: readonly string[] = []): string {
   let masked = text;
   for (const key of keys) {
     if (key.length >= 8)
-      masked = masked.split(key).join(`${key.slice(0, key.indexOf('_', 3) + 1) || 'sk_'}***`);
+      masked = masked.split(key).join(`${key.slice(0, key.indexOf('_', 3) + 1) || 'sk_'}…`);
   }
-  return masked
-    .replace(SECRET_KEY, (_match, mode: string) => `sk_${mode}_***`)
-    .replace(/whsec_[A-Za-z0-9+/=_-]+/g, 'whsec_***');
+  return maskKitSecrets(masked);
 }
 
 /**
- * Builds the record of an exchange; `apiKey` is the run's key, which never appears in it.
+ * The origin a `Location` header points to, resolved against the request's URL, for a report.
+ *
+ * @example
+ * locationOrigin('http://169.254.169.254/latest/meta-data', 'https://sandbox.example/v1/payments'); // 'http://169.254.169.254'
+ */
+export function locationOrigin(location: string, base: string): string {
+  try {
+    return new URL(location, base).origin;
+  } catch {
+    return `an unparsable URL (${cleanTargetText(location, 80)})`;
+  }
+}
+
+/**
+ * Builds the record of an exchange; `apiKey` is the run's key, which never appears in it, and
+ * `parsed` the body already parsed (a problem's `code` is read from it).
  *
  * @example
  * const record = recordExchange(request, requestBody, response, text, apiKey);
@@ -68,6 +87,7 @@ export function recordExchange(
   response: { status: number; headers: Headers },
   text: string,
   apiKey: string,
+  parsed?: unknown,
 ): ExchangeRecord {
   const requestHeaders: Record<string, string> = {};
   request.headers.forEach((value, name) => {
@@ -79,7 +99,11 @@ export function recordExchange(
   const headers: Record<string, string> = {};
   for (const name of SHOWN_HEADERS) {
     const value = response.headers.get(name);
-    if (value !== null) headers[name] = value;
+    if (value === null) continue;
+    headers[name] =
+      name === 'location'
+        ? `${locationOrigin(value, request.url)} (not followed)`
+        : cleanTargetText(maskSecrets(value, [apiKey]), HEADER_VALUE_CHARS);
   }
   const record: ExchangeRecord = {
     method: request.method,
@@ -87,15 +111,17 @@ export function recordExchange(
     requestHeaders,
     status: response.status,
     headers,
-    bodyExcerpt: maskSecrets(
-      text.length > BODY_EXCERPT ? `${text.slice(0, BODY_EXCERPT)}…` : text,
-      [apiKey],
-    ),
+    bodyExcerpt: cleanTargetText(maskSecrets(text, [apiKey]), BODY_EXCERPT),
   };
   if (requestBody !== undefined) record.requestBody = maskSecrets(requestBody, [apiKey]);
-  try {
-    const code = (JSON.parse(text) as { code?: unknown }).code;
-    if (typeof code === 'string') record.code = code;
-  } catch {}
+  let body = parsed;
+  if (body === undefined) {
+    try {
+      body = JSON.parse(text);
+    } catch {}
+  }
+  const code = (body as { code?: unknown } | null | undefined)?.code;
+  if (typeof code === 'string')
+    record.code = cleanTargetText(maskSecrets(code, [apiKey]), CODE_CHARS);
   return record;
 }

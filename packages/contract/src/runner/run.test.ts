@@ -161,7 +161,7 @@ describe('runContractCheck refuses or stops', () => {
     expect(report.summary.failed).toBe(0);
   });
 
-  it('exits 3 with "the key was refused" when the first request is a 401, sending nothing more', async () => {
+  it('exits 3 with "KEY REFUSED" when the first request is a 401, sending nothing more', async () => {
     const { sent } = counting();
     const refusing = async (request: Request) => {
       sent.push(request.url);
@@ -175,8 +175,8 @@ describe('runContractCheck refuses or stops', () => {
       apiKey: 'sk_test_refused_key',
       fetch: refusing,
     });
-    expect(report).toMatchObject({ verdict: 'unreachable', exitCode: 3 });
-    expect(report.message).toContain('the key was refused');
+    expect(report).toMatchObject({ verdict: 'key-refused', exitCode: 3 });
+    expect(report.message).toMatch(/^KEY REFUSED: the target refused the key/);
     expect(report.summary.failed).toBe(0);
     expect(sent).toHaveLength(1);
   });

@@ -1,8 +1,13 @@
-// runContractCheck: checks the options, probes the target, runs every scenario within the limits, cleans up, and returns the report.
+// runContractCheck: checks the options, probes the target, runs every scenario within the limits and the deadline, cleans up in every case, and returns the report.
 import { randomBytes } from 'node:crypto';
 import { openapiDocument } from '@payment-service/openapi';
 import { CheckLedger } from '../checks/ledger.js';
-import { ConfigurationError, ContractCheckError, KeyRefusedError } from '../errors.js';
+import {
+  ConfigurationError,
+  ContractCheckError,
+  KeyRefusedError,
+  RunStoppedError,
+} from '../errors.js';
 import { contractVersion } from '../generated/version.js';
 import {
   type ContractReport,
@@ -10,9 +15,11 @@ import {
   FAIL_ON_VALUES,
   type FailOn,
   summarize,
+  type Verdict,
   verdictLine,
 } from '../report.js';
 import { scenarios as allScenarios } from '../scenarios/index.js';
+import { cleanTargetText } from '../untrusted-text.js';
 import {
   createResponseValidator,
   type Exchange,
@@ -50,6 +57,12 @@ export interface ContractCheckOptions {
   webhookListen?: string;
   /** How long to wait for a delivery, in ms. Default 30 000. */
   webhookTimeoutMs?: number;
+  /** How long the whole run may take, in ms; then it stops with the report of what ran (exit 3). Default 20 minutes. */
+  deadlineMs?: number;
+  /** How many requests in a row may time out before the run stops (exit 3). Default 3. */
+  maxConsecutiveTimeouts?: number;
+  /** Keep each scenario's steps (the answers' bodies) for `compare`. Default true; `check` turns it off. */
+  keepTraces?: boolean;
   /** Only these scenarios (by id); default all. */
   scenarios?: string[];
   /** The fetch to send with (default: global fetch); a mock's in-process `fetch` runs with no port. */
@@ -69,6 +82,8 @@ export const DEFAULTS = {
   rate: 25,
   timeoutMs: 30_000,
   webhookTimeoutMs: 30_000,
+  deadlineMs: 20 * 60_000,
+  maxConsecutiveTimeouts: 3,
 };
 
 /** What a run did besides its report: the steps each scenario took, for `compare`. */
@@ -97,11 +112,16 @@ export function validateOptions(options: ContractCheckOptions) {
     url = new URL(options.baseUrl);
   } catch {
     throw new ConfigurationError(
-      `--base-url must be an http(s) URL, not ${JSON.stringify(options.baseUrl ?? '')}`,
+      `--base-url must be an http(s) URL, not ${JSON.stringify(cleanTargetText(String(options.baseUrl ?? '').replace(/\/\/[^/@]*@/, '//***@'), 200))}`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigurationError(`--base-url must be an http(s) URL, not ${url.protocol} …`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigurationError(
+      `--base-url must not carry credentials (${url.protocol}//***:***@${url.host}): the key goes in --key, and nothing else is sent to the target. Nothing was sent.`,
+    );
   }
   const key = options.apiKey ?? '';
   if (key.startsWith('sk_live_')) {
@@ -154,6 +174,12 @@ export function validateOptions(options: ContractCheckOptions) {
       options.webhookTimeoutMs,
       DEFAULTS.webhookTimeoutMs,
     ),
+    deadlineMs: positive('--deadline', options.deadlineMs, DEFAULTS.deadlineMs),
+    maxConsecutiveTimeouts: positive(
+      'maxConsecutiveTimeouts',
+      options.maxConsecutiveTimeouts,
+      DEFAULTS.maxConsecutiveTimeouts,
+    ),
   };
 }
 
@@ -161,8 +187,16 @@ export function validateOptions(options: ContractCheckOptions) {
 async function preflight(transport: Transport): Promise<void> {
   const answer = await transport.send({ path: '/v1/payments?limit=1', unchecked: true });
   if (answer.status === 401 || answer.status === 403) {
+    // The target's own explanation, cleaned: its `detail` (or `title`), else the body's start.
+    const json = answer.json as { detail?: unknown; title?: unknown } | undefined;
+    const said =
+      typeof json?.detail === 'string'
+        ? json.detail
+        : typeof json?.title === 'string'
+          ? json.title
+          : answer.record.bodyExcerpt;
     throw new KeyRefusedError(
-      `the key was refused: the first request (GET /v1/payments) answered ${answer.status}${answer.code ? ` ${answer.code}` : ''}; check the key and that --base-url is the sandbox`,
+      `the target refused the key: the first request (GET /v1/payments) answered ${answer.status}${answer.code ? ` ${answer.code}` : ''}${said ? `, saying "${cleanTargetText(said, 200)}"` : ''}; check the key and that --base-url is the sandbox`,
     );
   }
 }
@@ -178,15 +212,50 @@ async function probeSandboxControls(transport: Transport): Promise<boolean> {
 }
 
 /**
+ * Deletes the webhook endpoints a run registered, whatever ended the run; returns the ids it could
+ * not delete (it stops trying once the target no longer answers).
+ */
+async function deleteEndpoints(
+  transport: Transport,
+  endpoints: Map<string, Set<string>>,
+): Promise<string[]> {
+  const left: string[] = [];
+  let answering = true;
+  for (const [apiKey, ids] of endpoints) {
+    for (const id of ids) {
+      if (!answering) {
+        left.push(id);
+        continue;
+      }
+      try {
+        const answer = await transport.send({
+          method: 'DELETE',
+          path: `/v1/webhook_endpoints/${encodeURIComponent(id)}`,
+          apiKey,
+          unchecked: true,
+          cleanup: true,
+        });
+        if (answer.status >= 300 && answer.status !== 404) left.push(id);
+      } catch {
+        answering = false;
+        left.push(id);
+      }
+    }
+  }
+  return left.map((id) => cleanTargetText(id, 60));
+}
+
+/**
  * Runs the contract checks against a target and returns the report (and each scenario's steps).
  *
  * @example
- * const { report } = await runContract({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_ci' });
+ * const { report } = await runContract({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_local_ci_run' });
  */
 export async function runContract(options: ContractCheckOptions): Promise<ContractRun> {
   const settings = validateOptions(options);
   const clock = options.clock ?? systemClock;
   const started = clock.now();
+  const deadline = started + settings.deadlineMs;
   const ledger = new CheckLedger();
   const validator = createResponseValidator();
   const transport = createTransport({
@@ -197,6 +266,8 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
     rate: settings.rate,
     maxRequests: settings.maxRequests,
     timeoutMs: settings.timeoutMs,
+    deadline,
+    maxConsecutiveTimeouts: settings.maxConsecutiveTimeouts,
     validator,
     ledger,
     userAgent: `payment-service-contract/${contractVersion}`,
@@ -210,11 +281,14 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
 
   const runId = randomBytes(6).toString('hex');
   const traces = new Map<string, TraceStep[]>();
+  const keepTraces = options.keepTraces ?? true;
   const errors: ContractReport['errors'] = [];
   const endpoints = new Map<string, Set<string>>();
+  const mask = (text: string) => maskSecrets(text, [settings.apiKey]);
   let receiver: WebhookReceiver | undefined;
   let sandboxControls = false;
-  let stop: ContractCheckError | undefined;
+  let stop: { exitCode: 2 | 3 | 4; verdict: Verdict; message: string } | undefined;
+  let leftBehind: string[] = [];
 
   try {
     if (options.webhookUrl !== undefined) {
@@ -247,7 +321,7 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
         continue;
       }
       const trace: TraceStep[] = [];
-      traces.set(scenario.id, trace);
+      if (keepTraces) traces.set(scenario.id, trace);
       const apiKey = scenario.requires?.includes('sandbox-controls')
         ? freshSandboxKey()
         : settings.apiKey;
@@ -263,8 +337,11 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
         endpointUrl: receiver?.url ?? 'http://127.0.0.1:9/payment-service-contract',
         requestSpacingMs: Number.isFinite(settings.rate) ? 1000 / settings.rate : 0,
         webhookTimeoutMs: settings.webhookTimeoutMs,
+        timeLeft: () => deadline - clock.now(),
+        clock,
         endpoints: created,
         trace,
+        keepTrace: keepTraces,
       });
       try {
         await scenario.run(context);
@@ -277,51 +354,66 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
         if (!(error instanceof StepFailed)) {
           errors.push({
             scenario: scenario.id,
-            message: maskSecrets(String((error as Error).stack ?? error), [settings.apiKey]),
+            message: cleanTargetText(mask(String((error as Error).stack ?? error)), 4000),
           });
         }
         for (const check of scenario.checks) ledger.skip(check, 'scenario', reason);
       }
     }
   } catch (error) {
-    if (!(error instanceof ContractCheckError)) throw error;
     if (error instanceof ConfigurationError && transport.sent === 0) throw error;
-    stop = error;
+    if (error instanceof ContractCheckError) {
+      stop = {
+        exitCode: error.exitCode,
+        verdict:
+          error.exitCode === 2
+            ? 'incomplete'
+            : error instanceof KeyRefusedError
+              ? 'key-refused'
+              : error instanceof RunStoppedError
+                ? 'stopped'
+                : 'unreachable',
+        message: error.message,
+      };
+    } else {
+      // A bug here, or an answer nothing foresaw: no verdict, but the report of what ran.
+      const message = `an internal error stopped the run: ${(error as Error)?.message ?? String(error)}`;
+      errors.push({
+        scenario: 'run',
+        message: cleanTargetText(mask(String((error as Error)?.stack ?? error)), 4000),
+      });
+      stop = { exitCode: 4, verdict: 'no-verdict', message };
+    }
     for (const scenario of selected) {
       for (const check of scenario.checks)
-        ledger.skip(check, 'scenario', `the run stopped: ${error.message}`);
+        ledger.skip(check, 'scenario', `the run stopped: ${stop.message}`, stop.exitCode !== 2);
     }
   } finally {
-    if (stop?.exitCode !== 3) {
-      for (const [apiKey, ids] of endpoints) {
-        for (const id of ids) {
-          await transport
-            .send({
-              method: 'DELETE',
-              path: `/v1/webhook_endpoints/${encodeURIComponent(id)}`,
-              apiKey,
-              unchecked: true,
-            })
-            .catch(() => undefined);
-        }
-      }
-    }
+    leftBehind = await deleteEndpoints(transport, endpoints);
     await receiver?.close();
   }
 
   const checks = ledger.results();
   const summary = summarize(checks);
-  const verdict = stop
-    ? stop.exitCode === 3
-      ? 'unreachable'
-      : 'incomplete'
-    : exitCodeFor(summary, settings.failOn, errors.length) === 1
+  const counted = exitCodeFor(summary, settings.failOn, errors.length);
+  const verdict: Verdict = stop
+    ? stop.verdict
+    : counted === 1
       ? 'failed'
-      : 'passed';
-  const exitCode = stop ? stop.exitCode : exitCodeFor(summary, settings.failOn, errors.length);
-  const problem =
+      : counted === 4
+        ? 'no-verdict'
+        : 'passed';
+  const exitCode = stop ? stop.exitCode : counted;
+  const problems = [
     stop?.message ??
-    (errors.length > 0 ? `${errors.length} scenario(s) stopped on an unexpected error` : undefined);
+      (errors.length > 0
+        ? `${errors.length} scenario(s) stopped on an unexpected error`
+        : undefined),
+    leftBehind.length > 0
+      ? `${leftBehind.length} webhook endpoint(s) the run registered could not be deleted: ${leftBehind.join(', ')}`
+      : undefined,
+  ].filter((text): text is string => text !== undefined);
+  const problem = problems.length > 0 ? cleanTargetText(problems.join('; '), 2000) : undefined;
   const info = (openapiDocument as unknown as { info: { title: string; version: string } }).info;
   const report: ContractReport = {
     schemaVersion: 1,
@@ -338,9 +430,7 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
     requests: transport.sent,
     verdict,
     exitCode,
-    message: maskSecrets(verdictLine(verdict, summary, settings.failOn, problem), [
-      settings.apiKey,
-    ]),
+    message: mask(verdictLine(verdict, summary, settings.failOn, problem)),
     summary,
     checks,
     errors,
@@ -353,7 +443,7 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
  * the spec element it enforces and that element's provenance, and the exit code under the policy.
  *
  * @example
- * const report = await runContractCheck({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_ci' });
+ * const report = await runContractCheck({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_local_ci_run' });
  * if (report.exitCode !== 0) console.error(report.message);
  */
 export async function runContractCheck(options: ContractCheckOptions): Promise<ContractReport> {

@@ -1,6 +1,7 @@
 // What a scenario is (data: its checks and what it needs, plus the steps the runner executes) and the context its steps use.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CheckDefinition, CheckLedger } from '../checks/ledger.js';
+import type { Clock } from './clock.js';
 import type { Answer, ScenarioRequest, Transport } from './transport.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
 
@@ -106,8 +107,14 @@ export interface ScenarioContextOptions {
   endpointUrl: string;
   requestSpacingMs: number;
   webhookTimeoutMs: number;
+  /** The time left before the run's deadline, in ms: no wait for a delivery goes past it. */
+  timeLeft?: () => number;
+  /** The run's clock: each check's time is read on it. */
+  clock?: Clock;
   endpoints: Set<string>;
   trace: TraceStep[];
+  /** Whether to keep the steps (with the answers' bodies) for `compare`. Default true. */
+  keepTrace?: boolean;
 }
 
 /**
@@ -125,6 +132,18 @@ export function createScenarioContext(options: ScenarioContextOptions): Scenario
     return found;
   };
 
+  const now = () => options.clock?.now() ?? Date.now();
+  const keepTrace = options.keepTrace ?? true;
+  // Each check's time is the time since the scenario's previous check: the scenario's time, shared.
+  let lastCheck = now();
+  const elapsed = () => {
+    const at = now();
+    const spent = at - lastCheck;
+    lastCheck = at;
+    return spent;
+  };
+
+  // Requests sent while others are in flight share a batch (compare reads them as sent at once).
   let inFlight = 0;
   let batch = 0;
   const send = async (request: ScenarioRequest) => {
@@ -136,6 +155,7 @@ export function createScenarioContext(options: ScenarioContextOptions): Scenario
       .finally(() => {
         inFlight -= 1;
       });
+    if (!keepTrace) return answer;
     const headers = ['request-id', 'idempotent-replayed', 'retry-after', 'allow'].filter((name) =>
       answer.headers.has(name),
     );
@@ -175,6 +195,7 @@ export function createScenarioContext(options: ScenarioContextOptions): Scenario
         definition(id),
         'scenario',
         passed ? undefined : { expected, actual, ...(answer ? { exchange: answer.record } : {}) },
+        elapsed(),
       );
       return passed;
     },
@@ -202,9 +223,15 @@ export function createScenarioContext(options: ScenarioContextOptions): Scenario
     trackEndpoint: (id) => options.endpoints.add(id),
     async waitForDeliveries(predicate) {
       if (!options.webhooks) return false;
-      return options.webhooks.waitUntil(predicate, options.webhookTimeoutMs);
+      const left = options.timeLeft?.() ?? Number.POSITIVE_INFINITY;
+      return options.webhooks.waitUntil(
+        predicate,
+        Math.max(0, Math.min(options.webhookTimeoutMs, left)),
+      );
     },
-    trace: (step) => options.trace.push(step),
+    trace: (step) => {
+      if (keepTrace) options.trace.push(step);
+    },
   };
   return context;
 }

@@ -1,13 +1,14 @@
-// Sends the scenarios' requests: within the request budget and rate, only test tokens, every response checked against the spec.
+// Sends the scenarios' requests: to the target's origin only (no redirect followed), within the request budget, rate and deadline, only test tokens, every response checked against the spec.
 import type { CheckLedger } from '../checks/ledger.js';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError, RunStoppedError } from '../errors.js';
 import type {
   Exchange,
   ExchangeResult,
   ResponseValidator,
 } from '../validation/response-validator.js';
 import { type Clock, createRateLimiter } from './clock.js';
-import { type ExchangeRecord, recordExchange } from './exchange-record.js';
+import { type ExchangeRecord, locationOrigin, recordExchange } from './exchange-record.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { describeNetworkError } from './network-errors.js';
 
 /** A request a scenario sends. */
@@ -26,6 +27,8 @@ export interface ScenarioRequest {
    * go past the request budget (a run always deletes the webhook endpoints it created).
    */
   unchecked?: boolean;
+  /** A clean-up after the run (deleting its endpoints): sent past the deadline, with a short time-out. */
+  cleanup?: boolean;
 }
 
 /** A response, read and checked. */
@@ -54,6 +57,10 @@ export interface TransportOptions {
   maxRequests: number;
   /** How long one request may take. */
   timeoutMs: number;
+  /** When the run must end, on `clock` (ms since the epoch); no request is sent or waited for past it. */
+  deadline?: number;
+  /** How many requests in a row may time out before the run stops (exit 3). */
+  maxConsecutiveTimeouts?: number;
   validator: ResponseValidator;
   ledger: CheckLedger;
   userAgent: string;
@@ -72,6 +79,15 @@ const UNCHECKED: ExchangeResult = {
 
 /** Responses larger than this are cut: no answer can fill the runner's memory. */
 const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Schema checks one exchange can fail, at most: a hostile body cannot make thousands. */
+const MAX_VIOLATIONS_PER_EXCHANGE = 20;
+
+/** Default of `maxConsecutiveTimeouts`. */
+export const MAX_CONSECUTIVE_TIMEOUTS = 3;
+
+/** A clean-up request (deleting the run's endpoints) waits at most this long, whatever `--timeout` says. */
+const CLEANUP_TIMEOUT_MS = 10_000;
 
 async function readBounded(response: Response): Promise<string> {
   if (!response.body) return '';
@@ -118,14 +134,37 @@ function assertOnlyTestTokens(body: unknown): void {
  */
 export function createTransport(options: TransportOptions) {
   const take = createRateLimiter(options.rate, options.clock);
+  const maxTimeouts = options.maxConsecutiveTimeouts ?? MAX_CONSECUTIVE_TIMEOUTS;
   let sent = 0;
+  let timeoutsInARow = 0;
+
+  /** The time left before the deadline, in ms (Infinity without one). */
+  const remaining = () =>
+    options.deadline === undefined
+      ? Number.POSITIVE_INFINITY
+      : options.deadline - options.clock.now();
+
+  function assertBeforeDeadline() {
+    if (remaining() <= 0) {
+      throw new RunStoppedError(
+        `the run reached its deadline (--deadline) after ${sent} requests: the report holds what ran`,
+      );
+    }
+  }
+
+  /** The time one request may take: its time-out, or less when the deadline is nearer. */
+  const requestTimeout = (cleanup = false) =>
+    cleanup
+      ? Math.min(options.timeoutMs, CLEANUP_TIMEOUT_MS)
+      : Math.max(1, Math.min(options.timeoutMs, remaining()));
 
   /** Whether the target still answers a plain request (after one request got no answer). */
   async function stillAnswers(): Promise<boolean> {
     try {
       const probe = new Request(new URL('/v1/payments?limit=1', `${options.baseUrl}/`), {
         headers: { authorization: `Bearer ${options.apiKey}`, 'user-agent': options.userAgent },
-        signal: AbortSignal.timeout(options.timeoutMs),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(requestTimeout()),
       });
       await readBounded(await options.fetch(probe));
       return true;
@@ -161,6 +200,7 @@ export function createTransport(options: TransportOptions) {
   }
 
   async function send(request: ScenarioRequest): Promise<Answer> {
+    if (!request.cleanup) assertBeforeDeadline();
     if (sent >= options.maxRequests && !request.unchecked) {
       throw new ConfigurationError(
         `the request budget ran out after ${sent} requests (--max-requests ${options.maxRequests}); raise it to run every check`,
@@ -169,6 +209,7 @@ export function createTransport(options: TransportOptions) {
     assertOnlyTestTokens(request.body);
     sent += 1;
     await take();
+    if (!request.cleanup) assertBeforeDeadline();
     const url = new URL(request.path, `${options.baseUrl}/`);
     const headers = new Headers(request.headers);
     headers.set('user-agent', options.userAgent);
@@ -181,11 +222,15 @@ export function createTransport(options: TransportOptions) {
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     }
     const method = request.method ?? (body === undefined ? 'GET' : 'POST');
+    const timeoutMs = requestTimeout(request.cleanup);
+    const started = options.clock.now();
     const outgoing = new Request(url, {
       method,
       headers,
       ...(body === undefined ? {} : { body }),
-      signal: AbortSignal.timeout(options.timeoutMs),
+      // A 3xx is the target's answer, never a request to another origin.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
     });
     let response: Response;
     let text: string;
@@ -193,11 +238,34 @@ export function createTransport(options: TransportOptions) {
       response = await options.fetch(outgoing);
       text = await readBounded(response);
     } catch (error) {
-      const unreachable = describeNetworkError(error, url, options.timeoutMs);
+      const unreachable = describeNetworkError(error, url, timeoutMs);
+      if (request.cleanup) throw unreachable;
+      if ((error as { name?: string } | undefined)?.name === 'TimeoutError') {
+        timeoutsInARow += 1;
+        assertBeforeDeadline();
+        if (timeoutsInARow >= maxTimeouts) {
+          throw new RunStoppedError(
+            `${timeoutsInARow} requests in a row got no answer within ${timeoutMs / 1000} s (--timeout): the run stopped; the report holds what ran`,
+          );
+        }
+      }
       // A target that drops one request (a 2 MB body, say) but still answers is judged on that
       // answer; only a target that no longer answers at all stops the run (exit 3).
       if (request.unchecked || !(await stillAnswers())) throw unreachable;
       return noAnswer(method, url, headers, body, unreachable.message);
+    }
+    timeoutsInARow = 0;
+    let json: unknown;
+    let tooDeep = false;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    // Nothing downstream recurses into a body nested past the limit: it is no body at all.
+    if (json !== null && typeof json === 'object' && nestsDeeperThan(json, MAX_JSON_DEPTH)) {
+      json = undefined;
+      tooDeep = true;
     }
     const record = recordExchange(
       { method, url: url.href, headers },
@@ -205,6 +273,7 @@ export function createTransport(options: TransportOptions) {
       response,
       text,
       options.apiKey,
+      json ?? null,
     );
     const exchangeHeaders: Record<string, string> = {};
     response.headers.forEach((value, name) => {
@@ -217,12 +286,6 @@ export function createTransport(options: TransportOptions) {
       headers: exchangeHeaders,
       body: text,
     };
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
     if (request.unchecked)
       return {
         status: response.status,
@@ -233,12 +296,24 @@ export function createTransport(options: TransportOptions) {
         record,
         result: UNCHECKED,
       };
-    const result = options.validator.check(exchange);
+    const result = options.validator.check(exchange, { tooDeep });
     const operation = result.operation === 'undeclared' ? 'routes' : result.operation;
+    const redirect = response.status >= 300 && response.status < 400;
+    const location = response.headers.get('location');
     // One evaluation per check and exchange: a list of ten payments with the same broken field is one failure here.
     const firstViolation = new Map<string, (typeof result.violations)[number]>();
     for (const violation of result.violations) {
-      if (!firstViolation.has(violation.id)) firstViolation.set(violation.id, violation);
+      if (firstViolation.size >= MAX_VIOLATIONS_PER_EXCHANGE) break;
+      if (firstViolation.has(violation.id)) continue;
+      firstViolation.set(
+        violation.id,
+        redirect && violation.id.startsWith('status.')
+          ? {
+              ...violation,
+              actual: `${violation.actual}: a redirect to ${location === null ? 'no Location' : locationOrigin(location, url.href)}, not followed (the check talks to ${url.origin} only)`,
+            }
+          : violation,
+      );
     }
     const checks = [
       ...result.checks,
@@ -246,6 +321,7 @@ export function createTransport(options: TransportOptions) {
         (item) => !result.checks.some((check) => check.id === item.id),
       ),
     ];
+    const share = checks.length > 0 ? (options.clock.now() - started) / checks.length : 0;
     for (const check of checks) {
       const violation = firstViolation.get(check.id);
       options.ledger.record(
@@ -254,6 +330,7 @@ export function createTransport(options: TransportOptions) {
         violation
           ? { expected: violation.expected, actual: violation.actual, exchange: record }
           : undefined,
+        share,
       );
     }
     options.onExchange?.(exchange, result);

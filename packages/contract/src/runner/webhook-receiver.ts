@@ -1,16 +1,28 @@
-// The webhook receiver a run starts: records every delivery (bounded) and verifies its signature with the SDK, as a merchant's handler would.
+// The webhook receiver a run starts: keeps only the deliveries that verify with the endpoint's secret (SDK `webhooks.verify`), counts and refuses the rest.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebhookEvent, webhooks } from '@payment-service/sdk';
+import { cleanTargetText } from '../untrusted-text.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
-/** One delivery attempt as the receiver saw it. */
+/** One verified delivery. */
 export interface ReceivedDelivery {
   webhookId: string;
   headers: Record<string, string>;
   rawBody: string;
-  /** The verified event, or undefined when verification failed (`verificationError` says why). */
+  /**
+   * The event, when it is well formed (`data.object` a payment with an id); undefined when the
+   * signature verified but the event is not (`malformed` says why, cleaned).
+   */
   event: WebhookEvent | undefined;
-  verificationError: string | undefined;
+  malformed: string | undefined;
+}
+
+/** The deliveries a receiver refused (unsigned, badly signed, too large): counted, never kept. */
+export interface RefusedDeliveries {
+  count: number;
+  /** Why the first one was refused (cleaned). */
+  firstReason: string | undefined;
 }
 
 /** A running receiver. */
@@ -19,8 +31,10 @@ export interface WebhookReceiver {
   readonly url: string;
   /** The signing secret deliveries are verified with; set after registering the endpoint. */
   secret: string | undefined;
-  /** Every delivery received, oldest first (at most 1 000). */
+  /** Every verified delivery, oldest first (the first 10 000 are kept; none is ever refused). */
   readonly received: readonly ReceivedDelivery[];
+  /** The deliveries that did not verify: answered 400 and counted, nothing else kept. */
+  readonly refused: Readonly<RefusedDeliveries>;
   /** Resolves true once `predicate` holds (checked now and after each delivery), false after `timeoutMs`. */
   waitUntil(predicate: () => boolean, timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
@@ -34,7 +48,8 @@ export interface WebhookReceiverOptions {
   listen?: string;
 }
 
-const MAX_DELIVERIES = 1000;
+/** Verified deliveries kept in memory; later ones are still answered 2xx (only the target can sign them). */
+const MAX_KEPT = 10_000;
 const MAX_BODY = 256 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -77,7 +92,32 @@ export async function startWebhookReceiver(
   const address = listenAddress(url, options.listen);
   if (typeof address === 'string') throw new Error(address);
   const received: ReceivedDelivery[] = [];
+  const refused: RefusedDeliveries = { count: 0, firstReason: undefined };
   const waiters = new Set<() => void>();
+  const refuse = (reason: string) => {
+    refused.count += 1;
+    refused.firstReason ??= cleanTargetText(reason, 200);
+  };
+  const handle = async (rawBody: string, headers: Record<string, string>) => {
+    let event: WebhookEvent;
+    try {
+      event = await webhooks.verify(rawBody, headers, receiver.secret ?? '');
+    } catch (error) {
+      refuse(error instanceof Error ? error.message : String(error));
+      return 400;
+    }
+    if (received.length < MAX_KEPT) {
+      const malformed = malformedEvent(event);
+      received.push({
+        webhookId: cleanTargetText(headers['webhook-id'] ?? '', 200),
+        headers,
+        rawBody,
+        event: malformed ? undefined : event,
+        malformed: malformed && cleanTargetText(malformed, 200),
+      });
+    }
+    return 204;
+  };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -85,33 +125,26 @@ export async function startWebhookReceiver(
       size += chunk.length;
       if (size <= MAX_BODY) chunks.push(chunk);
     });
-    request.on('end', async () => {
-      if (size > MAX_BODY || received.length >= MAX_DELIVERIES) {
-        response.writeHead(413).end();
-        return;
-      }
-      const rawBody = Buffer.concat(chunks).toString('utf8');
+    request.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(request.headers)) {
         if (typeof value === 'string') headers[name] = value;
       }
-      let event: WebhookEvent | undefined;
-      let verificationError: string | undefined;
-      try {
-        event = await webhooks.verify(rawBody, request.headers, receiver.secret ?? '');
-      } catch (error) {
-        verificationError = error instanceof Error ? error.message : String(error);
-      }
-      received.push({
-        webhookId: headers['webhook-id'] ?? '',
-        headers,
-        rawBody,
-        event,
-        verificationError,
+      if (size > MAX_BODY) refuse(`a body over ${MAX_BODY} bytes`);
+      const status =
+        size > MAX_BODY
+          ? Promise.resolve(413)
+          : handle(Buffer.concat(chunks).toString('utf8'), headers).catch((error: unknown) => {
+              refuse(`the receiver failed: ${String(error)}`);
+              return 500;
+            });
+      void status.then((code) => {
+        response.writeHead(code).end();
+        if (code !== 204) return;
+        for (const check of waiters) check();
       });
-      response.writeHead(event ? 204 : 400).end();
-      for (const check of waiters) check();
     });
+    request.on('error', () => response.destroy());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -124,11 +157,20 @@ export async function startWebhookReceiver(
     url: url.href,
     secret: undefined,
     received,
+    refused,
     waitUntil(predicate, timeoutMs) {
-      if (predicate()) return Promise.resolve(true);
+      // A predicate that throws (on an event no check foresaw) is one that does not hold.
+      const holds = () => {
+        try {
+          return predicate();
+        } catch {
+          return false;
+        }
+      };
+      if (holds()) return Promise.resolve(true);
       return new Promise<boolean>((resolve) => {
         const check = () => {
-          if (!predicate()) return;
+          if (!holds()) return;
           waiters.delete(check);
           clearTimeout(timer);
           resolve(true);
@@ -148,4 +190,25 @@ export async function startWebhookReceiver(
       }),
   };
   return receiver;
+}
+
+/**
+ * Why a verified event is not one the checks can read (no `data.object` with a string `id`, or
+ * nested past the limit), or undefined when it is well formed.
+ *
+ * @example
+ * malformedEvent({ id: 'evt_1', type: 'payment.succeeded', data: {} }); // 'data.object is not an object with an id'
+ */
+export function malformedEvent(event: unknown): string | undefined {
+  if (event === null || typeof event !== 'object') return 'the event is not an object';
+  if (nestsDeeperThan(event, MAX_JSON_DEPTH))
+    return `the event nests deeper than ${MAX_JSON_DEPTH} levels`;
+  const { type, data } = event as { type?: unknown; data?: unknown };
+  if (typeof type !== 'string') return 'type is not a string';
+  const object = (data as { object?: unknown } | null | undefined)?.object;
+  if (object === null || typeof object !== 'object' || Array.isArray(object))
+    return 'data.object is not an object with an id';
+  if (typeof (object as { id?: unknown }).id !== 'string')
+    return 'data.object is not an object with an id';
+  return undefined;
 }

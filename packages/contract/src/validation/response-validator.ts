@@ -1,6 +1,7 @@
 // Checks one HTTP exchange against the spec: declared status, content type, headers and body, each as a named check on the spec element it enforces.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../runner/json-depth.js';
 import { type ElementRef, locateElement, nodeAt, pointerToken } from '../spec/elements.js';
 import {
   declaredStatusKey,
@@ -50,6 +51,11 @@ export interface ExchangeResult {
   violations: SchemaViolation[];
 }
 
+/** What the caller already knows of the body: `tooDeep` when it nests past MAX_JSON_DEPTH (then it is not read again). */
+export interface BodyFacts {
+  tooDeep?: boolean;
+}
+
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** How deep the body's elements are listed as checks (a payment inside a list inside a page is depth 3). */
@@ -60,7 +66,12 @@ const UNDECLARED_ROUTE: ElementRef = { pointer: '/components/responses/NotFound'
 
 /** Shortens a value for a message. */
 function excerpt(value: unknown, limit = 120): string {
-  const text = value === undefined ? '(absent)' : JSON.stringify(value);
+  const text =
+    value === undefined
+      ? '(absent)'
+      : typeof value === 'string' && value.length > limit
+        ? JSON.stringify(value.slice(0, limit))
+        : JSON.stringify(value);
   return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }
 
@@ -272,7 +283,12 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
     };
   }
 
-  function checkDeclared(exchange: Exchange, operation: OperationEntry, statusKey: string) {
+  function checkDeclared(
+    exchange: Exchange,
+    operation: OperationEntry,
+    statusKey: string,
+    body: BodyFacts,
+  ) {
     const spec = operation.spec;
     const violations: SchemaViolation[] = [];
     const checks = checksFor(operation, statusKey);
@@ -308,9 +324,17 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
       });
       return { checks, violations };
     }
-    let body: unknown;
+    if (body.tooDeep) {
+      violations.push({
+        ...contentCheck,
+        expected: `a JSON body nested at most ${MAX_JSON_DEPTH} levels deep`,
+        actual: `a body nested deeper than ${MAX_JSON_DEPTH} levels (not read further)`,
+      });
+      return { checks, violations };
+    }
+    let parsed: unknown;
     try {
-      body = JSON.parse(exchange.body);
+      parsed = JSON.parse(exchange.body);
     } catch {
       violations.push({
         ...contentCheck,
@@ -319,8 +343,16 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
       });
       return { checks, violations };
     }
+    if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) {
+      violations.push({
+        ...contentCheck,
+        expected: `a JSON body nested at most ${MAX_JSON_DEPTH} levels deep`,
+        actual: `a body nested deeper than ${MAX_JSON_DEPTH} levels (not read further)`,
+      });
+      return { checks, violations };
+    }
     violations.push(
-      ...schemaViolations(spec, `${resolved}/content/${pointerToken(mediaType)}/schema`, body),
+      ...schemaViolations(spec, `${resolved}/content/${pointerToken(mediaType)}/schema`, parsed),
     );
     return { checks, violations };
   }
@@ -357,7 +389,7 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
      * @example
      * validator.check(exchange).violations.length === 0;
      */
-    check(exchange: Exchange): ExchangeResult {
+    check(exchange: Exchange, body: BodyFacts = {}): ExchangeResult {
       const operation = findOperation(operations, exchange.method, exchange.path);
       if (!operation) return checkUndeclared(exchange);
       const base = { operation: operation.operationId, spec: operation.spec };
@@ -365,11 +397,11 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
       const success = exchange.status >= 200 && exchange.status < 300;
       const successKey = operation.statusKeys.find((key) => /^2/.test(key));
       if (statusKey) {
-        return { ...base, statusKey, ...checkDeclared(exchange, operation, statusKey) };
+        return { ...base, statusKey, ...checkDeclared(exchange, operation, statusKey, body) };
       }
       if (success && successKey) {
         // Another 2xx than the declared one: the status check fails, the body is still checked.
-        const declared = checkDeclared(exchange, operation, successKey);
+        const declared = checkDeclared(exchange, operation, successKey, body);
         const check = statusCheck(operation, successKey);
         return {
           ...base,

@@ -140,7 +140,7 @@ describe('logging', () => {
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^\S+Z GET \/v1\/payments 200 \d+ms req_[A-Za-z0-9]+$/);
     // A 4xx/5xx line carries the problem code.
-    expect(lines[1]).toMatch(/ GET \/v1\/payments\/sk_test_\*\*\* 404 not_found \d+ms req_/);
+    expect(lines[1]).toMatch(/ GET \/v1\/payments\/sk_test_… 404 not_found \d+ms req_/);
     expect(lines[2]).toMatch(/ 401 live_key_in_sandbox \d+ms req_/);
     const text = lines.join('\n');
     expect(text).not.toContain('harness_key');

@@ -71,6 +71,8 @@ export interface CliSettings {
   /** Loopback endpoints on a network --host too (undefined: only on a loopback --host). */
   allowLoopbackWebhookUrls?: true;
   /** The data directory (`--data-dir` or `$PAYMENT_SERVICE_MOCK_DATA_DIR`), if any. */
+  dataDir?: string;
+  /** The data directory (`--data-dir` or `$PAYMENT_SERVICE_MOCK_DATA_DIR`), if any. */
 }
 
 class CliError extends Error {}

@@ -112,7 +112,7 @@ describe('GET /_sandbox/inspector', () => {
     expect(text).not.toContain(TEST_KEY);
     expect(text).not.toMatch(/whsec_[A-Za-z0-9+/=]{4,}/);
     expect(text).toContain('token=***');
-    expect(text).toContain('whsec_***');
+    expect(text).toContain('whsec_…');
   });
 
   it('cuts bodies at 4 096 characters and says so', async () => {

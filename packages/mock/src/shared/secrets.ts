@@ -1,20 +1,7 @@
-// Masks anything that looks like a secret API key before text reaches a log line or a response.
+// Masking for the mock's log lines, console and inspector: keys and signing secrets by the SDK's masker (the kit's one), URLs and JSON bodies on top of it.
+import { maskSecrets } from '@payment-service/sdk';
 
-const SECRET_KEY_PATTERN = /sk_[A-Za-z0-9]+_[A-Za-z0-9_-]+/g;
-
-/**
- * Replaces every `sk_<env>_<secret>` in `text` with `sk_<env>_***`.
- *
- * @example
- * maskSecrets('Bearer sk_test_abc123'); // 'Bearer sk_test_***'
- */
-export function maskSecrets(text: string): string {
-  if (!text.includes('sk_')) return text;
-  return text.replace(
-    SECRET_KEY_PATTERN,
-    (match) => `${match.slice(0, match.indexOf('_', 3))}_***`,
-  );
-}
+export { maskSecrets };
 
 /**
  * A URL fit for a log line: credentials and query values replaced with `***`, and any secret
@@ -40,8 +27,6 @@ export function maskUrl(text: string): string {
   return maskSecrets(url.href.replaceAll('%2A%2A%2A', '***'));
 }
 
-const SIGNING_SECRET_PATTERN = /whsec_[A-Za-z0-9+/=]+/g;
-
 /**
  * A request or response body fit for the console: secret keys and webhook signing secrets
  * masked, and in JSON every string that is a URL masked as in log lines (credentials, query
@@ -49,7 +34,7 @@ const SIGNING_SECRET_PATTERN = /whsec_[A-Za-z0-9+/=]+/g;
  *
  * @example
  * maskBody('{"url":"https://u:p@example.com/h","secret":"whsec_abc"}');
- * // '{"url":"https://***:***@example.com/h","secret":"whsec_***"}'
+ * // '{"url":"https://***:***@example.com/h","secret":"whsec_…"}'
  */
 export function maskBody(text: string): string {
   let value: unknown;
@@ -62,7 +47,7 @@ export function maskBody(text: string): string {
 }
 
 function maskText(text: string): string {
-  return maskSecrets(text).replace(SIGNING_SECRET_PATTERN, 'whsec_***');
+  return maskSecrets(text);
 }
 
 /** One string of a JSON body, masked: a URL as in log lines, any text for keys and secrets. */
