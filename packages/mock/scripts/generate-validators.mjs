@@ -190,9 +190,18 @@ function scoped(code, exportName, runtime) {
 
 function render() {
   const parts = [
-    // `Payment` checks the testing entry's payment fixtures and restored snapshots.
-    { document: openapiDocument, exportName: 'openapiRequestValidators', extra: ['Payment'] },
-    { document: sandboxDocument, exportName: 'sandboxRequestValidators', extra: [] },
+    // `Payment`, `Refund`, `WebhookEndpoint`, `Event` and `WebhookDelivery` check the testing entry's
+    // payment fixtures and restored snapshots.
+    {
+      document: openapiDocument,
+      exportName: 'openapiRequestValidators',
+      extra: ['Payment', 'Refund', 'WebhookEndpoint', 'Event'],
+    },
+    {
+      document: sandboxDocument,
+      exportName: 'sandboxRequestValidators',
+      extra: ['WebhookDelivery'],
+    },
   ].map(({ document, exportName, extra }) => ({
     exportName,
     ...compile(document, exportName, extra),

@@ -2,12 +2,18 @@
 import type { components } from '@payment-service/openapi';
 import { type Faults, normalizeFaults } from '../shared/faults.js';
 import {
+  type Account,
   type IdempotencyRecord,
   packTimeline,
   type StoredResponse,
   type TimelineStep,
 } from '../store/account.js';
-import type { EndpointRecord } from '../store/webhook-state.js';
+import type {
+  EndpointRecord,
+  QueuedDelivery,
+  StoredEvent,
+  WebhookDelivery,
+} from '../store/webhook-state.js';
 import type { SandboxState } from './account-service.js';
 
 type Payment = components['schemas']['Payment'];
@@ -34,6 +40,28 @@ export interface IdempotencyData {
   serverExpiresAt: number;
 }
 
+/** A delivery attempt waiting on the key's clock, with its endpoint by id. */
+export interface QueuedData {
+  event: StoredEvent;
+  /** One of the key's endpoints, or the server-wide one (`we_default`). */
+  endpointId: string;
+  attempt: number;
+  /** On the key's clock (ms epoch). */
+  dueAt: number;
+}
+
+/** A key's webhook state: endpoints with their signing keys, events, the log, the queue. */
+export interface WebhookData {
+  /** Oldest first. */
+  endpoints: EndpointRecord[];
+  /** Oldest first: the events the key keeps for redelivery, and those its queue still sends. */
+  events: StoredEvent[];
+  /** The delivery log, oldest first. */
+  log: WebhookDelivery[];
+  /** Earliest due first. */
+  queued: QueuedData[];
+}
+
 /** Everything of one key that `readAccountData` reads and `replaceAccountData` writes. */
 export interface AccountData {
   offsetSeconds: number;
@@ -42,6 +70,17 @@ export interface AccountData {
   payments: PaymentData[];
   /** Oldest first. */
   idempotencyRecords: IdempotencyData[];
+  webhooks: WebhookData;
+}
+
+/**
+ * The webhook state of a key that has none.
+ *
+ * @example
+ * replaceAccountData(runtime.state, apiKey, { offsetSeconds: 0, faults: {}, payments: [], idempotencyRecords: [], webhooks: noWebhooks() });
+ */
+export function noWebhooks(): WebhookData {
+  return { endpoints: [], events: [], log: [], queued: [] };
 }
 
 /**
@@ -53,7 +92,13 @@ export interface AccountData {
 export function readAccountData(sandbox: SandboxState, apiKey: string): AccountData {
   const account = sandbox.store.find(apiKey);
   if (account === undefined) {
-    return { offsetSeconds: 0, faults: {}, payments: [], idempotencyRecords: [] };
+    return {
+      offsetSeconds: 0,
+      faults: {},
+      payments: [],
+      idempotencyRecords: [],
+      webhooks: noWebhooks(),
+    };
   }
   const payments: PaymentData[] = [];
   for (const stored of account.storedPayments()) {
@@ -84,6 +129,44 @@ export function readAccountData(sandbox: SandboxState, apiKey: string): AccountD
     faults: normalizeFaults(account.faults),
     payments,
     idempotencyRecords,
+    webhooks: readWebhookData(account.webhooks, sandbox.defaultEndpoint),
+  };
+}
+
+/** Copies of a key's endpoints, events, log and queued attempts (to live endpoints only). */
+function readWebhookData(
+  state: Account['webhooks'],
+  defaultEndpoint: EndpointRecord | undefined,
+): WebhookData {
+  if (state === undefined) return noWebhooks();
+  const endpoints = [...state.endpoints.values()].map(({ endpoint, key }) => ({
+    endpoint: { ...endpoint, events: endpoint.events === null ? null : [...endpoint.events] },
+    key: Uint8Array.from(key),
+  }));
+  // An attempt to a deleted endpoint is dropped when it falls due: it is not part of the state.
+  const live = (delivery: QueuedDelivery) =>
+    delivery.target === defaultEndpoint ||
+    state.endpoints.get(delivery.target.endpoint.id) === delivery.target;
+  const waiting = state.queue
+    .items()
+    .filter(live)
+    .sort((a, b) => a.dueAt - b.dueAt || a.sequence - b.sequence);
+  const kept = new Set(state.events.keys());
+  const sentOnly = new Map<string, StoredEvent>();
+  for (const { event } of waiting) {
+    if (!kept.has(event.id)) sentOnly.set(event.id, event);
+  }
+  return {
+    endpoints,
+    // Events only the queue still holds are older than every kept one.
+    events: [...sentOnly.values(), ...state.events.values()].map((event) => ({ ...event })),
+    log: state.log.map((entry) => ({ ...entry })),
+    queued: waiting.map(({ event, target, attempt, dueAt }) => ({
+      event: { ...event },
+      endpointId: target.endpoint.id,
+      attempt,
+      dueAt,
+    })),
   };
 }
 
@@ -115,19 +198,14 @@ export function addPayments(
 }
 
 /**
- * Replaces everything of a key with `data`: its payments, idempotency records, faults and clock
- * offset; its events, delivery log and queued deliveries start empty. `endpoints` are registered
- * again as they were (ids and signing keys).
+ * Replaces everything of a key with `data`: its payments, idempotency records, faults, clock
+ * offset, webhook endpoints (ids and signing keys), events, delivery log and queued attempts.
+ * The data must be checked first (the testing entry's snapshots are): nothing here refuses it.
  *
  * @example
- * replaceAccountData(runtime.state, apiKey, readAccountData(runtime.state, apiKey), endpoints);
+ * replaceAccountData(runtime.state, apiKey, readAccountData(runtime.state, apiKey));
  */
-export function replaceAccountData(
-  sandbox: SandboxState,
-  apiKey: string,
-  data: AccountData,
-  endpoints: readonly EndpointRecord[],
-): void {
+export function replaceAccountData(sandbox: SandboxState, apiKey: string, data: AccountData): void {
   sandbox.store.reset(apiKey);
   const account = sandbox.store.open(apiKey);
   account.setOffset(data.offsetSeconds);
@@ -147,8 +225,30 @@ export function replaceAccountData(
     sandbox.store.addIdempotencyRecord(account, stored);
     sandbox.store.completeIdempotencyRecord(account, stored, { ...record.response });
   }
-  for (const endpoint of endpoints) {
-    account.webhookState().saveEndpoint(endpoint);
-  }
+  writeWebhookData(account, data.webhooks, sandbox.defaultEndpoint);
   sandbox.store.dropIfEmpty(account);
+}
+
+/** Registers the endpoints, remembers the events and the log, queues the attempts. */
+function writeWebhookData(
+  account: Account,
+  data: WebhookData,
+  defaultEndpoint: EndpointRecord | undefined,
+): void {
+  const { endpoints, events, log, queued } = data;
+  if (endpoints.length + events.length + log.length + queued.length === 0) return;
+  const state = account.webhookState();
+  for (const { endpoint, key } of endpoints) {
+    const events = endpoint.events === null ? null : [...endpoint.events];
+    state.saveEndpoint({ endpoint: { ...endpoint, events }, key: Uint8Array.from(key) });
+  }
+  for (const event of events) state.rememberEvent({ ...event });
+  for (const entry of log) state.record({ ...entry });
+  for (const { event, endpointId, attempt, dueAt } of queued) {
+    const target =
+      endpointId === defaultEndpoint?.endpoint.id
+        ? defaultEndpoint
+        : state.endpoints.get(endpointId);
+    if (target !== undefined) state.enqueue({ event: { ...event }, target, attempt, dueAt });
+  }
 }

@@ -7,7 +7,6 @@ import { ACCOUNT_BYTES, paymentBytes } from './memory.js';
 import { MinHeap } from './min-heap.js';
 import {
   type IdempotencyRecord,
-  type PackedTimeline,
   type PaymentRecord,
   StoredPayment,
   type TimelineStep,

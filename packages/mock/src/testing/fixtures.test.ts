@@ -131,7 +131,7 @@ describe('sandbox.snapshot and restore', () => {
     await sandbox.trigger('payment.refunded');
     await sandbox.controls.setFaults({ latency_ms: 5 });
     const snapshot = JSON.parse(JSON.stringify(sandbox.snapshot())) as SandboxSnapshot;
-    expect(snapshot).toMatchObject({ format: 'payment-service-mock.sandbox-snapshot', version: 1 });
+    expect(snapshot).toMatchObject({ format: 'payment-service-mock.sandbox-snapshot', version: 2 });
     expect(JSON.stringify(snapshot)).not.toContain(sandbox.apiKey);
 
     await sandbox.clock.advance(10_000);
@@ -165,7 +165,7 @@ describe('sandbox.snapshot and restore', () => {
     expect((await sandbox.client.payments.retrieve(fixed.id)).status).toBe('SUCCEEDED');
   });
 
-  it('keeps the deliverTo endpoints across restore and reset', async () => {
+  it('keeps the deliverTo endpoints across reset, and a snapshot brings back those it holds', async () => {
     const sandbox = sandboxFor();
     const received: string[] = [];
     await sandbox.webhooks.deliverTo(async (request) => {
@@ -197,8 +197,8 @@ describe('sandbox.snapshot and restore', () => {
       'sandbox.restore(): 1 problem:\n- the snapshot must be an object made by sandbox.snapshot()',
     );
     const good = sandbox.snapshot();
-    expect(await restoreError({ ...good, version: 2 })).toBe(
-      'sandbox.restore(): 1 problem:\n- version 2 is not supported: this @payment-service/mock reads snapshots of version 1',
+    expect(await restoreError({ ...good, version: 3 })).toBe(
+      'sandbox.restore(): 1 problem:\n- version 3 is not supported: this @payment-service/mock reads snapshots of versions 1 and 2',
     );
     expect(await restoreError({ ...good, format: 'something' })).toContain(
       "format must be 'payment-service-mock.sandbox-snapshot'",
@@ -210,8 +210,10 @@ describe('sandbox.snapshot and restore', () => {
     (broken.payments[0] as { token: string }).token = 'tok_unknown';
     broken.clock = 'yesterday';
     const message = await restoreError(broken);
-    expect(message).toContain('- clock must be an ISO 8601 time; got "yesterday"');
-    expect(message).toContain('- payments[0].payment: amount must be an integer');
+    expect(message).toContain(
+      '- clock must be a UTC time such as 2026-01-01T00:00:00.000Z, from year 0000 to 9999; got "yesterday"',
+    );
+    expect(message).toContain('- payments[0].payment.amount must be an integer');
     expect(message).toContain(
       '- payments[0].token must be a test token of this sandbox; got "tok_unknown"',
     );

@@ -168,8 +168,14 @@ function failureOf(tokens: TokenTable, token: string) {
   return outcome === undefined || outcome === 'success' ? undefined : outcome;
 }
 
-/** What the lifecycle forbids in a payment that the schema alone allows. */
-function lifecycleErrors(
+/**
+ * What the lifecycle forbids in a payment that the schema alone allows (amounts, capture,
+ * failure fields and token by status), each problem under `where`.
+ *
+ * @example
+ * lifecycleErrors(payment, 'tok_test_success', 'payments[0]', tokens); // [] when it holds
+ */
+export function lifecycleErrors(
   payment: Payment,
   token: unknown,
   where: string,

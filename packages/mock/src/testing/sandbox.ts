@@ -3,7 +3,12 @@ import { createClient } from '@payment-service/sdk';
 import { mockServerOf } from '../app/mock-server.js';
 import { createRuntime } from '../app/runtime.js';
 import { createSandboxControls } from '../controls.js';
-import { addPayments, readAccountData, replaceAccountData } from '../service/account-data.js';
+import {
+  addPayments,
+  noWebhooks,
+  readAccountData,
+  replaceAccountData,
+} from '../service/account-data.js';
 import { AccountService } from '../service/account-service.js';
 import { newTestApiKey, seededRandom, systemRandom } from '../shared/ids.js';
 import type { EndpointRecord } from '../store/webhook-state.js';
@@ -17,6 +22,7 @@ import type {
   NextEventFilter,
   TestSandbox,
   TestSandboxOptions,
+  WebhookHandler,
 } from './types.js';
 import { WebhookRouter } from './webhook-router.js';
 
@@ -128,6 +134,19 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     return [...(endpoints?.values() ?? [])].filter((record) => router.routes(record.key));
   };
 
+  /** Sends the deliveries of an endpoint the key already has (a restored one) to `handler`. */
+  const attach = (handler: WebhookHandler, id: unknown) => {
+    const record = runtime.state.store.find(apiKey)?.webhooks?.endpoints.get(String(id));
+    if (record === undefined) {
+      throw new TypeError(
+        `webhooks.deliverTo(handler, { endpoint }): the sandbox has no endpoint ${JSON.stringify(id)}; restore the snapshot that holds it first`,
+      );
+    }
+    const secret = `whsec_${Buffer.from(record.key).toString('base64')}`;
+    router.add(record.endpoint.url, secret, handler);
+    return { id: record.endpoint.id, url: record.endpoint.url, secret };
+  };
+
   const sandbox: TestSandbox = {
     randomSeed,
     apiKey,
@@ -166,6 +185,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
             'webhooks.deliverTo(handler): handler must be a function (Request) => Response, such as app.fetch',
           );
         }
+        if (deliverOptions.endpoint !== undefined) return attach(handler, deliverOptions.endpoint);
         const url = deliverOptions.url ?? DEFAULT_WEBHOOK_URL;
         const endpoint = await client.webhookEndpoints.create({
           url,
@@ -226,29 +246,34 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     },
     async restore(snapshot) {
       open('restore()');
-      const { data, clock: at } = fromSnapshot(snapshot, {
+      const read = fromSnapshot(snapshot, {
         validators: runtime.validators,
         sandboxValidators: runtime.sandboxValidators,
         tokens: runtime.tokens,
+        webhookPolicy: runtime.state.webhookPolicy,
+        maxPaymentsPerKey: runtime.options.maxPaymentsPerKey,
+        defaultEndpointId: runtime.state.defaultEndpoint?.endpoint.id,
       });
       await settled();
-      const endpoints = wiring();
+      if (read.keepsEndpoints) read.data.webhooks.endpoints = wiring();
       router.clear();
-      clock.set(at);
-      replaceAccountData(runtime.state, apiKey, data, endpoints);
+      clock.set(read.clock);
+      replaceAccountData(runtime.state, apiKey, read.data);
       await runDue();
     },
     async reset() {
       open('reset()');
       await settled();
-      const endpoints = wiring();
+      const webhooks = noWebhooks();
+      webhooks.endpoints = wiring();
       router.clear();
-      replaceAccountData(
-        runtime.state,
-        apiKey,
-        { offsetSeconds: 0, faults: {}, payments: [], idempotencyRecords: [] },
-        endpoints,
-      );
+      replaceAccountData(runtime.state, apiKey, {
+        offsetSeconds: 0,
+        faults: {},
+        payments: [],
+        idempotencyRecords: [],
+        webhooks,
+      });
     },
     async close() {
       if (closed) return;

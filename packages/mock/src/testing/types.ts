@@ -68,6 +68,12 @@ export interface DeliverToOptions {
   url?: string;
   /** Only these event types. Default: all. */
   events?: WebhookEventType[];
+  /**
+   * An endpoint the key already has (`we_…`, such as one a snapshot restored): its deliveries
+   * go to `handler`, signed with its own secret, and nothing new is registered (`url` and
+   * `events` are the endpoint's).
+   */
+  endpoint?: string;
 }
 
 /** An endpoint that delivers to a handler in process. */
@@ -140,33 +146,83 @@ export interface SandboxFixtures {
   payments?: PaymentFixture[];
 }
 
-/** The version of the snapshots this package writes and reads. */
-export const SNAPSHOT_VERSION = 1;
+/** The version of the snapshots this package writes; it also reads version 1. */
+export const SNAPSHOT_VERSION = 2;
 
 /** One payment of a snapshot. Times are ISO 8601 with milliseconds, on the sandbox clock. */
 export interface SnapshotPayment {
   payment: Payment;
   token: string;
+  /** When a PENDING payment settles; null for any other status. */
   settles_at: string | null;
   timeline: { at: string; change: string; status: PaymentStatus; amount: number }[];
 }
 
-/** A key's whole state as JSON (never its API key, nor a webhook secret). */
+/** A stored Idempotency-Key answer, replayed byte for byte after a restore. */
+export interface SnapshotIdempotencyRecord {
+  key: string;
+  method: string;
+  path: string;
+  body_fingerprint: string;
+  response: {
+    status: number;
+    headers: Record<string, string>;
+    /**
+     * The answer's body. An endpoint registration's `secret` is written `whsec_***` here, its key
+     * bytes in `signing_key_base64`, and put back on restore.
+     */
+    body: string;
+    /** Only for an endpoint registration: its signing key (base64), which the body shows masked. */
+    signing_key_base64?: string;
+  };
+  expires_at: string;
+}
+
+/**
+ * A webhook endpoint with its signing key. `signing_key_base64` is the key the endpoint signs
+ * with (the bytes of its `whsec_` secret, never the `whsec_` text itself): a restored endpoint
+ * signs as before, so handlers verify with the secret they already have. Keep snapshots as you
+ * keep test secrets; `console.log` and `util.inspect` show the key as `[hidden]`.
+ */
+export interface SnapshotWebhookEndpoint {
+  endpoint: components['schemas']['WebhookEndpoint'];
+  signing_key_base64: string;
+}
+
+/** A delivery attempt waiting on the sandbox clock. */
+export interface SnapshotQueuedDelivery {
+  /** One of the snapshot's `events`. */
+  event_id: string;
+  /** One of the snapshot's `webhook_endpoints`. */
+  endpoint_id: string;
+  /** 1 for a first attempt, 2 for its first retry, and so on. */
+  attempt: number;
+  /** On the sandbox clock. */
+  due_at: string;
+}
+
+/**
+ * A key's whole state as JSON: never its API key, nor a `whsec_` secret (endpoints keep their
+ * signing keys in `signing_key_base64`). Times are ISO 8601 with milliseconds, on the sandbox
+ * clock.
+ */
 export interface SandboxSnapshot {
   format: 'payment-service-mock.sandbox-snapshot';
   version: typeof SNAPSHOT_VERSION;
   /** The sandbox clock's time. */
   clock: string;
+  /** How far the key's clock runs ahead of the sandbox's own (the controls' clock advance). */
+  clock_offset_seconds: number;
   faults: SandboxFaults;
   payments: SnapshotPayment[];
-  idempotency_records: {
-    key: string;
-    method: string;
-    path: string;
-    body_fingerprint: string;
-    response: { status: number; headers: Record<string, string>; body: string };
-    expires_at: string;
-  }[];
+  idempotency_records: SnapshotIdempotencyRecord[];
+  webhook_endpoints: SnapshotWebhookEndpoint[];
+  /** Oldest first: the events kept for redelivery, and those queued attempts still send. */
+  events: components['schemas']['Event'][];
+  /** The delivery log, oldest first. */
+  webhook_deliveries: WebhookDelivery[];
+  /** Attempts waiting on the sandbox clock (retries, held-back events), earliest first. */
+  queued_deliveries: SnapshotQueuedDelivery[];
 }
 
 /** Where `sandbox.listen()` serves the sandbox over HTTP. */
@@ -210,9 +266,17 @@ export interface TestSandbox extends AsyncDisposable {
   trigger(type: TriggerableEvent, params?: TriggerParams): Promise<Payment>;
   /** Loads fixtures (checked against the spec; an error lists every problem). */
   seed(fixtures: SandboxFixtures): Promise<Payment[]>;
-  /** The key's whole state as versioned JSON. */
+  /**
+   * The key's whole state as versioned JSON: payments, idempotency records, endpoints (with
+   * their signing keys), events, the delivery log, queued attempts, faults and the clock. Take it
+   * once `webhooks.settled()` resolved: an attempt in flight is not in it.
+   */
   snapshot(): SandboxSnapshot;
-  /** Replaces the key's state with a snapshot's; endpoints from `deliverTo` stay. */
+  /**
+   * Replaces the key's state with a snapshot's, after checking every value as the API would: a
+   * `SandboxFixtureError` lists every problem by path, and a refused snapshot changes nothing.
+   * Reads version 1 snapshots too (they hold no webhooks: endpoints from `deliverTo` stay).
+   */
   restore(snapshot: SandboxSnapshot): Promise<void>;
   /** Deletes the key's data and the deliveries seen; the clock and `deliverTo` endpoints stay. */
   reset(): Promise<void>;

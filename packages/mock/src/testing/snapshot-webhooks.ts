@@ -1,0 +1,206 @@
+// A snapshot's webhook state: endpoints with their signing keys, events, the delivery log and queued attempts, checked against the spec.
+import { openapiDocument } from '@payment-service/openapi';
+import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
+import { checkWebhookUrl } from '../domain/webhook-url.js';
+import type { QueuedData, WebhookData } from '../service/account-data.js';
+import type { ApiValidators, SandboxValidators } from '../shared/validation.js';
+import {
+  type EndpointRecord,
+  MAX_ENDPOINTS_PER_KEY,
+  MAX_EVENTS_PER_KEY,
+  MAX_LOG_ENTRIES_PER_KEY,
+  MAX_QUEUED_PER_KEY,
+  type StoredEvent,
+} from '../store/webhook-state.js';
+import { MAX_ATTEMPTS } from '../webhooks/schedule.js';
+import {
+  arrayOf,
+  hideSigningKey,
+  iso,
+  isRecord,
+  type Problems,
+  SIGNING_KEY,
+  shown,
+  timeOf,
+} from './snapshot-check.js';
+import type { SandboxSnapshot } from './types.js';
+
+type WebhookSnapshot = Pick<
+  SandboxSnapshot,
+  'webhook_endpoints' | 'events' | 'webhook_deliveries' | 'queued_deliveries'
+>;
+
+/** The event types: the spec's `EventType`. */
+const EVENT_TYPES: readonly string[] = openapiDocument.components.schemas.EventType.enum;
+
+/** What reading webhooks needs from the sandbox. */
+export interface WebhookContext {
+  validators: ApiValidators;
+  sandboxValidators: SandboxValidators;
+  policy: WebhookAddressPolicy;
+  /** The server-wide endpoint's id (`we_default`), when there is one. */
+  defaultEndpointId: string | undefined;
+}
+
+/**
+ * A key's webhook state as a snapshot writes it. Each endpoint keeps its signing key in
+ * `signing_key_base64`, shown as `[hidden]` by `util.inspect` (JSON keeps it).
+ *
+ * @example
+ * snapshotWebhooks(readAccountData(state, apiKey).webhooks).webhook_endpoints; // []
+ */
+export function snapshotWebhooks(data: WebhookData): WebhookSnapshot {
+  return {
+    webhook_endpoints: data.endpoints.map(({ endpoint, key }) =>
+      hideSigningKey({ endpoint, signing_key_base64: Buffer.from(key).toString('base64') }),
+    ),
+    events: data.events.map((event) => JSON.parse(event.body)),
+    webhook_deliveries: data.log,
+    queued_deliveries: data.queued.map(({ event, endpointId, attempt, dueAt }) => ({
+      event_id: event.id,
+      endpoint_id: endpointId,
+      attempt,
+      due_at: iso(dueAt),
+    })),
+  };
+}
+
+/**
+ * Reads a snapshot's webhook state: endpoints (the spec's `WebhookEndpoint`, a URL the sandbox
+ * may call, a signing key, unique ids), events (the spec's `Event`, unique ids), the log (the
+ * sandbox spec's `WebhookDelivery`) and queued attempts (to a known endpoint, of a known event),
+ * each within the store's caps. Problems go to `problems`; a signing key is never shown.
+ *
+ * @example
+ * readWebhooks(snapshot, context, problems);
+ */
+export function readWebhooks(
+  given: Record<string, unknown>,
+  context: WebhookContext,
+  problems: Problems,
+): WebhookData {
+  const endpoints = readEndpoints(given.webhook_endpoints, context, problems);
+  const events = readEvents(given.events, context, problems);
+  const log = arrayOf(
+    given.webhook_deliveries,
+    'webhook_deliveries',
+    MAX_LOG_ENTRIES_PER_KEY,
+    problems,
+  ).flatMap((entry, index) => {
+    const where = `webhook_deliveries[${index}]`;
+    const checked = context.sandboxValidators.validator('WebhookDelivery')(entry);
+    if (!problems.check(where, checked)) return [];
+    if (!EVENT_TYPES.includes(checked.value.event_type)) {
+      problems.add(
+        `${where}.event_type`,
+        `${where}.event_type must be one of ${EVENT_TYPES.join(', ')}; got ${shown(checked.value.event_type)}`,
+      );
+    }
+    return [checked.value];
+  });
+  const endpointIds = new Set(endpoints.map(({ endpoint }) => endpoint.id));
+  if (context.defaultEndpointId !== undefined) endpointIds.add(context.defaultEndpointId);
+  const byId = new Map(events.map((event) => [event.id, event]));
+  const queued = arrayOf(
+    given.queued_deliveries,
+    'queued_deliveries',
+    MAX_QUEUED_PER_KEY,
+    problems,
+  ).flatMap((entry, index): QueuedData[] => {
+    const where = `queued_deliveries[${index}]`;
+    if (!isRecord(entry)) {
+      problems.add(where, `${where} must be an object { event_id, endpoint_id, attempt, due_at }`);
+      return [];
+    }
+    const event = byId.get(String(entry.event_id));
+    if (event === undefined) {
+      problems.add(
+        `${where}.event_id`,
+        `${where}.event_id must be the id of one of the snapshot's events; got ${shown(entry.event_id)}`,
+      );
+    }
+    if (!endpointIds.has(String(entry.endpoint_id))) {
+      problems.add(
+        `${where}.endpoint_id`,
+        `${where}.endpoint_id must be the id of one of the snapshot's webhook_endpoints; got ${shown(entry.endpoint_id)}`,
+      );
+    }
+    const { attempt } = entry;
+    if (
+      typeof attempt !== 'number' ||
+      !Number.isInteger(attempt) ||
+      attempt < 1 ||
+      attempt > MAX_ATTEMPTS
+    ) {
+      problems.add(
+        `${where}.attempt`,
+        `${where}.attempt must be an integer from 1 to ${MAX_ATTEMPTS}; got ${shown(attempt)}`,
+      );
+    }
+    const dueAt = timeOf(entry.due_at, `${where}.due_at`, problems);
+    if (event === undefined) return [];
+    return [{ event, endpointId: String(entry.endpoint_id), attempt: attempt as number, dueAt }];
+  });
+  return { endpoints, events, log, queued };
+}
+
+function readEndpoints(
+  given: unknown,
+  context: WebhookContext,
+  problems: Problems,
+): EndpointRecord[] {
+  const ids = new Set<string>();
+  return arrayOf(given, 'webhook_endpoints', MAX_ENDPOINTS_PER_KEY, problems).flatMap(
+    (entry, index) => {
+      const where = `webhook_endpoints[${index}]`;
+      if (!isRecord(entry)) {
+        problems.add(where, `${where} must be an object { endpoint, signing_key_base64 }`);
+        return [];
+      }
+      const key = entry.signing_key_base64;
+      const bytes =
+        typeof key === 'string' && SIGNING_KEY.test(key) ? Buffer.from(key, 'base64') : undefined;
+      if (bytes === undefined || bytes.length === 0 || bytes.length > 256) {
+        // Never shown: it is a signing key.
+        problems.add(
+          `${where}.signing_key_base64`,
+          `${where}.signing_key_base64 must be the base64 of the endpoint's signing key (1 to 256 bytes)`,
+        );
+      }
+      const checked = context.validators.validator('WebhookEndpoint')(entry.endpoint);
+      if (!problems.check(`${where}.endpoint`, checked)) return [];
+      const endpoint = checked.value;
+      const urlError = checkWebhookUrl(endpoint.url, `${where}.endpoint.url`, context.policy);
+      if (urlError !== undefined) {
+        problems.add(urlError.param, `${where}.endpoint.url: ${urlError.message}`);
+      }
+      if (ids.has(endpoint.id)) {
+        problems.add(
+          `${where}.endpoint.id`,
+          `${where}.endpoint.id ${shown(endpoint.id)} is already the id of another endpoint; ids must be unique`,
+        );
+      }
+      ids.add(endpoint.id);
+      return bytes === undefined ? [] : [{ endpoint, key: new Uint8Array(bytes) }];
+    },
+  );
+}
+
+function readEvents(given: unknown, context: WebhookContext, problems: Problems): StoredEvent[] {
+  const ids = new Set<string>();
+  const max = MAX_EVENTS_PER_KEY + MAX_QUEUED_PER_KEY;
+  return arrayOf(given, 'events', max, problems).flatMap((entry, index) => {
+    const where = `events[${index}]`;
+    const checked = context.validators.validator('Event')(entry);
+    if (!problems.check(where, checked)) return [];
+    const event = checked.value;
+    if (ids.has(event.id)) {
+      problems.add(
+        `${where}.id`,
+        `${where}.id ${shown(event.id)} is already the id of another event; ids must be unique`,
+      );
+    }
+    ids.add(event.id);
+    return [{ id: event.id, type: event.type, body: JSON.stringify(event) }];
+  });
+}
