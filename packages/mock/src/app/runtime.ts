@@ -137,7 +137,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
   if (dataDirectory !== undefined) {
     try {
       store.sweep(resolved.clock.now());
-      const watched = replayJournal(store, dataDirectory.takeLines(), defaultEndpoint);
+      const watched = replayJournal(store, (apply) => dataDirectory.replay(apply), defaultEndpoint);
       dataDirectory.attach({
         liveBytes: () => store.stats().bytes,
         dump: () => dumpStore(store),

@@ -11,12 +11,11 @@ import {
 import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { type Faults, MAX_HELD_REQUESTS_PER_KEY, normalizeFaults } from '../shared/faults.js';
 import type { RandomSource } from '../shared/ids.js';
-import { extend } from '../shared/objects.js';
 import type { ProblemInit } from '../shared/problems.js';
 import { type Clock, formatTimestamp } from '../shared/time.js';
 import type { Account, IdempotencyRecord, StoredResponse, TimelineStep } from '../store/account.js';
 import type { AccountStore } from '../store/accounts.js';
-import type { RecordedEntry } from '../store/request-log.js';
+import { type RecordedEntry, recordedEntry } from '../store/request-log.js';
 import {
   type EndpointRecord,
   hasSubscribers,
@@ -443,7 +442,7 @@ export class AccountService {
     const existing = this.find();
     if (existing === undefined && !this.sandbox.store.admit()) return false;
     const account = existing ?? this.sandbox.store.open(this.apiKey);
-    account.requestLog().record(extend(entry, { receivedAt: account.now(receivedAtServer) }));
+    account.requestLog().record(recordedEntry(entry, account.now(receivedAtServer)));
     return true;
   }
 

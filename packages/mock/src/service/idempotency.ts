@@ -1,5 +1,6 @@
 // Idempotency-Key handling (IETF httpapi draft): store and replay, 422 on reuse, 409 in flight.
 import { hash } from 'node:crypto';
+import { flatCopy } from '../shared/intern.js';
 import type { FieldError, ProblemInit } from '../shared/problems.js';
 import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
 import type { AccountStore } from '../store/accounts.js';
@@ -50,7 +51,7 @@ export function checkIdempotencyKey(value: string | null): FieldError | undefine
  * bodyFingerprint('{"amount":1}', { amount: 1 }) === bodyFingerprint('{ "amount": 1 }', { amount: 1 }); // true
  */
 export function bodyFingerprint(_text: string | undefined, body: unknown): string {
-  return body === undefined ? '' : `h${hashBody(body)}`;
+  return body === undefined ? '' : flatCopy(`h${hashBody(body)}`);
 }
 
 /**

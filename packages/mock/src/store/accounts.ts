@@ -1,5 +1,6 @@
 // Every sandbox account by sk_test_ key, with the memory bounds: byte budgets per key and overall, caps and record expiry.
 import type { components } from '@payment-service/openapi';
+import { intern } from '../shared/intern.js';
 import {
   Account,
   type IdempotencyRecord,
@@ -162,7 +163,7 @@ export class AccountStore {
 
   /** Stores a payment given as a record (restored, or a fixture), as `addPayment` does. */
   insertPayment(account: Account, record: PaymentRecord): StoredPayment {
-    const stored = account.insertPayment(record);
+    const stored = account.insertPayment({ ...record, token: intern(record.token) });
     account.addBytes(paymentBytes(stored));
     this.paymentTotal++;
     while (
@@ -192,7 +193,7 @@ export class AccountStore {
     }
     const before = paymentBytes(stored);
     stored.json = record.json;
-    stored.token = record.token;
+    stored.token = intern(record.token);
     stored.settlesAt = record.settlesAt;
     stored.changes = record.timeline[3] ?? undefined;
     account.addBytes(paymentBytes(stored) - before);
@@ -213,6 +214,8 @@ export class AccountStore {
 
   /** Stores an idempotency record, evicting the oldest ones while a cap is exceeded. */
   addIdempotencyRecord(account: Account, record: IdempotencyRecord): void {
+    record.method = intern(record.method);
+    record.path = intern(record.path);
     account.idempotencyRecords.set(record.key, record);
     account.addBytes(recordBytes(record));
     record.owner = account;

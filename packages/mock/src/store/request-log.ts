@@ -17,6 +17,31 @@ export interface RecordedEntry {
   truncated: boolean;
 }
 
+/**
+ * An entry with every field set at once, in one order: one object of one shape, with no
+ * out-of-object property store (a spread or an added field costs each entry about 70 bytes more).
+ *
+ * @example
+ * recordedEntry({ requestId: 'req_1', method: 'GET', path: '/v1/payments', status: 200, code: null, latencyMs: 1, requestBody: null, responseBody: '{}', truncated: false }, 0).receivedAt; // 0
+ */
+export function recordedEntry(
+  entry: Omit<RecordedEntry, 'receivedAt'>,
+  receivedAt: number,
+): RecordedEntry {
+  return {
+    requestId: entry.requestId,
+    method: entry.method,
+    path: entry.path,
+    status: entry.status,
+    code: entry.code,
+    latencyMs: entry.latencyMs,
+    receivedAt,
+    requestBody: entry.requestBody,
+    responseBody: entry.responseBody,
+    truncated: entry.truncated,
+  };
+}
+
 /** Requests one key's log keeps. */
 export const MAX_RECORDED_REQUESTS = 50;
 /** Bytes one key's log may hold; beyond it the oldest requests go first. */

@@ -7,7 +7,7 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
+  readSync,
   renameSync,
   unlinkSync,
   writeSync,
@@ -15,6 +15,7 @@ import {
 import { join } from 'node:path';
 import type { JournalLine, StoreJournal } from '../journal.js';
 import {
+  checkJournalHeader,
   encodeLine,
   JOURNAL_FORMAT_VERSION,
   type JournalHeader,
@@ -54,7 +55,7 @@ export interface StoreContent {
  *
  * @example
  * const directory = DataDirectory.open('/var/lib/sandbox');
- * replayJournal(store, directory.takeLines(), undefined);
+ * directory.replay((change) => applyChange(store, change));
  * directory.attach({ liveBytes: () => store.stats().bytes, dump: () => dumpStore(store) });
  */
 export class DataDirectory implements StoreJournal {
@@ -64,7 +65,8 @@ export class DataDirectory implements StoreJournal {
   private flushQueued = false;
   private dirty = false;
   private content: StoreContent | undefined;
-  private lines: JournalLine[] | undefined;
+  /** The journal to read back before anything is written, and the older files to delete then. */
+  private unread: { file: string; older: string[] } | undefined;
   private fsyncTimer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
   /** Why the last write failed, while it has not gone through yet. */
@@ -77,11 +79,11 @@ export class DataDirectory implements StoreJournal {
     private generation: number,
     private readonly release: () => void,
     private readonly options: DataDirectoryOptions,
-    journal: { fd: number; bytes: number; lines: JournalLine[] },
+    journal: { fd: number; bytes: number; unread?: { file: string; older: string[] } },
   ) {
     this.fd = journal.fd;
     this.fileBytes = journal.bytes;
-    this.lines = journal.lines;
+    this.unread = journal.unread;
   }
 
   /**
@@ -100,23 +102,50 @@ export class DataDirectory implements StoreJournal {
     }
     const release = lockDataDirectory(path);
     try {
-      const { generation, fd, bytes, lines } = openJournal(path, options);
-      return new DataDirectory(path, generation, release, options, { fd, bytes, lines });
+      const { generation, ...journal } = openJournal(path);
+      return new DataDirectory(path, generation, release, options, journal);
     } catch (error) {
       release();
       throw error;
     }
   }
 
-  /** The changes read at start-up, to replay into the store (once: they are not kept). */
-  takeLines(): JournalLine[] {
-    const lines = this.lines ?? [];
-    this.lines = undefined;
-    return lines;
+  /**
+   * Reads the journal back, handing each change to `apply` as it is read (once, before
+   * `attach`; nothing is held). A torn last line is cut off with one warning; corruption throws
+   * a `DataDirectoryError` naming the file and the offset. Returns how many changes it read.
+   */
+  replay(apply: (line: JournalLine) => void): number {
+    const unread = this.unread;
+    if (unread === undefined) return 0;
+    this.unread = undefined;
+    const fd = openSync(unread.file, 'r+');
+    try {
+      const read = readJournal(
+        (buffer, offset, length, position) => readSync(fd, buffer, offset, length, position),
+        unread.file,
+        apply,
+      );
+      if (read.tornAt !== undefined) {
+        this.options.log?.(
+          `data directory: dropped a torn last change at byte ${read.tornAt} of ${unread.file} (a write cut short by a crash; it was never answered)`,
+        );
+        ftruncateSync(fd, read.validBytes);
+        fsyncSync(fd);
+      }
+      this.fileBytes = read.validBytes;
+      for (const older of unread.older) unlinkSync(older);
+      return read.changes;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Starts keeping the store: its changes are written from now on, and fsynced once a second. */
   attach(content: StoreContent): void {
+    if (this.unread !== undefined) {
+      throw new TypeError('DataDirectory.attach: replay() the journal before attaching a store');
+    }
     this.content = content;
     this.compactAt = Math.max(MIN_COMPACT_BYTES, this.fileBytes * 2);
     this.fsyncTimer = setInterval(() => this.sync(), FSYNC_INTERVAL_MS);
@@ -308,13 +337,16 @@ function syncDirectory(path: string): void {
 }
 
 /**
- * Opens the directory's newest journal for appending (creating the first), after reading it:
- * an unfinished compaction's file and older generations are deleted.
+ * Opens the directory's newest journal for appending (creating the first), after checking its
+ * header: an unfinished compaction's file is deleted, and older generations are deleted once
+ * the newest has been read back.
  */
-function openJournal(
-  path: string,
-  options: DataDirectoryOptions,
-): { generation: number; fd: number; bytes: number; lines: JournalLine[] } {
+function openJournal(path: string): {
+  generation: number;
+  fd: number;
+  bytes: number;
+  unread?: { file: string; older: string[] };
+} {
   const names = readdirSync(path);
   const generations = names
     .map((name) => JOURNAL.exec(name)?.[1])
@@ -336,24 +368,10 @@ function openJournal(
     const bytes = writeAll(fd, Buffer.from(encodeLine(header), 'utf8'));
     fsyncSync(fd);
     syncDirectory(path);
-    return { generation: 1, fd, bytes, lines: [] };
+    return { generation: 1, fd, bytes };
   }
   const file = join(path, journalName(newest));
-  const read = readJournal(readFileSync(file), file);
-  const fd = openSync(file, 'r+');
-  if (read.tornAt !== undefined) {
-    options.log?.(
-      `data directory: dropped a torn last change at byte ${read.tornAt} of ${file} (a write cut short by a crash; it was never answered)`,
-    );
-    ftruncateSync(fd, read.validBytes);
-    fsyncSync(fd);
-  }
-  closeSync(fd);
-  for (const older of generations.slice(1)) unlinkSync(join(path, journalName(older)));
-  return {
-    generation: newest,
-    fd: openSync(file, 'a', 0o600),
-    bytes: read.validBytes,
-    lines: read.lines,
-  };
+  checkJournalHeader(file);
+  const older = generations.slice(1).map((generation) => join(path, journalName(generation)));
+  return { generation: newest, fd: openSync(file, 'a', 0o600), bytes: 0, unread: { file, older } };
 }

@@ -1,4 +1,5 @@
 // The journal's file format: one change a line, each with a CRC-32 of its text, read back with torn-tail and corruption checks.
+import { closeSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { JournalLine } from '../journal.js';
 import { DataDirectoryError } from './lock.js';
@@ -14,6 +15,7 @@ export interface JournalHeader {
   generation: number;
 }
 
+const HEX8 = /^[0-9a-f]{8}$/;
 const hex = (value: number) => value.toString(16).padStart(8, '0');
 
 /**
@@ -27,73 +29,150 @@ export function encodeLine(value: JournalLine | JournalHeader): string {
   return `${hex(crc32(json))} ${json}\n`;
 }
 
-/** A journal file read back: its header and changes, and where a torn last line was cut. */
+/** Where a journal file's scan ended: its header, and where a torn last line was cut. */
 export interface ReadJournal {
   header: JournalHeader;
-  lines: JournalLine[];
+  /** Changes read (and handed on) after the header. */
+  changes: number;
   /** Bytes of whole lines: a torn last line starts here and is to be cut off. */
   validBytes: number;
   /** Set when the last line was torn (a crash in the middle of a write): its offset. */
   tornAt: number | undefined;
 }
 
+/** Reads `length` bytes at `position` into `buffer` at `offset`; returns how many it read. */
+export type ReadAt = (buffer: Buffer, offset: number, length: number, position: number) => number;
+
+/** Bytes read from the file at once: lines are parsed and handed on as they come. */
+const CHUNK_BYTES = 4 << 20;
+
 /**
- * Reads a journal file's text. A last line without its newline, or whose checksum fails, is a
- * write cut short by a crash: it is left out and reported in `tornAt`. Any other bad line is
- * corruption: a `DataDirectoryError` naming the file and the byte offset.
+ * Reads a journal file line by line, handing each change to `onChange` as soon as it is checked
+ * (nothing is held: a 100 MB journal is replayed in one pass with little garbage). A last line
+ * without its newline, or whose checksum fails, is a write cut short by a crash: it is left out
+ * and reported in `tornAt`. Any other bad line is corruption: a `DataDirectoryError` naming the
+ * file and the byte offset.
  *
  * @example
- * const { header, lines } = readJournal(readFileSync(path), path);
+ * const fd = openSync(path, 'r');
+ * readJournal((b, o, l, p) => readSync(fd, b, o, l, p), path, (change) => apply(change));
  */
-export function readJournal(content: Buffer, path: string): ReadJournal {
-  const lines: JournalLine[] = [];
+export function readJournal(
+  read: ReadAt,
+  path: string,
+  onChange: (line: JournalLine) => void,
+  chunkBytes = CHUNK_BYTES,
+): ReadJournal {
+  let buffer = Buffer.allocUnsafe(chunkBytes);
+  let filled = 0; // bytes in `buffer`
+  let base = 0; // file offset of buffer[0]
+  let eof = false;
   let header: JournalHeader | undefined;
-  let offset = 0;
+  let changes = 0;
   let tornAt: number | undefined;
-  while (offset < content.length) {
-    const end = content.indexOf(10, offset);
-    const last = end === -1 || end === content.length - 1;
-    const parsed = end === -1 ? undefined : parseLine(content.toString('utf8', offset, end));
-    if (parsed === undefined) {
-      if (last) {
-        tornAt = offset;
+  const refill = () => {
+    if (filled === buffer.length) {
+      // One line longer than the buffer: grow it.
+      const bigger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(bigger, 0, 0, filled);
+      buffer = bigger;
+    }
+    const got = read(buffer, filled, buffer.length - filled, base + filled);
+    if (got === 0) eof = true;
+    filled += got;
+  };
+  let start = 0; // buffer index of the line being read
+  for (;;) {
+    const end = buffer.indexOf(10, start);
+    if (end === -1 || end >= filled) {
+      if (eof) {
+        if (start < filled) tornAt = base + start; // a last line with no newline
         break;
+      }
+      // Keep the partial line, read more after it.
+      buffer.copy(buffer, 0, start, filled);
+      base += start;
+      filled -= start;
+      start = 0;
+      refill();
+      continue;
+    }
+    const value = checkedValue(buffer, start, end);
+    const offset = base + start;
+    if (value === undefined) {
+      if (end + 1 === filled) {
+        refill();
+        if (eof && end + 1 === filled) {
+          tornAt = offset;
+          break;
+        }
       }
       throw new DataDirectoryError(
         `the journal ${path} is corrupt at byte ${offset} (a line whose checksum or JSON is wrong, not at the end of the file). Restore the directory from a backup, or move it away to start empty.`,
       );
     }
     if (header === undefined) {
-      header = checkHeader(parsed, path);
-    } else if (!Array.isArray(parsed) || typeof parsed[0] !== 'string') {
+      header = checkHeader(value, path);
+    } else if (!Array.isArray(value) || typeof value[0] !== 'string') {
       throw new DataDirectoryError(
         `the journal ${path} holds a line that is not a change at byte ${offset}. Restore the directory from a backup, or move it away to start empty.`,
       );
     } else {
-      lines.push(parsed as JournalLine);
+      onChange(value as JournalLine);
+      changes++;
     }
-    offset = end + 1;
+    start = end + 1;
   }
   if (header === undefined) {
     throw new DataDirectoryError(
       `the journal ${path} has no header line (it is empty or was never finished). Move it away to start empty.`,
     );
   }
-  return { header, lines, validBytes: tornAt ?? content.length, tornAt };
+  return { header, changes, validBytes: tornAt ?? base + filled, tornAt };
 }
 
-/** A line's value when its checksum holds, else undefined. */
-function parseLine(text: string): unknown {
-  const space = text.indexOf(' ');
-  if (space !== 8) return undefined;
-  const json = text.slice(9);
-  if (text.slice(0, 8) !== hex(crc32(json))) return undefined;
+/** A line's value (bytes `start` to the newline at `end`) when its checksum holds, else undefined. */
+function checkedValue(buffer: Buffer, start: number, end: number): unknown {
+  if (end - start < 9 || buffer[start + 8] !== 32) return undefined;
+  const checksum = buffer.toString('latin1', start, start + 8);
+  if (!HEX8.test(checksum)) return undefined;
+  const expected = Number.parseInt(checksum, 16);
+  const json = buffer.subarray(start + 9, end);
+  if (expected !== crc32(json)) return undefined;
   try {
-    return JSON.parse(json);
+    return JSON.parse(json.toString('utf8'));
   } catch {
     return undefined;
   }
 }
+
+/**
+ * Checks a journal file's first line (its header) without reading the rest: a file of a newer
+ * format, or one that is not ours, is refused before anything else happens.
+ *
+ * @example
+ * checkJournalHeader('/var/lib/sandbox/journal.3.log'); // the header, or a DataDirectoryError
+ */
+export function checkJournalHeader(path: string): JournalHeader {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(HEADER_BYTES);
+    const length = readSync(fd, buffer, 0, HEADER_BYTES, 0);
+    const end = buffer.subarray(0, length).indexOf(10);
+    const value = end === -1 ? undefined : checkedValue(buffer, 0, end);
+    if (value === undefined) {
+      throw new DataDirectoryError(
+        `the journal ${path} has no header line (it is empty or was never finished). Move it away to start empty.`,
+      );
+    }
+    return checkHeader(value, path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A header line is far shorter than this. */
+const HEADER_BYTES = 4096;
 
 function checkHeader(value: unknown, path: string): JournalHeader {
   const header = value as Partial<JournalHeader> | null;

@@ -4,23 +4,26 @@ import type { AccountStore } from '../accounts.js';
 import type { JournalAttempt, JournalLine } from '../journal.js';
 import type { EndpointRecord } from '../webhook-state.js';
 
+/** A journal's reader: hands each change, in order, to `apply`. */
+export type JournalSource = (apply: (line: JournalLine) => void) => unknown;
+
 /**
- * Applies journal lines to an empty store (which must not write them again while it does), then
- * queues the attempts that were never made. Returns the accounts with attempts queued or
+ * Applies a journal's changes, as they are read, to an empty store (which must not write them
+ * again while it does), then queues the attempts that were never made. Returns the accounts with attempts queued or
  * payments to settle, for the dispatcher to watch: what fell due while the sandbox was down
  * goes out at once.
  *
  * @example
- * const accounts = replayJournal(store, readJournal(content, path).lines, undefined);
+ * const accounts = replayJournal(store, (apply) => directory.replay(apply), undefined);
  */
 export function replayJournal(
   store: AccountStore,
-  lines: readonly JournalLine[],
+  source: JournalSource,
   defaultEndpoint: EndpointRecord | undefined,
 ): Account[] {
   // Attempts queued and not yet made, per key id, by sequence: resolved once every line is in.
   const waiting = new Map<string, Map<number, JournalAttempt>>();
-  for (const line of lines) {
+  source((line) => {
     const keyId = line[1];
     switch (line[0]) {
       case 'p': {
@@ -44,7 +47,10 @@ export function replayJournal(
         const existing = account.idempotencyRecords.get(record.key);
         if (existing !== undefined) store.deleteIdempotencyRecord(account, existing);
         store.addIdempotencyRecord(account, record);
-        if (response !== undefined) store.completeIdempotencyRecord(account, record, response);
+        if (response !== undefined) {
+          response.body = sharedBody(account, response.body);
+          store.completeIdempotencyRecord(account, record, response);
+        }
         break;
       }
       case 'i-': {
@@ -91,7 +97,7 @@ export function replayJournal(
         // A change this version does not know cannot come from its own format version.
         throw new TypeError(`unknown journal change ${JSON.stringify((line as unknown[])[0])}`);
     }
-  }
+  });
   const watched = new Set<Account>();
   for (const [keyId, attempts] of waiting) {
     const state = store.restoredAccount(keyId).webhookState();
@@ -111,4 +117,16 @@ export function replayJournal(
     }
   }
   return [...watched];
+}
+
+const PAYMENT_BODY = /^\{"id":"(pay_[A-Za-z0-9]+)"/;
+
+/**
+ * The stored payment's own text when a replayed answer is that payment as it is now (a create's
+ * answer, read back right after the payment): one string in memory, as before the restart.
+ */
+function sharedBody(account: Account, body: string): string {
+  const id = PAYMENT_BODY.exec(body.slice(0, 64))?.[1];
+  const json = id === undefined ? undefined : account.payments.get(id)?.json;
+  return json === body ? json : body;
 }

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { JournalLine } from '../journal.js';
+import { encodeLine, type ReadAt, readJournal } from './journal-file.js';
+import { DataDirectoryError } from './lock.js';
+
+const header = encodeLine({ format: 'payment-service-mock-journal', version: 1, generation: 1 });
+const changes: JournalLine[] = [
+  ['o', 'key-a', 60],
+  ['f', 'key-b', { latency_ms: 5 } as never],
+  ['p-', 'key-a', `pay_${'x'.repeat(200)}`],
+  ['o', 'key-c', -3],
+];
+const reader =
+  (file: Buffer): ReadAt =>
+  (buffer, offset, length, position) =>
+    file.copy(buffer, offset, position, Math.min(file.length, position + length));
+
+function readAll(file: Buffer, chunkBytes: number) {
+  const seen: JournalLine[] = [];
+  const result = readJournal(reader(file), 'journal.1.log', (line) => seen.push(line), chunkBytes);
+  return { seen, result };
+}
+
+describe('readJournal', () => {
+  it('reads every change whatever the chunk size, lines longer than a chunk included', () => {
+    const file = Buffer.from(header + changes.map(encodeLine).join(''));
+    for (const chunk of [7, 16, 64, 1 << 20]) {
+      const { seen, result } = readAll(file, chunk);
+      expect(seen).toEqual(changes);
+      expect(result).toMatchObject({ changes: 4, validBytes: file.length, tornAt: undefined });
+    }
+  });
+
+  it('leaves out a torn last line, with or without its newline, and says where it starts', () => {
+    const whole = header + changes.map(encodeLine).join('');
+    for (const tail of ['0badc0de ["o","k', '0badc0de ["o","k",1]\n', 'zz']) {
+      const file = Buffer.from(whole + tail);
+      const { seen, result } = readAll(file, 16);
+      expect(seen).toEqual(changes);
+      expect(result.tornAt).toBe(Buffer.byteLength(whole));
+      expect(result.validBytes).toBe(Buffer.byteLength(whole));
+    }
+  });
+
+  it('refuses a bad line before the end, naming the file and its offset', () => {
+    const lines = changes.map(encodeLine);
+    const bad = lines[1]?.replace('latency_ms', 'latency_mz');
+    const file = Buffer.from(header + lines[0] + bad + lines[2] + lines[3]);
+    const offset = Buffer.byteLength(header + lines[0]);
+    expect(() => readAll(file, 16)).toThrowError(DataDirectoryError);
+    expect(() => readAll(file, 16)).toThrowError(`journal.1.log is corrupt at byte ${offset}`);
+  });
+
+  it('refuses a checksum that is not eight hex digits, even when its value would match', () => {
+    const line = encodeLine(['o', 'key-a', 60]);
+    const file = Buffer.from(
+      `${header}${line.replace(/^[0-9a-f]{8}/, (hex) => hex.toUpperCase())}${line}`,
+    );
+    expect(() => readAll(file, 1 << 20)).toThrowError(/corrupt at byte/);
+  });
+
+  it('refuses a file with no header', () => {
+    expect(() => readAll(Buffer.from(''), 16)).toThrowError(/has no header line/);
+  });
+});
