@@ -6,12 +6,11 @@ import {
   type IdempotencyRecord,
   type PackedTimeline,
   type PaymentRecord,
-  recordData,
   type StoredPayment,
   type StoredResponse,
 } from './account.js';
 import { FifoQueue } from './fifo-queue.js';
-import { keyIdOf, type StoreJournal } from './journal.js';
+import { keyIdOf, recordLine, type StoreJournal } from './journal.js';
 import { paymentBytes, recordBytes, responseBytes } from './memory.js';
 
 type Payment = components['schemas']['Payment'];
@@ -234,7 +233,7 @@ export class AccountStore {
   ): void {
     record.response = response;
     if (record.owner !== account) return; // forgotten meanwhile
-    account.write(['i', account.keyId, recordData(record)]);
+    account.write(recordLine(account.keyId, record, (id) => account.payments.get(id)?.json));
     account.addBytes(responseBytes(response));
     this.trimRecords(account, record);
   }

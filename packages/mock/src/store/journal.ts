@@ -1,7 +1,7 @@
 // What the store tells a durable log of each change: one line per change, replayed at start-up.
 import { hash } from 'node:crypto';
 import type { components, SandboxComponents } from '@payment-service/openapi';
-import type { IdempotencyRecord, PackedTimeline } from './records.js';
+import { type IdempotencyRecord, type PackedTimeline, recordData } from './records.js';
 
 type Faults = SandboxComponents['schemas']['Faults'];
 type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
@@ -33,8 +33,13 @@ export type JournalLine =
   | ['p', string, string, string, string, number | null, PackedTimeline]
   /** A payment forgotten (evicted as the key's oldest). */
   | ['p-', string, string]
-  /** An idempotency record with its stored answer. */
+  /**
+   * An idempotency record with its stored answer. When the answer's body is a stored payment's
+   * text as it is at that point of the journal (a create's answer, written with its payment), the
+   * fourth element names that payment and the body is left empty: it is not written twice.
+   */
   | ['i', string, IdempotencyRecord]
+  | ['i', string, IdempotencyRecord, string]
   /** An idempotency record forgotten (expired, or trimmed by a cap). */
   | ['i-', string, string]
   | ['f', string, Faults]
@@ -72,4 +77,26 @@ export interface JournalTarget {
  */
 export function keyIdOf(apiKey: string): string {
   return hash('sha256', apiKey, 'base64url').slice(0, 22);
+}
+
+const PAYMENT_BODY = /^\{"id":"(pay_[A-Za-z0-9]+)"/;
+
+/**
+ * The journal line of a completed idempotency record: an answer whose body is one of the key's
+ * stored payments as it is now names the payment instead of holding its text again.
+ *
+ * @example
+ * recordLine(keyId, record, (id) => account.payments.get(id)?.json); // ['i', keyId, {…, body: ''}, 'pay_…']
+ */
+export function recordLine(
+  keyId: string,
+  record: IdempotencyRecord,
+  paymentJson: (id: string) => string | undefined,
+): JournalLine {
+  const data = recordData(record);
+  const response = data.response;
+  if (response === undefined) return ['i', keyId, data];
+  const id = PAYMENT_BODY.exec(response.body.slice(0, 64))?.[1];
+  if (id === undefined || paymentJson(id) !== response.body) return ['i', keyId, data];
+  return ['i', keyId, { ...data, response: { ...response, body: '' } }, id];
 }

@@ -247,4 +247,33 @@ describe('compaction', () => {
       (await second.json('GET', '/v1/payments', { apiKey: 'sk_test_compaction_gone' })).body.data,
     ).toEqual([]);
   });
+
+  it("writes a create's answer once (it names its payment), and replays it byte for byte after the payment changed, compacted or not", async () => {
+    const dataDir = newDirectory();
+    const clock = manualClock();
+    const first = start(dataDir, clock).harness;
+    const answer = await created(first, 'order-1', false);
+    const body = await answer.text();
+    const { id } = JSON.parse(body) as { id: string };
+    const journal = readFileSync(join(dataDir, 'journal.1.log'), 'utf8');
+    expect(journal.split(`{\\"id\\":\\"${id}\\"`)).toHaveLength(2);
+    expect(journal).toContain(`"${id}"]`);
+    expect((await first.call('POST', `/v1/payments/${id}/capture`, { body: {} })).status).toBe(200);
+    const replayed = async (sandbox: Harness) => {
+      const replay = await created(sandbox, 'order-1', false);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      return replay.text();
+    };
+    expect(await replayed(first)).toBe(body);
+    first.mock.close();
+    expect(await replayed(start(dataDir, clock).harness)).toBe(body);
+    for (const harness of open.splice(0)) harness.mock.close();
+
+    const runtime = createRuntime({ dataDir, clock });
+    expect((runtime.dataDirectory as DataDirectory).compact()).toBe(true);
+    mockServerOf(runtime).close();
+    const compacted = start(dataDir, clock).harness;
+    expect(await replayed(compacted)).toBe(body);
+    expect((await compacted.json('GET', `/v1/payments/${id}`)).body.status).toBe('SUCCEEDED');
+  });
 });

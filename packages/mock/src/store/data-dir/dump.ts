@@ -1,7 +1,7 @@
 // The whole store as journal changes: what a compaction writes.
-import { type Account, recordData } from '../account.js';
+import type { Account } from '../account.js';
 import type { AccountStore } from '../accounts.js';
-import type { JournalLine } from '../journal.js';
+import { type JournalLine, recordLine } from '../journal.js';
 import type { QueuedDelivery } from '../webhook-state.js';
 
 /**
@@ -27,7 +27,8 @@ function* dumpAccount(account: Account): IterableIterator<JournalLine> {
     yield ['p', id, stored.id, json, token, settlesAt ?? null, stored.packedTimeline()];
   }
   for (const record of account.idempotencyRecords.values()) {
-    if (record.response !== undefined) yield ['i', id, recordData(record)];
+    if (record.response === undefined) continue;
+    yield recordLine(id, record, (paymentId) => account.payments.get(paymentId)?.json);
   }
   const webhooks = account.webhooks;
   if (webhooks === undefined) return;

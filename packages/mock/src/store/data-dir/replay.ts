@@ -3,6 +3,7 @@ import type { Account } from '../account.js';
 import type { AccountStore } from '../accounts.js';
 import type { JournalAttempt, JournalLine } from '../journal.js';
 import type { EndpointRecord } from '../webhook-state.js';
+import { DataDirectoryError } from './lock.js';
 
 /** A journal's reader: hands each change, in order, to `apply`. */
 export type JournalSource = (apply: (line: JournalLine) => void) => unknown;
@@ -48,7 +49,7 @@ export function replayJournal(
         if (existing !== undefined) store.deleteIdempotencyRecord(account, existing);
         store.addIdempotencyRecord(account, record);
         if (response !== undefined) {
-          response.body = sharedBody(account, response.body);
+          if (line[3] !== undefined) response.body = paymentBody(account, line[3]);
           store.completeIdempotencyRecord(account, record, response);
         }
         break;
@@ -119,14 +120,16 @@ export function replayJournal(
   return [...watched];
 }
 
-const PAYMENT_BODY = /^\{"id":"(pay_[A-Za-z0-9]+)"/;
-
 /**
- * The stored payment's own text when a replayed answer is that payment as it is now (a create's
- * answer, read back right after the payment): one string in memory, as before the restart.
+ * The text of the payment a replayed answer names: the stored payment as it is at this point of
+ * the journal (one string in memory, as before the restart).
  */
-function sharedBody(account: Account, body: string): string {
-  const id = PAYMENT_BODY.exec(body.slice(0, 64))?.[1];
-  const json = id === undefined ? undefined : account.payments.get(id)?.json;
-  return json === body ? json : body;
+function paymentBody(account: Account, id: string): string {
+  const json = account.payments.get(id)?.json;
+  if (json === undefined) {
+    throw new DataDirectoryError(
+      `the journal names payment ${id} as an answer's body before that payment is in it. Restore the directory from a backup, or move it away to start empty.`,
+    );
+  }
+  return json;
 }
