@@ -4,6 +4,8 @@ import type { AttackMemoryResult } from './attack-memory.js';
 import { attackMemoryTarget, renderAttackMemory } from './attack-memory-report.js';
 import { BASELINE_MOCK_COMMIT } from './baseline-mock.js';
 import type { ColdStartResult } from './cold-start.js';
+import type { DataDirResult } from './data-dir.js';
+import { dataDirRatios, dataDirTargets, renderDataDir } from './data-dir-report.js';
 import type { HotPathFix } from './fixes.js';
 import type { MachineInfo, Versions } from './machine.js';
 import type { MemoryResult } from './memory.js';
@@ -24,6 +26,8 @@ export interface Measurements {
   sdkOverhead: SdkOverheadResult[];
   /** Absent from a quick run. */
   memory?: MemoryResult;
+  /** Absent from a quick run. */
+  dataDir?: DataDirResult;
   /** The worst case of each issue-10 attack, replayed on a fresh CLI. */
   attackMemory: AttackMemoryResult[];
   profile?: ProfileResult;
@@ -106,6 +110,8 @@ export function buildReport(measurements: Measurements): BenchReport {
   if (measurements.memory !== undefined) {
     ratios['memory.second/first'] = measurements.memory.growth;
   }
+  if (measurements.dataDir !== undefined)
+    Object.assign(ratios, dataDirRatios(measurements.dataDir));
   for (const endpoint of ['create', 'retrieve'] as const) {
     const mock = findThroughput(measurements.throughput, 'mock', endpoint);
     const honoFloor = findThroughput(measurements.throughput, 'hono-floor', endpoint);
@@ -173,6 +179,7 @@ export function buildReport(measurements: Measurements): BenchReport {
       met: memory === undefined ? null : memory.plateaus,
     },
     attackMemoryTarget(measurements.attackMemory),
+    ...dataDirTargets(measurements.dataDir, measurements.memory),
   ];
   return {
     schemaVersion: 1,
@@ -361,6 +368,7 @@ export function renderMarkdown(report: BenchReport): string {
       `| ${memory.rssStartMiB.toFixed(1)} MiB | ${memory.rssAfterFirstMiB.toFixed(1)} MiB | ${memory.rssAfterSecondMiB.toFixed(1)} MiB | ${memory.growth.toFixed(3)} (${memory.plateaus ? 'plateau' : '**grows**'}) |`,
     );
   }
+  if (report.dataDir !== undefined) out.push(...renderDataDir(report.dataDir));
   if (report.attackMemory.length > 0) out.push(...renderAttackMemory(report.attackMemory));
   out.push(
     '',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type AttackMemoryResult, measureAttackMemory } from './attack-memory.js';
 import { ensureBaselineMock } from './baseline-mock.js';
 import { measureColdStarts } from './cold-start.js';
+import { type DataDirResult, measureDataDir } from './data-dir.js';
 import { HOT_PATH_FIXES } from './fixes.js';
 import { chooseLoadTool } from './load/index.js';
 import { autocannonVersion, collectVersions, describeMachine } from './machine.js';
@@ -93,12 +94,15 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
     let memory: MemoryResult | undefined;
     let attackMemory: AttackMemoryResult[] = [];
     let profile: ProfileResult | undefined;
+    let dataDir: DataDirResult | undefined;
     if (!settings.targetsOnly) {
       const memoryServer = await startServer(serverCommand('mock-quiet'), logDir);
       running.push(memoryServer);
       memory = await measureMemory(memoryServer, settings, log);
       await Promise.all(running.splice(0).map((server) => server.stop()));
       log('memory measured');
+      dataDir = await measureDataDir(loadTool, settings, logDir, log);
+      log('data directory measured');
       attackMemory = await measureAttackMemory(mode === 'full' ? 'full' : 'smoke', log);
       log('attacks replayed');
       profile = await profileMock('mock', loadTool, settings, logDir);
@@ -113,6 +117,7 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
       coldStart,
       sdkOverhead,
       memory,
+      dataDir,
       attackMemory,
       profile,
       fixes: HOT_PATH_FIXES,

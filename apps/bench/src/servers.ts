@@ -18,6 +18,7 @@ export type ServerName =
   | 'hono-floor'
   | 'mock'
   | 'mock-quiet'
+  | 'mock-data-dir'
   | 'mock-before'
   | 'mock-previous'
   | 'prism';
@@ -28,6 +29,7 @@ export const SERVER_LABELS: Record<ServerName, string> = {
   'hono-floor': 'Hono floor (the same answers from a bare Hono app on @hono/node-server)',
   mock: 'our mock (CLI, default settings: logs each request)',
   'mock-quiet': 'our mock (CLI, --quiet)',
+  'mock-data-dir': 'our mock (CLI, --quiet, --data-dir)',
   'mock-before': `our mock before the redesign (${BASELINE_MOCK_COMMIT}, CLI, default settings)`,
   'mock-previous': 'our mock as built at $BENCH_PREVIOUS (CLI, default settings; quick A/B)',
   prism: 'Prism 5.14 on our spec',
@@ -60,6 +62,8 @@ export interface OnDemandEntries {
   mockBefore?: string;
   /** Another build's CLI script, for a quick A/B (`BENCH_PREVIOUS`). */
   mockPrevious?: string;
+  /** The data directory of `mock-data-dir`. */
+  dataDir?: string;
 }
 
 /**
@@ -81,6 +85,22 @@ export function serverCommand(name: ServerName, entries: OnDemandEntries = {}): 
         name,
         args: (port) => [...MOCK_CLI_NODE_FLAGS, MOCK_CLI, '--port', String(port), '--quiet'],
       };
+    case 'mock-data-dir': {
+      const dataDir = entries.dataDir;
+      if (dataDir === undefined) throw new Error('mock-data-dir needs a data directory.');
+      return {
+        name,
+        args: (port) => [
+          ...MOCK_CLI_NODE_FLAGS,
+          MOCK_CLI,
+          '--port',
+          String(port),
+          '--quiet',
+          '--data-dir',
+          dataDir,
+        ],
+      };
+    }
     case 'mock-before': {
       const entry = entries.mockBefore;
       if (entry === undefined) throw new Error('The pre-redesign mock is not built.');

@@ -106,6 +106,22 @@ describe('bench smoke run', () => {
     }
   });
 
+  it('measured the data directory: both stores answering correctly, a fill with no refusal, restarts', () => {
+    const dataDir = report.dataDir;
+    expect(
+      dataDir?.throughput.map((result) => `${result.server} ${result.endpoint} ${result.correct}`),
+    ).toEqual([
+      'mock-quiet create true',
+      'mock-data-dir create true',
+      'mock-quiet retrieve true',
+      'mock-data-dir retrieve true',
+    ]);
+    expect(dataDir?.fillFailures).toBe(0);
+    expect(dataDir?.directoryBytes).toBeGreaterThan(dataDir?.payments ?? Infinity);
+    expect(dataDir?.startupRunsMs).toHaveLength(2);
+    expect(report.ratios['create.mock-data-dir/mock-quiet']).toBeGreaterThan(0);
+  });
+
   it('computes the ratios and every target', () => {
     expect(report.ratios['create.mock/floor']).toBeGreaterThan(0);
     expect(report.ratios['retrieve.mock/floor']).toBeGreaterThan(0);
@@ -126,6 +142,9 @@ describe('bench smoke run', () => {
       '≤ 15 %',
       '≤ 1.15',
       '< 512 MiB',
+      '≥ 0.5×',
+      '≤ 2 s (100,000)',
+      '≤ 1,443 B (halved)',
     ]);
     for (const target of report.targets) expect([true, false, null]).toContain(target.met);
   });
@@ -139,6 +158,7 @@ describe('bench smoke run', () => {
       '## SDK overhead',
       '## Memory',
       '## Memory under attack',
+      '## Data directory',
       '## Targets',
     ]) {
       expect(markdown).toContain(heading);
