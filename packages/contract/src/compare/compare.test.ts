@@ -227,7 +227,7 @@ describe('compareTargets: a hostile provider', () => {
     const deeper = comparison.differences.find((difference) =>
       difference.live.includes('nested deeper than'),
     );
-    expect(deeper).toMatchObject({ aspect: 'shape', against: '(absent)' });
+    expect(deeper).toMatchObject({ aspect: 'shape', against: 'a body read' });
     expect(deeper?.steps[0]?.label).toBe('GET retrievePayment');
     expect(formatComparison(comparison, 'text')).toContain('DIFFERENT');
   }, 120_000);

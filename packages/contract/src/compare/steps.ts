@@ -1,4 +1,5 @@
 // Compares two scenarios' steps: aligned one by one, a batch of requests sent at once as a race (by its winner), each step by status, code, headers, events and body.
+import { MAX_JSON_DEPTH } from '../runner/json-depth.js';
 import type { TraceStep } from '../runner/scenario.js';
 import type { ElementRef } from '../spec/elements.js';
 import { cleanTargetText } from '../untrusted-text.js';
@@ -108,6 +109,17 @@ export function compareStep(
       against: right ? 'sent' : 'absent',
       field: headerName(header),
     });
+  }
+  if (a.tooDeep || b.tooDeep) {
+    // A body nested past the transport's limit was not read: it differs as a whole, once.
+    if (a.tooDeep !== b.tooDeep) {
+      const form = (step: TraceStep) =>
+        step.tooDeep
+          ? `a body nested deeper than ${MAX_JSON_DEPTH} levels (not read)`
+          : 'a body read';
+      add({ aspect: 'shape', element: statusElement, live: form(a), against: form(b) });
+    }
+    return;
   }
   compareBodies(a, b, elementAt, add);
 }

@@ -32,6 +32,8 @@ export interface TraceStep {
   code?: string;
   /** The response body, or for `events` the event types received in order. */
   body?: unknown;
+  /** The body nested too deep to be read (`body` is then absent). */
+  tooDeep?: boolean;
   /** Which of the headers that matter the response carried. */
   headers?: string[];
   /** Requests sent while another of the scenario's was in flight share a batch: their order is a race's. */
@@ -165,6 +167,7 @@ export function createScenarioContext(options: ScenarioContextOptions): Scenario
       status: answer.status,
       ...(answer.code ? { code: answer.code } : {}),
       body: answer.json,
+      ...(answer.tooDeep ? { tooDeep: true } : {}),
       headers,
       batch: sentIn,
     });

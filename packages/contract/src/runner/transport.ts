@@ -41,6 +41,8 @@ export interface Answer {
   json: any;
   /** The problem's `code`, when the body has one. */
   code: string | undefined;
+  /** The body nested past MAX_JSON_DEPTH: `json` is then undefined (it is not read further). */
+  tooDeep?: boolean;
   record: ExchangeRecord;
   result: ExchangeResult;
 }
@@ -293,6 +295,7 @@ export function createTransport(options: TransportOptions) {
         text,
         json,
         code: record.code,
+        ...(tooDeep ? { tooDeep } : {}),
         record,
         result: UNCHECKED,
       };
@@ -340,6 +343,7 @@ export function createTransport(options: TransportOptions) {
       text,
       json,
       code: record.code,
+      ...(tooDeep ? { tooDeep } : {}),
       record,
       result,
     };
