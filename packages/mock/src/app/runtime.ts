@@ -57,6 +57,9 @@ export interface Runtime {
   close(): void;
 }
 
+/** The type of the process warnings the data directory gives when no logger is set. */
+export const DATA_DIRECTORY_WARNING = 'PaymentServiceMockWarning';
+
 /** Seconds a client is asked to wait while the data directory cannot be written. */
 const STORE_RETRY_AFTER_SECONDS = 5;
 
@@ -85,10 +88,14 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
   const plan = hooks.planDeliveries ?? ((events: readonly EventDelivery[]) => events);
   const limitSchema = openapiDocument.components.parameters.Limit.schema;
   const waits = new Map<ReturnType<typeof setTimeout>, () => void>();
+  // What the data directory reports (a torn line dropped, writes refused) is never silenced:
+  // without a logger (the CLI's --quiet) it is a process warning, on stderr.
   const dataDirectory =
     resolved.dataDir === undefined
       ? undefined
-      : DataDirectory.open(resolved.dataDir, { log: resolved.logger });
+      : DataDirectory.open(resolved.dataDir, {
+          log: resolved.logger ?? ((line) => process.emitWarning(line, DATA_DIRECTORY_WARNING)),
+        });
   const store = new AccountStore(
     {
       maxPaymentsPerKey: resolved.maxPaymentsPerKey,

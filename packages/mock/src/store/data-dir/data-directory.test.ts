@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockServerOf } from '../../app/mock-server.js';
-import { createRuntime } from '../../app/runtime.js';
+import { createRuntime, DATA_DIRECTORY_WARNING } from '../../app/runtime.js';
 import { createHarness, type Harness, manualClock } from '../../test-support/harness.js';
 import { DataDirectory, DataDirectoryError } from './data-directory.js';
 import { encodeLine } from './journal-file.js';
@@ -165,6 +165,26 @@ describe('the data directory refuses what it cannot use', () => {
     ]);
     expect((await harness.json('GET', `/v1/payments/${payment.id}`)).status).toBe(200);
     expect(readFileSync(journal).length).toBe(size);
+  });
+
+  it('warns of a torn last line on the process when no logger is set (the CLI with --quiet)', async () => {
+    const dataDir = newDirectory();
+    start(dataDir).harness.mock.close();
+    const journal = join(dataDir, 'journal.1.log');
+    appendFileSync(journal, '0badc0de ["p","x"');
+    const warnings: Error[] = [];
+    const listen = (warning: Error) => warnings.push(warning);
+    process.on('warning', listen);
+    try {
+      createRuntime({ dataDir }).close();
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listen);
+    }
+    expect(warnings.map((warning) => [warning.name, warning.message])).toEqual([
+      [DATA_DIRECTORY_WARNING, expect.stringContaining('torn last change at byte')],
+    ]);
+    expect(warnings[0]?.message).toContain(journal);
   });
 
   it('refuses a journal corrupt before its end, naming the file and the offset', async () => {
