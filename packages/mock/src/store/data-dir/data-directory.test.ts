@@ -1,5 +1,13 @@
 // The data directory across restarts: every answered change comes back, and bad directories are refused by name.
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  ftruncateSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -222,6 +230,31 @@ describe('the data directory refuses what it cannot use', () => {
     writeFileSync(join(parent, 'file'), 'x');
     const path = join(parent, 'file', 'data');
     expect(() => DataDirectory.open(path)).toThrowError(`cannot create the data directory ${path}`);
+  });
+});
+
+describe('a write the disk cut short', () => {
+  it('is taken back, and the next change starts where it was cut (a new journal too)', () => {
+    const dataDir = newDirectory();
+    const directory = DataDirectory.open(dataDir);
+    directory.attach({ liveBytes: () => 0, dump: () => [] });
+    directory.write(['o', 'key-a', 60]);
+    expect(directory.flush()).toBe(true);
+    const whole = readFileSync(directory.journalPath).length;
+    // What refused() does after a full disk took part of a line: the part is cut off again.
+    const fd = (directory as unknown as { fd: number }).fd;
+    writeSync(fd, '0badc0de ["o","key-');
+    ftruncateSync(fd, whole);
+    directory.write(['o', 'key-b', 120]);
+    expect(directory.flush()).toBe(true);
+    directory.close();
+    expect(readFileSync(join(dataDir, 'journal.1.log')).indexOf(0)).toBe(-1);
+    const reopened = DataDirectory.open(dataDir);
+    expect(reopened.takeLines()).toEqual([
+      ['o', 'key-a', 60],
+      ['o', 'key-b', 120],
+    ]);
+    reopened.close();
   });
 });
 
