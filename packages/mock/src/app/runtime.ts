@@ -137,10 +137,13 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     },
     random: () => random.fraction(),
     policy: resolved.webhookPolicy,
+    ...(dataDirectory === undefined ? {} : { stored: () => dataDirectory.flush() }),
     ...(webhookFetch === undefined
       ? {}
       : { fetch: (input, init) => webhookFetch(String(input), init ?? {}) }),
   });
+  /** Whether the last persist() was refused by the disk. */
+  let refusing = false;
   if (dataDirectory !== undefined) {
     try {
       store.sweep(resolved.clock.now());
@@ -161,7 +164,14 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     options: resolved,
     dataDirectory,
     persist() {
-      if (dataDirectory === undefined || dataDirectory.flush()) return undefined;
+      if (dataDirectory === undefined) return undefined;
+      if (dataDirectory.flush()) {
+        // Writes go through again: the attempts held back meanwhile go out now.
+        if (refusing) webhooks.kick();
+        refusing = false;
+        return undefined;
+      }
+      refusing = true;
       return {
         code: 'store_unavailable',
         detail: `The sandbox cannot store changes now (${dataDirectory.failure ?? 'write refused'} on its data directory); a change is answered only once it is stored. Retry later with the same Idempotency-Key.`,
