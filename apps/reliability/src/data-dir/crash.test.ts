@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../receiver.js';
 import type { Sandbox } from '../sandbox.js';
+import { verifyAfterRestart } from './after-restart.js';
 import {
   journalOf,
   newDataDir,
@@ -9,7 +10,7 @@ import {
   seededRandom,
   startOnDataDir,
 } from './data-dir-sandbox.js';
-import { newModels, runUntilKilled, verifyAfterRestart } from './mixed-load.js';
+import { newModels, runUntilKilled } from './mixed-load.js';
 
 /** `CRASH_SEED=<n>` replays a failed run's plan (the interleaving of clients still varies). */
 const seed = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));

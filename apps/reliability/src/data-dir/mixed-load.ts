@@ -1,15 +1,12 @@
-// Mixed load on many keys until a kill -9, a model of every answered write, and the check after the restart that each one survived.
-import { isDeepStrictEqual } from 'node:util';
-import { createResponseValidator } from '@payment-service/contract';
-import { verifyWebhook } from '@payment-service/sdk';
-import { type Answer, type Call, call, NO_ANSWER, pool } from '../http.js';
+// Mixed load on many keys until a kill -9, and the model of every write it was answered about.
+import { type Answer, type Call, call, NO_ANSWER } from '../http.js';
 import type { Receiver } from '../receiver.js';
-import { flatHeaders, type SeededRandom, seededRandom } from './data-dir-sandbox.js';
+import { type SeededRandom, seededRandom } from './data-dir-sandbox.js';
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 /** A request as sent (what a replay sends again). */
-interface Sent {
+export interface Sent {
   method: string;
   path: string;
   body?: unknown;
@@ -17,14 +14,14 @@ interface Sent {
 }
 
 /** An answered request that carried an Idempotency-Key: what its replay must give back. */
-interface KeyedAnswer {
+export interface KeyedAnswer {
   sent: Sent;
   status: number;
   text: string;
 }
 
 /** One step of a client. Those on /v1 may be answered by an armed `fail_next` instead. */
-type Step =
+export type Step =
   | { kind: 'create'; sent: Sent; amount: number; capture: boolean }
   | { kind: 'capture'; sent: Sent; paymentId: string; amount: number | undefined }
   | { kind: 'cancel'; sent: Sent; paymentId: string }
@@ -89,17 +86,17 @@ export function newModels(seed: number, count: number): KeyModel[] {
   }));
 }
 
-const send = (url: string, key: string, sent: Sent): Promise<Answer> => {
+export const send = (url: string, key: string, sent: Sent): Promise<Answer> => {
   const init: Call = { method: sent.method, path: sent.path, key };
   if (sent.body !== undefined) init.body = sent.body;
   if (sent.idempotencyKey !== undefined) init.idempotencyKey = sent.idempotencyKey;
   return call(url, init);
 };
 
-const isV1 = (step: Step) => step.sent.path.startsWith('/v1/');
+export const isV1 = (step: Step) => step.sent.path.startsWith('/v1/');
 
 /** The faults after one armed `fail_next` answered a request. */
-function afterFailure(faults: Json): Json {
+export function afterFailure(faults: Json): Json {
   const failNext = faults.fail_next as { count: number; status: number } | undefined;
   if (failNext === undefined) return faults;
   const { fail_next: _, ...rest } = faults;
@@ -109,7 +106,7 @@ function afterFailure(faults: Json): Json {
 }
 
 /** A payment as a step on it leaves it, when the step is applied. */
-function applied(payment: Json, step: Step): Json {
+export function applied(payment: Json, step: Step): Json {
   if (step.kind === 'capture') {
     return { ...payment, status: 'SUCCEEDED', amount_captured: step.amount ?? payment.amount };
   }
@@ -218,7 +215,7 @@ function nextStep(model: KeyModel, random: SeededRandom, label: string, receiver
 }
 
 /** Why an answer does not fit the model: a failure of the sandbox, not of the plan. */
-class Unexpected extends Error {}
+export class Unexpected extends Error {}
 
 /** Takes an answered step into the model. */
 function record(model: KeyModel, step: Step, answer: Answer): void {
@@ -334,264 +331,4 @@ export async function runUntilKilled(
   await Promise.all(Array.from({ length: options.clients }, (_, index) => client(index)));
   await killed;
   return { answered, inFlight };
-}
-
-/** Compiled once: every answer read after a restart is checked against the spec. */
-const validator = createResponseValidator();
-
-/** Lists every payment of a key, page by page, each page checked against the spec. */
-async function listAll(
-  url: string,
-  key: string,
-  check: (sent: Sent, answer: Answer) => void,
-): Promise<Map<string, Json>> {
-  const found = new Map<string, Json>();
-  let after: string | undefined;
-  for (;;) {
-    const path = `/v1/payments?limit=100${after === undefined ? '' : `&starting_after=${after}`}`;
-    const answer = await call(url, { path, key });
-    check({ method: 'GET', path: '/v1/payments' }, answer);
-    const page = answer.json as { data: Json[]; has_more: boolean };
-    for (const payment of page.data) found.set(payment.id as string, payment);
-    if (!page.has_more || page.data.length === 0) return found;
-    after = page.data[page.data.length - 1]?.id as string;
-  }
-}
-
-/**
- * Checks after a restart that every write the model holds survived (each payment as listed,
- * faults, clock, endpoints; payments written and Idempotency-Key answers given since the last
- * check retrieved and replayed one by one, or all of them with `all`), resolves each key's step
- * in flight (applied whole, or not at all) into the model, and checks that each key's endpoints
- * still sign with their secrets: one new payment per key with endpoints, its deliveries verified
- * with `webhooks.verify`. Returns how many requests it made.
- *
- * @example
- * await verifyAfterRestart(url, models, receiver);
- */
-export async function verifyAfterRestart(
-  url: string,
-  models: KeyModel[],
-  receiver: Receiver,
-  { all = false } = {},
-): Promise<number> {
-  let requests = 0;
-  const check = (sent: Sent, answer: Answer, where: string) => {
-    requests++;
-    const path = sent.path.split('?')[0] as string;
-    const result = validator.check({
-      method: sent.method,
-      path,
-      status: answer.status,
-      headers: flatHeaders(answer),
-      body: answer.text,
-    });
-    if (result.violations.length > 0) {
-      throw new Unexpected(
-        `${where}: ${sent.method} ${path} ${answer.status} breaks the spec: ${JSON.stringify(result.violations.slice(0, 3))}`,
-      );
-    }
-  };
-  const signed: Array<{ model: KeyModel; paymentId: string }> = [];
-  await pool(models.length, 6, async (index) => {
-    const model = models[index] as KeyModel;
-    const where = `${model.key}${model.inFlight === undefined ? '' : ` (in flight: ${model.inFlight.sent.method} ${model.inFlight.sent.path})`}`;
-    const step = model.inFlight;
-    model.inFlight = undefined;
-
-    // Faults first: an armed fail_next would answer the checks below.
-    const faults = await call(url, { path: '/_sandbox/faults', key: model.key });
-    check({ method: 'GET', path: '/_sandbox/faults' }, faults, where);
-    const allowedFaults = [model.faults];
-    if (step?.kind === 'faults') allowedFaults.push(step.faults);
-    const consumed = step !== undefined && isV1(step) && model.faults.fail_next !== undefined;
-    if (consumed) allowedFaults.push(afterFailure(model.faults));
-    if (!allowedFaults.some((allowed) => isDeepStrictEqual(allowed, faults.json))) {
-      throw new Unexpected(
-        `${where}: faults ${faults.text}, expected one of ${JSON.stringify(allowedFaults)}`,
-      );
-    }
-    // A step that an armed fail_next answered (or would have) changed nothing else.
-    const live = consumed ? undefined : step;
-    model.faults = faults.json as Json;
-    if (model.faults.fail_next !== undefined) {
-      const cleared = await call(url, {
-        method: 'DELETE',
-        path: '/_sandbox/faults',
-        key: model.key,
-      });
-      check({ method: 'DELETE', path: '/_sandbox/faults' }, cleared, where);
-      model.faults = {};
-    }
-
-    const clock = await call(url, { path: '/_sandbox/clock', key: model.key });
-    check({ method: 'GET', path: '/_sandbox/clock' }, clock, where);
-    const offset = clock.json?.offset_seconds;
-    const allowedOffsets = [
-      model.offset,
-      ...(live?.kind === 'clock' ? [model.offset + live.seconds] : []),
-    ];
-    if (!allowedOffsets.includes(offset as number)) {
-      throw new Unexpected(
-        `${where}: clock offset ${String(offset)}, expected one of ${allowedOffsets.join(', ')}`,
-      );
-    }
-    model.offset = offset as number;
-
-    const listed = await listAll(url, model.key, (sent, answer) => check(sent, answer, where));
-    const answeredBefore = new Map(model.payments);
-    for (const [id, expected] of model.payments) {
-      const found = listed.get(id);
-      const allowed = [expected];
-      if (live !== undefined && 'paymentId' in live && live.paymentId === id)
-        allowed.push(applied(expected, live));
-      if (!allowed.some((candidate) => isDeepStrictEqual(candidate, found))) {
-        throw new Unexpected(
-          `${where}: payment ${id} is ${JSON.stringify(found)} after the restart; answered as ${JSON.stringify(allowed)}`,
-        );
-      }
-      model.payments.set(id, found as Json);
-    }
-    const extra = [...listed.keys()].filter((id) => !model.payments.has(id));
-    const created = live?.kind === 'create' ? live : undefined;
-    if (extra.length > (created === undefined ? 0 : 1)) {
-      throw new Unexpected(`${where}: payments nobody was answered about: ${extra.join(', ')}`);
-    }
-    for (const id of extra) {
-      const payment = listed.get(id) as Json;
-      if (payment.amount !== created?.amount || payment.capture !== created?.capture) {
-        throw new Unexpected(
-          `${where}: payment ${id} does not match the create in flight: ${JSON.stringify(payment)}`,
-        );
-      }
-      model.payments.set(id, payment);
-    }
-    // Every payment is in the list above; those written since the last check are also retrieved.
-    for (const id of extra) model.touched.add(id);
-    if (live !== undefined && 'paymentId' in live) model.touched.add(live.paymentId);
-    for (const [id, expected] of model.payments) {
-      if (!all && !model.touched.has(id)) continue;
-      const answer = await call(url, { path: `/v1/payments/${id}`, key: model.key });
-      check({ method: 'GET', path: `/v1/payments/${id}` }, answer, where);
-      if (!isDeepStrictEqual(answer.json, expected)) {
-        throw new Unexpected(
-          `${where}: GET ${id} answers ${answer.text}, the list said ${JSON.stringify(expected)}`,
-        );
-      }
-    }
-
-    model.touched.clear();
-    // Each answer with an Idempotency-Key is replayed after the restart that follows it (and all of them when `all`).
-    for (const keyed of model.keyed.slice(all ? 0 : model.replayed)) {
-      const answer = await send(url, model.key, keyed.sent);
-      requests++;
-      if (
-        answer.status !== keyed.status ||
-        answer.headers['idempotent-replayed'] !== 'true' ||
-        answer.text !== keyed.text
-      ) {
-        throw new Unexpected(
-          `${where}: ${keyed.sent.method} ${keyed.sent.path} with Idempotency-Key ${keyed.sent.idempotencyKey} answered ${answer.status} (replayed: ${String(answer.headers['idempotent-replayed'])}) ${answer.text.slice(0, 300)}; first answered ${keyed.status} ${keyed.text.slice(0, 300)}`,
-        );
-      }
-    }
-    // A keyed step in flight: sent again, it replays what was applied, or runs now; never a conflict.
-    if (live?.sent.idempotencyKey !== undefined && live.kind !== 'replay') {
-      const answer = await send(url, model.key, live.sent);
-      check(live.sent, answer, where);
-      const replayed = answer.headers['idempotent-replayed'] === 'true';
-      const expected = live.kind === 'refund' || live.kind === 'create' ? 201 : 200;
-      if (answer.status !== expected) {
-        throw new Unexpected(
-          `${where}: the ${live.kind} in flight, sent again, answered ${answer.status} ${answer.text.slice(0, 300)}`,
-        );
-      }
-      if (live.kind === 'create') {
-        // Its payment was stored if and only if its Idempotency-Key record was.
-        const id = answer.json?.id as string;
-        if (replayed ? !isDeepStrictEqual(extra, [id]) : extra.length > 0) {
-          throw new Unexpected(
-            `${where}: the create in flight ${replayed ? `replays ${id}` : 'runs again'}, but the payments stored without an answer are [${extra.join(', ')}]`,
-          );
-        }
-        model.payments.set(id, answer.json as Json);
-      } else if ('paymentId' in live) {
-        const before = answeredBefore.get(live.paymentId) as Json;
-        const observed = model.payments.get(live.paymentId) as Json;
-        const wasApplied = !isDeepStrictEqual(before, observed);
-        if (replayed !== wasApplied) {
-          throw new Unexpected(
-            `${where}: the ${live.kind} in flight ${replayed ? 'replays' : 'runs again'}, but the payment was ${wasApplied ? '' : 'not '}changed by it: ${JSON.stringify(observed)}`,
-          );
-        }
-        if (!replayed) {
-          model.payments.set(
-            live.paymentId,
-            live.kind === 'refund' ? applied(observed, live) : (answer.json as Json),
-          );
-        }
-      }
-      model.keyed.push({ sent: live.sent, status: answer.status, text: answer.text });
-    }
-    model.replayed = model.keyed.length;
-
-    const endpoints = await call(url, { path: '/v1/webhook_endpoints', key: model.key });
-    check({ method: 'GET', path: '/v1/webhook_endpoints' }, endpoints, where);
-    const ids = ((endpoints.json?.data ?? []) as Json[]).map((endpoint) => endpoint.id as string);
-    const missing = [...model.endpoints.keys()].filter((id) => !ids.includes(id));
-    const unknown = ids.filter((id) => !model.endpoints.has(id));
-    if (missing.length > 0 || unknown.length > (live?.kind === 'endpoint' ? 1 : 0)) {
-      throw new Unexpected(
-        `${where}: endpoints ${ids.join(', ')}; answered ${[...model.endpoints.keys()].join(', ')}`,
-      );
-    }
-    if (unknown.length > 0) {
-      // Registered, but its secret was never answered: no test can verify it; delete it.
-      const deleted = await call(url, {
-        method: 'DELETE',
-        path: `/v1/webhook_endpoints/${unknown[0]}`,
-        key: model.key,
-      });
-      check({ method: 'DELETE', path: `/v1/webhook_endpoints/${unknown[0]}` }, deleted, where);
-    }
-    if (model.endpoints.size > 0) {
-      const body = {
-        amount: 4242,
-        currency: 'KZT',
-        capture: true,
-        payment_method: { type: 'token', token: 'tok_test_success' },
-      };
-      const answer = await call(url, {
-        method: 'POST',
-        path: '/v1/payments',
-        key: model.key,
-        body,
-      });
-      check({ method: 'POST', path: '/v1/payments' }, answer, where);
-      model.payments.set(answer.json?.id as string, answer.json as Json);
-      model.touched.add(answer.json?.id as string);
-      signed.push({ model, paymentId: answer.json?.id as string });
-    }
-  });
-
-  // Each endpoint of the key gets the new payment's event, signed with the secret it was given.
-  for (const { model, paymentId } of signed) {
-    const tokens = new Map(
-      [...model.endpoints.values()].map(({ token, secret }) => [token, secret]),
-    );
-    const deliveries = () =>
-      receiver.received.filter((delivery) => delivery.data?.object?.id === paymentId);
-    await receiver.until(
-      () => new Set(deliveries().map((delivery) => delivery.path)).size >= tokens.size,
-    );
-    for (const delivery of deliveries()) {
-      const secret = tokens.get(delivery.path.split('/').pop() as string);
-      if (secret === undefined)
-        throw new Unexpected(
-          `a delivery of ${paymentId} to ${delivery.path}, not an endpoint of ${model.key}`,
-        );
-      await verifyWebhook(delivery.raw, delivery.headers, secret as `whsec_${string}`);
-    }
-  }
-  return requests;
 }
