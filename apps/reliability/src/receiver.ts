@@ -1,4 +1,4 @@
-// Webhook receivers on 127.0.0.1: one that answers 200 at once, one that never answers.
+// Webhook receivers on 127.0.0.1: one that answers at once (200, or the status it is set to), one that never answers.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createChanges } from './changes.js';
@@ -6,8 +6,18 @@ import { createChanges } from './changes.js';
 /** A receiver listening on a free port. */
 export interface Receiver {
   url: string;
-  /** Webhook bodies received (parsed), in arrival order. */
-  received: Array<{ id?: string; type?: string; data?: { object?: { id?: string } }; at: number }>;
+  /** Webhook bodies received (parsed), in arrival order, with the raw body, headers and path. */
+  received: Array<{
+    id?: string;
+    type?: string;
+    data?: { object?: { id?: string } };
+    at: number;
+    raw: string;
+    headers: Record<string, string>;
+    path: string;
+  }>;
+  /** What an `answer` receiver answers (200 unless set: 500 makes the sender retry). */
+  status: number;
   /** Requests whose connection the sender closed before an answer (hanging receiver only). */
   abandoned: number;
   /** Resolves with the first received event whose payment id is `paymentId` (any event if omitted). */
@@ -18,7 +28,7 @@ export interface Receiver {
 }
 
 /**
- * Starts a receiver: `answer` replies 200 to every POST; `hang` reads the request and never
+ * Starts a receiver: `answer` replies `receiver.status` (200 unless set) to every POST; `hang` reads the request and never
  * replies (the sender's timeout is the only way out).
  *
  * @example
@@ -31,6 +41,7 @@ export async function startReceiver(mode: 'answer' | 'hang'): Promise<Receiver> 
   const receiver: Receiver = {
     url: '',
     received: [],
+    status: 200,
     abandoned: 0,
     waitFor(paymentId) {
       const hit = receiver.received.find(
@@ -46,19 +57,26 @@ export async function startReceiver(mode: 'answer' | 'hang'): Promise<Receiver> 
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
       let event: { id?: string; type?: string; data?: { object?: { id?: string } } } = {};
       try {
-        event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        event = JSON.parse(raw);
       } catch {}
       const at = performance.now();
-      receiver.received.push({ ...event, at });
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string') headers[name] = value;
+      }
+      receiver.received.push({ ...event, at, raw, headers, path: req.url ?? '' });
       for (const waiter of waiters.splice(0)) {
         if (waiter.id === undefined || waiter.id === event.data?.object?.id) waiter.resolve({ at });
         else waiters.push(waiter);
       }
       changes.notify();
-      if (mode === 'answer') res.end('ok');
-      else res.on('close', () => receiver.abandoned++);
+      if (mode === 'answer') {
+        res.statusCode = receiver.status;
+        res.end('ok');
+      } else res.on('close', () => receiver.abandoned++);
     });
   });
   server.on('connection', (socket: Socket) => {

@@ -13,6 +13,25 @@ export const MOCK_CLI = join(
   'dist/cli.js',
 );
 
+/** The published `payment-service-mock` bin (its shebang sets the heap limit; see MOCK_BIN_NODE_FLAGS). */
+export const MOCK_BIN = join(
+  dirname(require.resolve('@payment-service/mock/package.json')),
+  'bin/payment-service-mock.js',
+);
+
+/** The node flags of the bin's shebang: given, the CLI runs in one process (no relaunch). */
+export const MOCK_BIN_NODE_FLAGS = ['--max-old-space-size=384'];
+
+/** How to start the CLI: which script, with which node flags, under which wrapper command. */
+export interface LaunchOptions {
+  /** The script node runs (default MOCK_CLI). */
+  script?: string;
+  /** Node's own flags, before the script. */
+  nodeFlags?: string[];
+  /** A command that execs node with the rest (such as `prlimit --fsize=…:`), keeping its pid. */
+  wrapper?: string[];
+}
+
 /** The most output kept per process (the log test reads it; floods must not fill the test's memory). */
 const MAX_OUTPUT_CHARS = 4 * 1024 * 1024;
 
@@ -37,6 +56,8 @@ export interface Sandbox {
   untilOutput(predicate: (output: string) => boolean): Promise<void>;
   /** Sends SIGTERM and waits for the exit (SIGKILL after 5 s). */
   stop(): Promise<void>;
+  /** Sends SIGKILL (a crash: nothing is flushed or closed) and waits for the exit. */
+  kill9(): Promise<void>;
 }
 
 /**
@@ -117,15 +138,28 @@ export function treeStatusMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 /**
- * Spawns `node packages/mock/dist/cli.js --port 0 <flags>` and resolves once it printed the URL
+ * Spawns `node packages/mock/dist/cli.js --port 0 <flags>` (or as `launch` says) and resolves once it printed the URL
  * it listens on (`listening on <url>` or `Base URL: <url>` in its banner). Rejects with its output when it exits first or says nothing within 20 s.
  *
  * @example
  * const sandbox = await startSandbox(['--quiet', '--memory-budget', '32']);
  * await sandbox.stop();
  */
-export function startSandbox(flags: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Sandbox> {
-  const child = spawn(process.execPath, [MOCK_CLI, '--port', '0', ...flags], {
+export function startSandbox(
+  flags: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  launch: LaunchOptions = {},
+): Promise<Sandbox> {
+  const node = [
+    process.execPath,
+    ...(launch.nodeFlags ?? []),
+    launch.script ?? MOCK_CLI,
+    '--port',
+    '0',
+    ...flags,
+  ];
+  const [command, ...args] = [...(launch.wrapper ?? []), ...node] as [string, ...string[]];
+  const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   });
@@ -172,6 +206,10 @@ export function startSandbox(flags: string[] = [], env: NodeJS.ProcessEnv = {}):
           const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
           await exited;
           clearTimeout(kill);
+        },
+        async kill9() {
+          if (alive()) child.kill('SIGKILL');
+          await exited;
         },
       });
     };

@@ -57,6 +57,9 @@ export interface Runtime {
   close(): void;
 }
 
+/** The type of the process warnings the data directory gives when no logger is set. */
+export const DATA_DIRECTORY_WARNING = 'PaymentServiceMockWarning';
+
 /** Seconds a client is asked to wait while the data directory cannot be written. */
 const STORE_RETRY_AFTER_SECONDS = 5;
 
@@ -85,10 +88,14 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
   const plan = hooks.planDeliveries ?? ((events: readonly EventDelivery[]) => events);
   const limitSchema = openapiDocument.components.parameters.Limit.schema;
   const waits = new Map<ReturnType<typeof setTimeout>, () => void>();
+  // What the data directory reports (a torn line dropped, writes refused) is never silenced:
+  // without a logger (the CLI's --quiet) it is a process warning, on stderr.
   const dataDirectory =
     resolved.dataDir === undefined
       ? undefined
-      : DataDirectory.open(resolved.dataDir, { log: resolved.logger });
+      : DataDirectory.open(resolved.dataDir, {
+          log: resolved.logger ?? ((line) => process.emitWarning(line, DATA_DIRECTORY_WARNING)),
+        });
   const store = new AccountStore(
     {
       maxPaymentsPerKey: resolved.maxPaymentsPerKey,
@@ -130,10 +137,13 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     },
     random: () => random.fraction(),
     policy: resolved.webhookPolicy,
+    ...(dataDirectory === undefined ? {} : { stored: () => dataDirectory.flush() }),
     ...(webhookFetch === undefined
       ? {}
       : { fetch: (input, init) => webhookFetch(String(input), init ?? {}) }),
   });
+  /** Whether the last persist() was refused by the disk. */
+  let refusing = false;
   if (dataDirectory !== undefined) {
     try {
       store.sweep(resolved.clock.now());
@@ -154,7 +164,14 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     options: resolved,
     dataDirectory,
     persist() {
-      if (dataDirectory === undefined || dataDirectory.flush()) return undefined;
+      if (dataDirectory === undefined) return undefined;
+      if (dataDirectory.flush()) {
+        // Writes go through again: the attempts held back meanwhile go out now.
+        if (refusing) webhooks.kick();
+        refusing = false;
+        return undefined;
+      }
+      refusing = true;
       return {
         code: 'store_unavailable',
         detail: `The sandbox cannot store changes now (${dataDirectory.failure ?? 'write refused'} on its data directory); a change is answered only once it is stored. Retry later with the same Idempotency-Key.`,

@@ -62,7 +62,16 @@ export interface DispatcherOptions {
   fetch?: typeof fetch;
   /** The addresses a key's endpoints may reach over the network (default: public and loopback). */
   policy?: WebhookAddressPolicy;
+  /**
+   * Writes the store's changes so far to its durable store (the data directory): false when the
+   * disk refuses them. Nothing is sent then, so that no event announces a change a crash would
+   * lose; the attempts wait until the changes are stored. Absent: always stored (memory).
+   */
+  stored?: () => boolean;
 }
+
+/** How soon attempts held back by a refusing disk are tried again, in ms (a stored request also kicks). */
+const STORE_RETRY_MS = 1000;
 
 /** The longest delay setTimeout accepts. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -268,7 +277,9 @@ export class WebhookDispatcher {
       }
       earliest = Math.min(earliest, due - (accountNow - serverNow));
     }
-    this.startFairly(ready);
+    // What is due goes out only once the changes it announces are stored.
+    if (ready.length === 0 || this.options.stored?.() !== false) this.startFairly(ready);
+    else earliest = Math.min(earliest, serverNow + STORE_RETRY_MS);
     for (const { account, state, accountNow } of ready) {
       // What is left due later than now needs the timer; what is due now waits for a slot.
       const next = state.queue.peek()?.dueAt;

@@ -1,10 +1,18 @@
 // The data directory across restarts: every answered change comes back, and bad directories are refused by name.
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  ftruncateSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockServerOf } from '../../app/mock-server.js';
-import { createRuntime } from '../../app/runtime.js';
+import { createRuntime, DATA_DIRECTORY_WARNING } from '../../app/runtime.js';
 import { createHarness, type Harness, manualClock } from '../../test-support/harness.js';
 import { DataDirectory, DataDirectoryError } from './data-directory.js';
 import { encodeLine } from './journal-file.js';
@@ -167,6 +175,26 @@ describe('the data directory refuses what it cannot use', () => {
     expect(readFileSync(journal).length).toBe(size);
   });
 
+  it('warns of a torn last line on the process when no logger is set (the CLI with --quiet)', async () => {
+    const dataDir = newDirectory();
+    start(dataDir).harness.mock.close();
+    const journal = join(dataDir, 'journal.1.log');
+    appendFileSync(journal, '0badc0de ["p","x"');
+    const warnings: Error[] = [];
+    const listen = (warning: Error) => warnings.push(warning);
+    process.on('warning', listen);
+    try {
+      createRuntime({ dataDir }).close();
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listen);
+    }
+    expect(warnings.map((warning) => [warning.name, warning.message])).toEqual([
+      [DATA_DIRECTORY_WARNING, expect.stringContaining('torn last change at byte')],
+    ]);
+    expect(warnings[0]?.message).toContain(journal);
+  });
+
   it('refuses a journal corrupt before its end, naming the file and the offset', async () => {
     const dataDir = newDirectory();
     const first = start(dataDir).harness;
@@ -202,6 +230,31 @@ describe('the data directory refuses what it cannot use', () => {
     writeFileSync(join(parent, 'file'), 'x');
     const path = join(parent, 'file', 'data');
     expect(() => DataDirectory.open(path)).toThrowError(`cannot create the data directory ${path}`);
+  });
+});
+
+describe('a write the disk cut short', () => {
+  it('is taken back, and the next change starts where it was cut (a new journal too)', () => {
+    const dataDir = newDirectory();
+    const directory = DataDirectory.open(dataDir);
+    directory.attach({ liveBytes: () => 0, dump: () => [] });
+    directory.write(['o', 'key-a', 60]);
+    expect(directory.flush()).toBe(true);
+    const whole = readFileSync(directory.journalPath).length;
+    // What refused() does after a full disk took part of a line: the part is cut off again.
+    const fd = (directory as unknown as { fd: number }).fd;
+    writeSync(fd, '0badc0de ["o","key-');
+    ftruncateSync(fd, whole);
+    directory.write(['o', 'key-b', 120]);
+    expect(directory.flush()).toBe(true);
+    directory.close();
+    expect(readFileSync(join(dataDir, 'journal.1.log')).indexOf(0)).toBe(-1);
+    const reopened = DataDirectory.open(dataDir);
+    expect(reopened.takeLines()).toEqual([
+      ['o', 'key-a', 60],
+      ['o', 'key-b', 120],
+    ]);
+    reopened.close();
   });
 });
 

@@ -359,7 +359,9 @@ function openJournal(path: string): {
   const newest = generations[0];
   if (newest === undefined) {
     const file = join(path, journalName(1));
-    const fd = openSync(file, 'wx', 0o600);
+    // Append mode, as every journal is opened: after a write the disk cut short is taken back
+    // (ftruncate), the next one starts where it was cut, not past a hole of zeros.
+    const fd = openSync(file, 'ax', 0o600);
     const header: JournalHeader = {
       format: 'payment-service-mock-journal',
       version: JOURNAL_FORMAT_VERSION,
