@@ -1,6 +1,6 @@
 // The built `payment-service-contract proxy` in a child process in front of a drifted mock: SIGUSR2 writes the report, SIGTERM writes it again and exits 1.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,18 @@ import { type DriftProxyServer, startDriftProxy } from '../drift/index.js';
 
 const bin = fileURLToPath(new URL('../../bin/payment-service-contract.js', import.meta.url));
 const key = 'sk_test_proxy_binary_secret_1';
+
+/** The build may run beside the tests (turbo runs build and test together): wait for its output. */
+async function built() {
+  const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+  for (let attempt = 0; attempt < 600; attempt++) {
+    try {
+      return await access(cli);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
 
 describe('the built CLI: proxy', () => {
   let mock: RunningMockServer;
@@ -27,6 +39,7 @@ describe('the built CLI: proxy', () => {
   });
 
   it('reports on SIGUSR2, and at SIGTERM exits 1 naming the documented element', async () => {
+    await built();
     const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-bin-'));
     const child = spawn(
       process.execPath,
