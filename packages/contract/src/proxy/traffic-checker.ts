@@ -58,6 +58,8 @@ export interface TrafficNotes {
 
 /** Schema checks one exchange can fail, at most (as `check`). */
 const MAX_VIOLATIONS_PER_EXCHANGE = 20;
+/** Checks remembered as already holding an example (the ledger's own bound on entries, twice over). */
+const MAX_EXAMPLED = 4000;
 /** Distinct reasons kept in `notChecked`; more are counted under one. */
 const MAX_REASONS = 50;
 /** How much of a request body an example keeps. */
@@ -119,6 +121,8 @@ export function createTrafficChecker(options: TrafficCheckerOptions = {}) {
     request: new CheckLedger(),
     answer: new CheckLedger(),
   };
+  /** The checks that already hold an example: later failures are counted without building one. */
+  const exampled = new Set<string>();
   const notes: TrafficNotes = {
     exchanges: 0,
     notChecked: {},
@@ -176,12 +180,21 @@ export function createTrafficChecker(options: TrafficCheckerOptions = {}) {
       if (seen.has(check.id)) continue;
       seen.add(check.id);
       const violation = first.get(check.id);
-      if (violation) shown ??= example();
+      const key = `${cause}\u0000${operation}\u0000${check.id}`;
+      const needsExample = violation !== undefined && !exampled.has(key);
+      if (needsExample) {
+        shown ??= example();
+        if (exampled.size < MAX_EXAMPLED) exampled.add(key);
+      }
       ledgers[cause].record(
         { id: check.id, title: check.title, element: check.element, operation },
         'schema',
-        violation && shown
-          ? { expected: violation.expected, actual: violation.actual, exchange: shown }
+        violation
+          ? {
+              expected: violation.expected,
+              actual: violation.actual,
+              ...(needsExample && shown ? { exchange: shown } : {}),
+            }
           : undefined,
       );
     }
@@ -214,24 +227,13 @@ export function createTrafficChecker(options: TrafficCheckerOptions = {}) {
       return;
     }
     const over = exchange.responseBodyUnread !== undefined;
-    let tooDeep = false;
-    if (!over && /json/i.test(exchange.responseHeaders['content-type'] ?? '')) {
-      try {
-        const value: unknown = JSON.parse(exchange.responseBody);
-        tooDeep =
-          value !== null && typeof value === 'object' && nestsDeeperThan(value, MAX_JSON_DEPTH);
-      } catch {}
-    }
-    const result = answers.check(
-      {
-        method: exchange.method,
-        path: pathname,
-        status: exchange.status,
-        headers: exchange.responseHeaders,
-        body: over ? '' : exchange.responseBody,
-      },
-      { tooDeep },
-    );
+    const result = answers.check({
+      method: exchange.method,
+      path: pathname,
+      status: exchange.status,
+      headers: exchange.responseHeaders,
+      body: over ? '' : exchange.responseBody,
+    });
     let { checks, violations } = result;
     if (over) {
       // Status and headers are still checked; what needs the body is not.
