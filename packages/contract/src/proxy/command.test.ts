@@ -299,7 +299,21 @@ describe('payment-service-contract proxy and replay', () => {
       },
       example: { actual: 'created_on is absent' },
     });
-    expect(broken?.element.line).toBeGreaterThan(1000);
-    expect(next.out()).toContain('schema.Payment.created_on');
+    // The line of the property's key in the file replayed against.
+    expect(broken?.element.line).toBe(renamed.split('\n').indexOf('        created_on:') + 1);
+    expect(next.out()).toContain('✗ schema.Payment.created_on');
+    expect(next.out()).toContain('-H "authorization: Bearer $PAYMENT_SERVICE_API_KEY"');
+  });
+});
+
+describe('startContractProxy without traffic', () => {
+  it('reports an empty pass, as often as asked', async () => {
+    const { startContractProxy } = await import('./proxy.js');
+    const proxy = await startContractProxy({ target: 'http://127.0.0.1:9', port: 0 });
+    const first = await proxy.report();
+    const second = await proxy.report();
+    await proxy.close();
+    expect(first.exitCode).toBe(0);
+    expect(second.traffic.exchanges).toBe(0);
   });
 });

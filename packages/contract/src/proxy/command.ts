@@ -25,6 +25,8 @@ export interface TrafficIo extends CliIo {
   onListening?: (url: string) => void;
 }
 
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
 /** The signal that writes the reports (and the recording) on demand, without stopping the proxy. */
 export const REPORT_SIGNAL: NodeJS.Signals = 'SIGUSR2';
 
@@ -64,7 +66,7 @@ async function runProxy(command: ProxyCommand, io: TrafficIo): Promise<number> {
     if (!proxy.recording || !recordPath) return;
     await proxy.recording.write(recordPath);
     io.stderr.write(
-      `wrote the recording to ${command.record} (${proxy.recording.document().log.entries.length} exchanges${proxy.recording.dropped > 0 ? `, ${proxy.recording.dropped} past its cap not recorded` : ''})\n`,
+      `wrote the recording to ${command.record} (${plural(proxy.recording.document().log.entries.length, 'exchange')}${proxy.recording.dropped > 0 ? `, ${proxy.recording.dropped} past its cap not recorded` : ''})\n`,
     );
   };
   io.stderr.write(

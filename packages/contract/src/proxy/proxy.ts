@@ -108,8 +108,10 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
       const step = () => {
         // At most about half a millisecond of checking per turn: forwarding never waits longer.
         const until = performance.now() + 0.5;
-        do checkCaptured(queue.shift() as CapturedExchange);
-        while (queue.length > 0 && performance.now() < until);
+        while (queue.length > 0) {
+          checkCaptured(queue.shift() as CapturedExchange);
+          if (performance.now() >= until) break;
+        }
         if (queue.length > 0) setImmediate(step);
         else {
           draining = undefined;

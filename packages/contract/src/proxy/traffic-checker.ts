@@ -1,6 +1,6 @@
 // Checks a team's own traffic, exchange by exchange: the request against what the contract allows (cause: your request) and the answer against the spec (the provider's drift), grouped with counts and one example each.
 import { CheckLedger, type CheckResult } from '../checks/ledger.js';
-import { type ExchangeRecord, recordExchange } from '../runner/exchange-record.js';
+import { type ExchangeRecord, KEY_VARIABLE, recordExchange } from '../runner/exchange-record.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../runner/json-depth.js';
 import { type ResolvedElement, resolveElement } from '../spec/elements.js';
 import { type SpecDocument, type SpecName, specDocuments } from '../spec/spec-index.js';
@@ -75,12 +75,6 @@ export interface TrafficCheckerOptions {
   locate?: (element: ResolvedElement) => Pick<ResolvedElement, 'file' | 'line'>;
 }
 
-/** The bearer key of an Authorization header, if it has one. */
-function bearerKey(authorization: string | undefined): string {
-  const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
-  return match?.[1] ?? '';
-}
-
 /** A body parsed as JSON, or undefined (a body nested too deep is not read). */
 function parseJson(text: string | undefined): unknown {
   if (text === undefined || text === '') return undefined;
@@ -138,9 +132,17 @@ export function createTrafficChecker(options: TrafficCheckerOptions = {}) {
   }
 
   function exampleOf(exchange: TrafficExchange): ExchangeRecord {
-    const key = bearerKey(exchange.requestHeaders.authorization);
-    const shown = headersOf(exchange.requestHeaders, SHOWN_REQUEST_HEADERS);
-    if (shown.has('authorization') && key === '') shown.set('authorization', '(not shown)');
+    const shown = headersOf(
+      exchange.requestHeaders,
+      SHOWN_REQUEST_HEADERS.filter((name) => name !== 'authorization'),
+    );
+    const authorization = exchange.requestHeaders.authorization;
+    // Never the key (or its masked form): a reproduction reads it from the environment.
+    if (authorization !== undefined)
+      shown.set(
+        'authorization',
+        /^Bearer\s/i.test(authorization) ? `Bearer $${KEY_VARIABLE}` : '(not shown)',
+      );
     const body =
       exchange.requestBody === undefined
         ? undefined
@@ -152,7 +154,7 @@ export function createTrafficChecker(options: TrafficCheckerOptions = {}) {
       exchange.noAnswer
         ? `(no answer: ${exchange.noAnswer})`
         : exchange.responseBody.slice(0, 4096),
-      key,
+      '',
     );
   }
 

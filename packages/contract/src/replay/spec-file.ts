@@ -1,6 +1,6 @@
 // Loads a spec file (YAML or JSON) at run time, so a replay can check recorded traffic against another version of the contract; knows each element's line in that file.
 import { readFile, stat } from 'node:fs/promises';
-import { LineCounter, parseDocument } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { ConfigurationError } from '../errors.js';
 import { nestsDeeperThan } from '../runner/json-depth.js';
 import type { ResolvedElement } from '../spec/elements.js';
@@ -65,9 +65,20 @@ export async function loadSpecFile(file: string): Promise<LoadedSpec> {
     throw fail(file, 'field paths: expected an object of paths');
   if (nestsDeeperThan(document, 128)) throw fail(file, 'nests deeper than 128 levels');
   const lines = new Map<string, number | undefined>();
+  /** The line of a mapping's key (where the element is written), or of a list item. */
   const lineOf = (tokens: string[]): number | undefined => {
-    const node = parsed.getIn(tokens, true) as { range?: [number, number, number] } | undefined;
-    const offset = node?.range?.[0];
+    const parent = parsed.getIn(tokens.slice(0, -1), true);
+    const last = tokens.at(-1);
+    let offset: number | undefined;
+    if (isMap(parent)) {
+      const pair = parent.items.find(
+        (item) => isScalar(item.key) && String(item.key.value) === last,
+      );
+      offset = isNode(pair?.key) ? pair.key.range?.[0] : undefined;
+    } else if (isSeq(parent)) {
+      const item = parent.items[Number(last)];
+      offset = isNode(item) ? item.range?.[0] : undefined;
+    }
     return offset === undefined ? undefined : lineCounter.linePos(offset).line;
   };
   return {
