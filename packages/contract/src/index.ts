@@ -23,6 +23,48 @@ export {
 } from './errors.js';
 export { contractVersion } from './generated/version.js';
 export {
+  type CapturedExchange,
+  carriesLiveKey,
+  type ForwardingOptions,
+  type ForwardingProxy,
+  startForwardingProxy,
+} from './proxy/forward.js';
+export { createHarRecorder, type HarDocument, type HarEntry, type HarLimits } from './proxy/har.js';
+export {
+  measureProxyOverhead,
+  type OverheadRequest,
+  type ProxyOverhead,
+  quantile,
+} from './proxy/overhead.js';
+export {
+  type ContractProxy,
+  type ContractProxyOptions,
+  startContractProxy,
+} from './proxy/proxy.js';
+export {
+  createRequestValidator,
+  type RequestFacts,
+  type RequestResult,
+  type RequestValidator,
+} from './proxy/request-validator.js';
+export {
+  type Cause,
+  createTrafficChecker,
+  type TrafficCheckerOptions,
+  type TrafficCheckResult,
+  type TrafficExchange,
+  type TrafficNotes,
+} from './proxy/traffic-checker.js';
+export {
+  formatTrafficReport,
+  type TrafficReport,
+  type TrafficReportInput,
+  trafficReport,
+} from './proxy/traffic-report.js';
+export { harSchema, MAX_HAR_BYTES, readHar } from './replay/har-reader.js';
+export { type ReplayOptions, replayRecording } from './replay/replay.js';
+export { type LoadedSpec, loadSpecFile } from './replay/spec-file.js';
+export {
   type ContractReport,
   exitCodeFor,
   FAIL_ON_VALUES,

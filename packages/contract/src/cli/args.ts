@@ -162,7 +162,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   }
   if (name !== 'check' && name !== 'compare') {
     throw new ConfigurationError(
-      `unknown command ${JSON.stringify(name)}: use check, compare or list (see --help)`,
+      `unknown command ${JSON.stringify(name)}: use check, compare, list, proxy or replay (see --help)`,
     );
   }
   const baseUrl = values['base-url'] ?? env.PAYMENT_SERVICE_BASE_URL;

@@ -1,4 +1,9 @@
 // The CLI's help text: the commands, every option with its default, the environment and the exit codes.
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PROXY_PORT,
+  DEFAULT_RECORD_ENTRIES,
+} from '../proxy/args.js';
 import { FAIL_ON_VALUES } from '../report.js';
 import { REPORT_FORMATS } from '../reports/index.js';
 import { DEFAULTS } from '../runner/run.js';
@@ -48,11 +53,34 @@ export function helpText(topic?: string): string {
   const list = `payment-service-contract list [--format json]
   Lists every scenario check with the spec element it enforces and that element's provenance.
 `;
+  const proxy = `payment-service-contract proxy --target URL [--port P] [--host H] [--report FORMAT[:FILE]]… [--record FILE] [--fail-on POLICY]
+  Forwards your app's requests to the target (its origin only; no redirect followed; sk_live_ keys
+  refused with a 403, never forwarded) and checks every exchange against the spec: your request
+  (cause: your request) and the target's answer (documented or inferred drift). Give your app
+  http://HOST:PORT as its base URL.
+
+  --target URL           the sandbox or mock to forward to (or PAYMENT_SERVICE_BASE_URL)
+  --port P               where the proxy listens (default ${DEFAULT_PROXY_PORT}; 0: a free port, printed)
+  --host H               default 127.0.0.1
+  --report FORMAT[:FILE] ${REPORT_FORMATS.join(', ')}; repeatable; written at SIGINT or SIGTERM, and
+                         on demand at SIGUSR2 (kill -USR2 PID) without stopping
+  --record FILE          record the exchanges as HAR 1.2 (keys, whsec_ secrets, signatures and
+                         cookies masked; at most --record-max-entries, default ${DEFAULT_RECORD_ENTRIES})
+  --max-body BYTES       bodies over this are forwarded but not checked (default ${DEFAULT_MAX_BODY_BYTES})
+  --fail-on POLICY       ${FAIL_ON_VALUES.join(', ')} (default ${DEFAULTS.failOn}): which failures exit 1
+`;
+  const replay = `payment-service-contract replay FILE.har [--spec PATH] [--report FORMAT[:FILE]]… [--fail-on POLICY]
+  Re-checks a recording (HAR, from proxy --record or a browser) against the spec, offline; with
+  --spec, against another spec file (YAML or JSON), to see what a spec change breaks in real traffic.
+  A recording it cannot read is exit 2, naming the field.
+`;
   const all = `payment-service-contract: contract drift checks for the payment service's HTTP API
 
 ${check}
 ${compare}
 ${list}
+${proxy}
+${replay}
 Exit codes: 0 passed; 1 contract failures under --fail-on; 2 usage or configuration error
 (nothing sent, or the request budget ran out); 3 the target could not be reached, refused the key,
 or the run reached --deadline or ${DEFAULTS.maxConsecutiveTimeouts} time-outs in a row (a CI may retry this); 4 no verdict: an
@@ -62,5 +90,7 @@ the reports.
   if (topic === 'check') return check;
   if (topic === 'compare') return compare;
   if (topic === 'list') return list;
+  if (topic === 'proxy') return proxy;
+  if (topic === 'replay') return replay;
   return all;
 }

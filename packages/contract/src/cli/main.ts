@@ -6,6 +6,7 @@ import { compareTargets } from '../compare/compare.js';
 import { formatComparison } from '../compare/format.js';
 import { ContractCheckError } from '../errors.js';
 import { contractVersion } from '../generated/version.js';
+import { runTrafficCommand } from '../proxy/command.js';
 import type { ContractReport } from '../report.js';
 import { formatBounded } from '../reports/index.js';
 import type { Clock } from '../runner/clock.js';
@@ -161,7 +162,7 @@ function listChecks(io: CliIo, format: 'text' | 'json'): number {
 }
 
 /**
- * Runs the CLI: `check`, `compare` or `list`; returns the exit code (0 passed, 1 contract failures,
+ * Runs the CLI: `check`, `compare`, `list`, `proxy` or `replay`; returns the exit code (0 passed, 1 contract failures,
  * 2 usage or configuration, 3 unreachable, key refused or out of time, 4 no verdict: an internal error).
  *
  * @example
@@ -177,6 +178,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ...optionValues(argv, '--against'),
     ];
     mask = masker([], given.flatMap(credentialsOf));
+    // proxy and replay (the team's own traffic) parse and run on their own: src/proxy.
+    if (argv[0] === 'proxy' || argv[0] === 'replay') return await runTrafficCommand(argv, io);
     const command = parseCommand(argv, io.env);
     if (command.name === 'version') {
       io.stdout.write(`${contractVersion}\n`);

@@ -1,0 +1,157 @@
+// Parses the command lines of `proxy` and `replay` (node's util.parseArgs); every mistake is a ConfigurationError naming the option.
+import { parseArgs } from 'node:util';
+import { type ReportDestination, reportDestinations } from '../cli/args.js';
+import { ConfigurationError } from '../errors.js';
+import { FAIL_ON_VALUES, type FailOn } from '../report.js';
+import { cleanTargetText } from '../untrusted-text.js';
+
+/** The port `proxy` listens on without `--port`. */
+export const DEFAULT_PROXY_PORT = 4020;
+/** Bodies over this many bytes are forwarded but not checked, without `--max-body`. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Entries a recording keeps, without `--record-max-entries`. */
+export const DEFAULT_RECORD_ENTRIES = 10_000;
+
+/** `payment-service-contract proxy …` as given. */
+export interface ProxyCommand {
+  name: 'proxy';
+  target: string;
+  host: string;
+  port: number;
+  failOn: FailOn;
+  reports: ReportDestination[];
+  record?: string;
+  recordMaxEntries: number;
+  maxBodyBytes: number;
+}
+
+/** `payment-service-contract replay FILE …` as given. */
+export interface ReplayCommand {
+  name: 'replay';
+  file: string;
+  spec?: string;
+  failOn: FailOn;
+  reports: ReportDestination[];
+}
+
+const options = {
+  target: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  report: { type: 'string', multiple: true },
+  record: { type: 'string' },
+  'record-max-entries': { type: 'string' },
+  'max-body': { type: 'string' },
+  spec: { type: 'string' },
+  'fail-on': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function whole(name: string, value: string | undefined, min: number, max: number) {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isInteger(parsed) || parsed < min || parsed > max)
+    throw new ConfigurationError(
+      `--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(cleanTargetText(value, 40))}`,
+    );
+  return parsed;
+}
+
+/** The target's URL, checked: http(s), no credentials, no key in it. */
+function targetUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigurationError('--target must be an http(s) URL such as http://127.0.0.1:4010');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigurationError(`--target must be an http(s) URL, not ${url.protocol} …`);
+  if (url.username !== '' || url.password !== '' || /sk_\w+_/.test(text))
+    throw new ConfigurationError(
+      '--target must carry no credentials and no key: the app sends its key in Authorization, and the proxy passes it on. Nothing was started.',
+    );
+  if (url.search !== '' || url.hash !== '')
+    throw new ConfigurationError('--target takes an origin and an optional base path, no query');
+  return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * Parses `proxy` or `replay` arguments (the command name first); `help` when `--help` is given.
+ *
+ * @example
+ * parseTrafficCommand(['proxy', '--target', 'http://127.0.0.1:4010', '--report', 'junit:proxy.xml'], {});
+ * // { name: 'proxy', target: 'http://127.0.0.1:4010', port: 4020, reports: [{ format: 'junit', output: 'proxy.xml' }], … }
+ */
+export function parseTrafficCommand(
+  argv: string[],
+  env: Record<string, string | undefined>,
+): ProxyCommand | ReplayCommand | { name: 'help'; topic: 'proxy' | 'replay' } {
+  const parse = () =>
+    parseArgs({ args: argv, options, allowPositionals: true, tokens: true, strict: true });
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse();
+  } catch (error) {
+    throw new ConfigurationError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+  }
+  const { values, positionals, tokens } = parsed;
+  const [name, ...rest] = positionals;
+  if (name !== 'proxy' && name !== 'replay')
+    throw new ConfigurationError('expected the proxy or replay command');
+  if (values.help) return { name: 'help', topic: name };
+  const failOn = (values['fail-on'] ?? 'documented') as FailOn;
+  if (!FAIL_ON_VALUES.includes(failOn))
+    throw new ConfigurationError(
+      `--fail-on must be one of ${FAIL_ON_VALUES.join(', ')}, not ${JSON.stringify(cleanTargetText(failOn, 40))}`,
+    );
+  // `--report FORMAT[:FILE]` is `check`'s `--format FORMAT[:FILE]`: the same pairing, the same formats.
+  const reports = reportDestinations(
+    (tokens ?? []).map((token) =>
+      token.kind === 'option' && token.name === 'report' ? { ...token, name: 'format' } : token,
+    ),
+  );
+  const only = (allowed: string[]) => {
+    for (const option of Object.keys(values))
+      if (!allowed.includes(option) && option !== 'help')
+        throw new ConfigurationError(
+          `--${option} belongs to ${name === 'proxy' ? 'replay' : 'proxy'}, not ${name}`,
+        );
+  };
+  if (name === 'replay') {
+    only(['spec', 'report', 'fail-on']);
+    const [file, ...extra] = rest;
+    if (!file)
+      throw new ConfigurationError(
+        'replay needs the recording: payment-service-contract replay FILE.har',
+      );
+    if (extra.length > 0)
+      throw new ConfigurationError(
+        `unexpected argument ${JSON.stringify(cleanTargetText(extra[0] ?? '', 80))}`,
+      );
+    return { name, file, failOn, reports, ...(values.spec ? { spec: values.spec } : {}) };
+  }
+  only(['target', 'host', 'port', 'report', 'record', 'record-max-entries', 'max-body', 'fail-on']);
+  if (rest.length > 0)
+    throw new ConfigurationError(
+      `unexpected argument ${JSON.stringify(cleanTargetText(rest[0] ?? '', 80))}`,
+    );
+  const target = values.target ?? env.PAYMENT_SERVICE_BASE_URL;
+  if (!target)
+    throw new ConfigurationError('proxy needs --target URL: the sandbox (or mock) to forward to');
+  if (values.record === '') throw new ConfigurationError('--record needs a file name');
+  return {
+    name,
+    target: targetUrl(target),
+    host: values.host ?? '127.0.0.1',
+    port: whole('port', values.port, 0, 65535) ?? DEFAULT_PROXY_PORT,
+    failOn,
+    reports,
+    ...(values.record !== undefined ? { record: values.record } : {}),
+    recordMaxEntries:
+      whole('record-max-entries', values['record-max-entries'], 1, 1_000_000) ??
+      DEFAULT_RECORD_ENTRIES,
+    maxBodyBytes:
+      whole('max-body', values['max-body'], 1, 64 * 1024 * 1024) ?? DEFAULT_MAX_BODY_BYTES,
+  };
+}

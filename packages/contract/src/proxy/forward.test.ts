@@ -1,0 +1,261 @@
+// The forwarding half on real loopback servers: streams both ways, to the target's origin only, hop-by-hop headers dropped, no redirect followed, sk_live_ keys refused before anything is sent.
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CapturedExchange, carriesLiveKey, startForwardingProxy } from './forward.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+}
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function serve(
+  handler: Parameters<typeof createServer>[1],
+): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server: Server = createServer((request, response) => {
+    seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
+    handler?.(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+async function proxyTo(target: string, captured: CapturedExchange[] = [], maxBodyBytes?: number) {
+  const proxy = await startForwardingProxy({
+    target,
+    onExchange: (exchange) => {
+      captured.push(exchange);
+      exchange.release();
+    },
+    ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
+  });
+  closers.push(() => proxy.close());
+  return proxy;
+}
+
+/** A raw HTTP/1.1 exchange over a socket: what a client that is not fetch can send. */
+function raw(url: string, text: string): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+    });
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('the forwarding proxy', () => {
+  it('streams an answer to the app before the target has finished it', async () => {
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const target = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('first;');
+      void finished.then(() => response.end('second'));
+    });
+    const captured: CapturedExchange[] = [];
+    const proxy = await proxyTo(target.url, captured);
+    const answer = await fetch(`${proxy.url}/v1/payments`);
+    const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    // The target has not ended the body: the proxy passed on what it had.
+    expect(new TextDecoder().decode(first.value)).toBe('first;');
+    finish();
+    let rest = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      rest += new TextDecoder().decode(value);
+    }
+    expect(rest).toBe('second');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(captured[0]?.responseBody.toString()).toBe('first;second');
+  });
+
+  it('streams a request body to the target as the app sends it', async () => {
+    let firstChunk = () => {};
+    const gotFirst = new Promise<void>((resolve) => {
+      firstChunk = resolve;
+    });
+    const target = await serve((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        firstChunk();
+      });
+      request.on('end', () => response.end(Buffer.concat(chunks)));
+    });
+    const proxy = await proxyTo(target.url);
+    const { port } = new URL(proxy.url);
+    const answer = new Promise<string>((resolve) => {
+      const outgoing = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/v1/payments',
+          headers: { 'content-type': 'application/json' },
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk) => {
+            text += chunk;
+          });
+          response.on('end', () => resolve(text));
+        },
+      );
+      outgoing.write('{"amount":');
+      // The target reads the first chunk while the app has not finished sending.
+      void gotFirst.then(() => outgoing.end('100}'));
+    });
+    expect(await answer).toBe('{"amount":100}');
+  });
+
+  it('forwards to the target origin and base path only, Host set to the target, hop-by-hop headers dropped', async () => {
+    const target = await serve((_request, response) => response.end('ok'));
+    const proxy = await proxyTo(`${target.url}/base`);
+    // undici will not send a Connection header: a raw client does.
+    await raw(
+      proxy.url,
+      [
+        'GET /v1/payments?limit=3 HTTP/1.1',
+        'Host: proxy.local',
+        'Connection: close, x-named-hop',
+        'X-Named-Hop: dropped',
+        'Proxy-Authorization: Basic dropped',
+        'TE: trailers',
+        'X-Kept: kept',
+        'Authorization: Bearer sk_test_passes_through_1',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    // A path that looks like a network path stays a path on the target.
+    await fetch(`${proxy.url}//elsewhere.example/v1/payments`);
+    expect(target.seen.map((seen) => seen.url)).toEqual([
+      '/base/v1/payments?limit=3',
+      '/base//elsewhere.example/v1/payments',
+    ]);
+    const headers = target.seen[0]?.headers ?? {};
+    expect(headers.host).toBe(new URL(target.url).host);
+    expect(headers['x-kept']).toBe('kept');
+    expect(headers.authorization).toBe('Bearer sk_test_passes_through_1');
+    for (const name of ['x-named-hop', 'proxy-authorization', 'te'])
+      expect(headers[name]).toBeUndefined();
+  });
+
+  it('refuses an absolute-form request target to another host: nothing reaches the target', async () => {
+    const target = await serve((_request, response) => response.end('ok'));
+    const elsewhere = await serve((_request, response) => response.end('elsewhere'));
+    const proxy = await proxyTo(target.url);
+    const answer = await raw(
+      proxy.url,
+      `GET ${elsewhere.url}/v1/payments HTTP/1.1\r\nHost: ${new URL(elsewhere.url).host}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain('absolute_form_refused');
+    expect(target.seen).toEqual([]);
+    expect(elsewhere.seen).toEqual([]);
+  });
+
+  it('follows no redirect: the 3xx reaches the app as the target sent it', async () => {
+    const elsewhere = await serve((_request, response) => response.end('elsewhere'));
+    const target = await serve((_request, response) => {
+      response.writeHead(302, { location: `${elsewhere.url}/v1/payments` });
+      response.end();
+    });
+    const proxy = await proxyTo(target.url);
+    const answer = await fetch(`${proxy.url}/v1/payments`, { redirect: 'manual' });
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toBe(`${elsewhere.url}/v1/payments`);
+    expect(target.seen).toHaveLength(1);
+    expect(elsewhere.seen).toEqual([]);
+  });
+
+  it('refuses an sk_live_ key with a 403 problem and forwards nothing', async () => {
+    const target = await serve((_request, response) => response.end('ok'));
+    const refused: string[] = [];
+    const proxy = await startForwardingProxy({
+      target: target.url,
+      onExchange: (exchange) => exchange.release(),
+      onRefused: (reason) => refused.push(reason),
+    });
+    closers.push(() => proxy.close());
+    const answer = await fetch(`${proxy.url}/v1/payments`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer sk_live_real_money_key_1',
+        'content-type': 'application/json',
+      },
+      body: '{"amount":100}',
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.headers.get('content-type')).toBe('application/problem+json');
+    const problem = (await answer.json()) as { code: string; detail: string };
+    expect(problem.code).toBe('live_key_refused');
+    expect(JSON.stringify(problem)).not.toContain('real_money');
+    expect(target.seen).toEqual([]);
+    expect(refused).toEqual(['live-key']);
+  });
+
+  it('sees a live key in basic auth or the URL too', () => {
+    expect(carriesLiveKey(`Basic ${Buffer.from('sk_live_abc:').toString('base64')}`, '/')).toBe(
+      true,
+    );
+    expect(carriesLiveKey(undefined, '/v1/payments?key=sk_live_abc')).toBe(true);
+    expect(carriesLiveKey('Bearer sk_test_abc12345', '/v1/payments')).toBe(false);
+  });
+
+  it('forwards a body over the cap whole and copies only the cap', async () => {
+    const target = await serve((request, response) => {
+      let size = 0;
+      request.on('data', (chunk: Buffer) => {
+        size += chunk.byteLength;
+      });
+      request.on('end', () => response.end(String(size)));
+    });
+    const captured: CapturedExchange[] = [];
+    const proxy = await proxyTo(target.url, captured, 1024);
+    const answer = await fetch(`${proxy.url}/v1/payments`, {
+      method: 'POST',
+      body: 'x'.repeat(100_000),
+    });
+    expect(await answer.text()).toBe('100000');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(captured[0]?.requestBytes).toBe(100_000);
+    expect(captured[0]?.requestBody.byteLength).toBe(1024);
+    expect(proxy.bufferedBytes).toBe(0);
+  });
+
+  it('answers 502 when the target cannot be reached, and hands on the exchange', async () => {
+    const gone = await serve(() => {});
+    const url = gone.url;
+    await closers.pop()?.();
+    const captured: CapturedExchange[] = [];
+    const proxy = await proxyTo(url, captured);
+    const answer = await fetch(`${proxy.url}/v1/payments`);
+    expect(answer.status).toBe(502);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(captured[0]?.noAnswer).toBe('ECONNREFUSED');
+  });
+});
