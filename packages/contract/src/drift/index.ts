@@ -61,7 +61,7 @@ function rewrite(value: Json, drifts: ReadonlySet<Drift>): Json {
  * @example
  * const mock = createMockServer();
  * const drifted = createDriftProxy((request) => mock.fetch(request), ['missing-object', 'no-request-id']);
- * await runContractCheck({ baseUrl: 'http://mock.local', apiKey: 'sk_test_drift', fetch: drifted });
+ * await runContractCheck({ baseUrl: 'http://mock.local', apiKey: 'sk_test_drift_example', fetch: drifted });
  */
 export function createDriftProxy(
   upstream: (request: Request) => Promise<Response>,
