@@ -1,4 +1,5 @@
 // The CLI's help text: the commands, every option with its default, the environment and the exit codes.
+import { gateHelp } from '../gate/arguments.js';
 import { FAIL_ON_VALUES } from '../report.js';
 import { REPORT_FORMATS } from '../reports/index.js';
 import { DEFAULTS } from '../runner/run.js';
@@ -32,7 +33,7 @@ export function helpText(topic?: string): string {
   --webhook-timeout SECONDS     how long to wait for a delivery (default ${DEFAULTS.webhookTimeoutMs / 1000})
   --scenario ID          run only this scenario (repeatable); \`list\` shows the checks
   --no-progress          no progress line on a terminal
-`;
+${gateHelp()}`;
   const compare = `payment-service-contract compare --base-url LIVE_URL --key sk_test_… --against MOCK_URL --against-key sk_test_… [options]
   Runs the same scenarios against both targets and lists where the second (the mock) behaves
   differently from the first (the provider): status, code, headers, response shape and values,
@@ -45,8 +46,9 @@ export function helpText(topic?: string): string {
   --against-webhook-url URL  its webhook receiver
   --format text|markdown|json, --output FILE, and the options of check
 `;
-  const list = `payment-service-contract list [--format json]
-  Lists every scenario check with the spec element it enforces and that element's provenance.
+  const list = `payment-service-contract list [--format json] [--operation ID] [--check GLOB] [--provenance KIND] [--exclude GLOB]
+  Lists every scenario check with the spec element it enforces and that element's provenance;
+  with a selection (as check takes it, or from the config file), only the checks check would run.
 `;
   const all = `payment-service-contract: contract drift checks for the payment service's HTTP API
 
