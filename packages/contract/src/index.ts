@@ -1,13 +1,6 @@
-// Public entry: runContractCheck and compareTargets, the report formats, the check ledger's types and the spec helpers.
+// Public entry: what a user calls — runContractCheck and compareTargets, the report formats, the gate (selection, baseline, config), the errors and the types. Building blocks for a suite of one's own are in `@payment-service/contract/toolkit`.
+export type { CheckFailure, CheckKind, CheckResult } from './checks/ledger.js';
 export {
-  type CheckDefinition,
-  type CheckFailure,
-  type CheckKind,
-  CheckLedger,
-  type CheckResult,
-} from './checks/ledger.js';
-export {
-  type Change,
   type CompareOptions,
   type Comparison,
   compareTargets,
@@ -21,15 +14,19 @@ export {
   RunStoppedError,
   TargetUnreachableError,
 } from './errors.js';
-export { contractVersion } from './generated/version.js';
 export {
-  type ContractReport,
-  exitCodeFor,
-  FAIL_ON_VALUES,
-  type FailOn,
-  type Verdict,
-} from './report.js';
-export { curlCommand } from './reports/curl.js';
+  type Baseline,
+  type BaselineEntry,
+  type BaselineFile,
+  type BaselineOutcome,
+  baselineSchema,
+  parseBaseline,
+} from './gate/baseline.js';
+export { type ContractConfig, configSchema, parseConfig } from './gate/config.js';
+export type { CheckSelection } from './gate/filters.js';
+export { applyGate, type GateOptions } from './gate/gate.js';
+export { contractVersion } from './generated/version.js';
+export { type ContractReport, FAIL_ON_VALUES, type FailOn, type Verdict } from './report.js';
 export { formatGithub } from './reports/github.js';
 export {
   formatBounded,
@@ -39,10 +36,11 @@ export {
   type ReportFormat,
 } from './reports/index.js';
 export { formatJson, reportJsonSchema } from './reports/json.js';
-export { escapeXml, formatJunit } from './reports/junit.js';
+export { formatJunit } from './reports/junit.js';
 export { formatMarkdown } from './reports/markdown.js';
+export { formatSarif } from './reports/sarif.js';
 export { formatText } from './reports/text.js';
-export { type Clock, systemClock } from './runner/clock.js';
+export type { Clock } from './runner/clock.js';
 export type { ExchangeRecord } from './runner/exchange-record.js';
 export {
   type ContractCheckOptions,
@@ -51,33 +49,5 @@ export {
   runContract,
   runContractCheck,
 } from './runner/run.js';
-export type { Requirement, Scenario, ScenarioContext, TraceStep } from './runner/scenario.js';
-export type { Answer, ScenarioRequest } from './runner/transport.js';
-export { scenarios } from './scenarios/index.js';
-export { forbiddenActions } from './scenarios/lifecycle.js';
-export {
-  describeProvenance,
-  type ElementRef,
-  type Provenance,
-  type ProvenanceKind,
-  type ResolvedElement,
-  resolveElement,
-} from './spec/elements.js';
-export {
-  declaredStatusKey,
-  findOperation,
-  indexOperations,
-  type OperationEntry,
-  type SpecDocument,
-  type SpecName,
-  specDocuments,
-} from './spec/spec-index.js';
-export { cleanTargetText, MAX_TARGET_TEXT_CHARS } from './untrusted-text.js';
-export {
-  createResponseValidator,
-  type Exchange,
-  type ExchangeResult,
-  type ResponseValidator,
-  type SchemaCheck,
-  type SchemaViolation,
-} from './validation/response-validator.js';
+export type { CheckId } from './scenarios/index.js';
+export type { Provenance, ProvenanceKind, ResolvedElement } from './spec/elements.js';
