@@ -148,9 +148,9 @@ describe('npx payment-service-contract from the packed tarballs', () => {
     for (const planted of [
       'value created_at',
       'shape object',
-      'value status: provider "COMPLETED", mock "SUCCEEDED"',
+      'value status = SUCCEEDED: provider "COMPLETED", mock "SUCCEEDED"',
       'status: provider 200, mock 201',
-      'code code: provider validation_error, mock invalid_request',
+      'code code = invalid_request: provider validation_error, mock invalid_request',
       'header Request-Id: provider absent, mock sent',
     ]) {
       expect(run.stdout).toContain(planted);
