@@ -1,6 +1,6 @@
 // Unit tests of the coverage table: declared pairs matched to exercised ones, and the NEVER rows.
 
-import { indexOperations } from '@payment-service/contract';
+import { indexOperations } from '@payment-service/contract/toolkit';
 import { describe, expect, it } from 'vitest';
 import { computeCoverage, formatCoverage } from './coverage.js';
 import type { ExerciseRecord } from './recording-fetch.js';

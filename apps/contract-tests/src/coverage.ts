@@ -1,6 +1,6 @@
 // Compares the (operation, status) pairs the spec declares with those the tests exercised, and prints the table.
 
-import type { OperationEntry } from '@payment-service/contract';
+import type { OperationEntry } from '@payment-service/contract/toolkit';
 import type { ExerciseRecord } from './recording-fetch.js';
 
 /** One declared (operation, status) pair and the targets that exercised it. */

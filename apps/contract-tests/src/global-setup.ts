@@ -7,7 +7,7 @@ import {
   describeProvenance,
   indexOperations,
   specDocuments,
-} from '@payment-service/contract';
+} from '@payment-service/contract/toolkit';
 import type { TestProject } from 'vitest/node';
 import { computeCoverage, formatCoverage } from './coverage.js';
 import type { ExerciseRecord } from './recording-fetch.js';

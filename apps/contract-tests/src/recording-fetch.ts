@@ -1,7 +1,11 @@
 // A fetch wrapper that checks every response against the spec and records which (operation, status) pairs were exercised.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Exchange, ExchangeResult, ResponseValidator } from '@payment-service/contract';
+import type {
+  Exchange,
+  ExchangeResult,
+  ResponseValidator,
+} from '@payment-service/contract/toolkit';
 
 /** One line of the exercise log shared by all test files of a run. */
 export interface ExerciseRecord {

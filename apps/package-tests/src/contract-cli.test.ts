@@ -114,7 +114,7 @@ describe('npx payment-service-contract from the packed tarballs', () => {
       ['header.Request-Id', 'inferred'],
     ] as const) {
       const testcase = new RegExp(
-        `<testcase classname="createPayment" name="${name.replace(/\./g, '\\.')}:[^"]*" time="0">(?:(?!</testcase>)[\\s\\S])*<failure message="\\[${provenance}\\]`,
+        `<testcase classname="createPayment" name="${name.replace(/\./g, '\\.')}:[^"]*" time="[0-9.]+">(?:(?!</testcase>)[\\s\\S])*<failure message="\\[${provenance}\\]`,
       );
       expect(xml, name).toMatch(testcase);
     }
@@ -135,6 +135,8 @@ describe('npx payment-service-contract from the packed tarballs', () => {
       key,
       '--against',
       sandbox.url,
+      '--against-key',
+      'sk_test_packed_contract_mock',
       '--rate',
       '500',
       '--scenario',
@@ -146,9 +148,9 @@ describe('npx payment-service-contract from the packed tarballs', () => {
     for (const planted of [
       'value created_at',
       'shape object',
-      'value status: provider "COMPLETED", mock "SUCCEEDED"',
+      'value status = SUCCEEDED: provider "COMPLETED", mock "SUCCEEDED"',
       'status: provider 200, mock 201',
-      'code code: provider validation_error, mock invalid_request',
+      'code code = invalid_request: provider validation_error, mock invalid_request',
       'header Request-Id: provider absent, mock sent',
     ]) {
       expect(run.stdout).toContain(planted);

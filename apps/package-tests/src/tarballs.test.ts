@@ -45,12 +45,14 @@ describe.each(PUBLISHED)('the %s tarball', (name) => {
     expect(manifest.publishConfig).toEqual({ access: 'public', provenance: true });
   });
 
-  it('ships the MIT licence, a README and nothing but dist, src and bin', () => {
+  it('ships the MIT licence, a README and nothing but dist, src and bin (and the contract’s published JSON Schemas)', () => {
     expect(readFile(tarball, 'LICENSE')).toMatch(/^MIT License/);
     expect(files).toContain('README.md');
     const unexpected = files.filter(
       (file) =>
-        !['package.json', 'README.md', 'LICENSE'].includes(file) && !/^(dist|src|bin)\//.test(file),
+        !['package.json', 'README.md', 'LICENSE'].includes(file) &&
+        !/^(dist|src|bin)\//.test(file) &&
+        !(name === 'contract' && /^schema\/[a-z]+\.schema\.json$/.test(file)),
     );
     expect(unexpected).toEqual([]);
     expect(files.filter((file) => /\.test\.|test-support/.test(file))).toEqual([]);

@@ -1,5 +1,7 @@
 // The report of a check run: every check with its outcome and provenance, the verdict and the exit code under the policy.
 import type { CheckResult } from './checks/ledger.js';
+import type { BaselineOutcome } from './gate/baseline.js';
+import type { CheckSelection } from './gate/filters.js';
 
 /** Which failures fail the run: only documented ones (default), only inferred ones, either, or none. */
 export type FailOn = 'documented' | 'inferred' | 'any' | 'none';
@@ -38,6 +40,17 @@ export interface ContractReport {
   };
   /** `rate` is requests per second, or null for no limit (the programmatic API's Infinity). */
   policy: { failOn: FailOn; maxRequests: number; rate: number | null };
+  /**
+   * The seed of the run's markers, keys and Idempotency-Keys: `--seed` repeats them. Null when the
+   * requests were not ours (proxy, replay: the app's own traffic).
+   */
+  seed: number | null;
+  /** The checks the run was limited to (`--operation`, `--check`, `--provenance`, `--exclude`), when it was. */
+  selection?: CheckSelection;
+  /** What the baseline (`--baseline`) accepted, found expired, or found fixed. */
+  baseline?: BaselineOutcome;
+  /** How long each scenario took, in ms, by scenario id. */
+  scenarioDurations?: Record<string, number>;
   startedAt: string;
   durationMs: number;
   /** Requests sent. */
@@ -51,8 +64,12 @@ export interface ContractReport {
     passed: number;
     failed: number;
     skipped: number;
+    /** Failed documented checks that count: not accepted by the baseline. */
     failedDocumented: number;
+    /** Failed inferred checks that count: not accepted by the baseline. */
     failedInferred: number;
+    /** Failed checks the baseline accepts (counted in `failed`, not in the two above). */
+    known: number;
   };
   /** Every check, documented failures first, then inferred failures, passes and skips. */
   checks: CheckResult[];
@@ -94,14 +111,16 @@ export function exitCodeFor(
  */
 export function summarize(checks: CheckResult[]): ContractReport['summary'] {
   const failed = checks.filter((check) => check.outcome === 'failed');
+  const counted = failed.filter((check) => check.baseline?.state !== 'known');
   return {
     checks: checks.length,
     passed: checks.filter((check) => check.outcome === 'passed').length,
     failed: failed.length,
     skipped: checks.filter((check) => check.outcome === 'skipped').length,
-    failedDocumented: failed.filter((check) => check.element.provenance.kind === 'documented')
+    failedDocumented: counted.filter((check) => check.element.provenance.kind === 'documented')
       .length,
-    failedInferred: failed.filter((check) => check.element.provenance.kind === 'inferred').length,
+    failedInferred: counted.filter((check) => check.element.provenance.kind === 'inferred').length,
+    known: failed.length - counted.length,
   };
 }
 

@@ -3,7 +3,7 @@ import {
   createResponseValidator,
   describeProvenance,
   resolveElement,
-} from '@payment-service/contract';
+} from '@payment-service/contract/toolkit';
 import { createSandboxControls } from '@payment-service/mock/controls';
 import { type ClientOptions, createClient } from '@payment-service/sdk';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';

@@ -1,5 +1,5 @@
 // The payment lifecycle through the SDK: capture, cancel, refunds, settlement on the sandbox clock, and every illegal transition.
-import { forbiddenActions } from '@payment-service/contract';
+import { forbiddenActions } from '@payment-service/contract/toolkit';
 import { ConflictError, InvalidRequestError, NotFoundError } from '@payment-service/sdk';
 import { describe, expect, it } from 'vitest';
 import { targetNames } from '../harness/targets.js';

@@ -1,6 +1,6 @@
 // Every request example in the specs, sent as written: the answer is the example's operation's documented success status, with the documented example's object and status.
 
-import { type SpecName, specDocuments } from '@payment-service/contract';
+import { type SpecName, specDocuments } from '@payment-service/contract/toolkit';
 import { describe, expect, it } from 'vitest';
 import { targetNames } from '../harness/targets.js';
 import { useTarget } from '../harness/use-target.js';

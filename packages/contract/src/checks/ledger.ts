@@ -1,12 +1,17 @@
 // The outcome of every named check of a run: how often it ran, how often it failed (with one example), or why it was skipped.
 import type { ExchangeRecord } from '../runner/exchange-record.js';
-import { type ElementRef, type ResolvedElement, resolveElement } from '../spec/elements.js';
+import {
+  type ElementRef,
+  type ProvenanceKind,
+  type ResolvedElement,
+  resolveElement,
+} from '../spec/elements.js';
 import { cleanTargetText } from '../untrusted-text.js';
 
-/** A named expectation and the spec element it enforces. */
-export interface CheckDefinition {
+/** A named expectation and the spec element it enforces; `Id` is its id's literal type. */
+export interface CheckDefinition<Id extends string = string> {
   /** Stable id, such as `createPayment.captured-is-succeeded` or `schema.Payment.created_at`. */
-  id: string;
+  id: Id;
   /** The spec's operationId the check belongs to (or `routes` for routes outside the spec). */
   operation: string;
   /** What the check expects, in one line. */
@@ -40,8 +45,12 @@ export interface CheckResult {
   skipReason?: string;
   /** Skipped because the run stopped (exit 3 or 4), not because the target lacks what it needs. */
   stopped?: boolean;
-  /** The time spent evaluating it, in ms (its share of its scenario's steps, or its exchanges). */
+  /** The time spent evaluating it, in ms: the time of the scenarios that evaluated it (a scenario check), or its share of its exchanges' time (a spec check). */
   durationMs: number;
+  /** The scenarios that evaluated it (a scenario check). */
+  scenarios?: string[];
+  /** What the baseline (`--baseline`) says of it: a known failure, one whose entry expired, or fixed (the entry can go). */
+  baseline?: { state: 'known' | 'expired' | 'fixed'; reason: string; expires?: string };
   /** The first failure, standing for all identical ones (`failures` counts them). */
   example?: CheckFailure;
   /** How many distinct actual results the failures had. */
@@ -59,7 +68,15 @@ interface Entry {
   skipReason?: string;
   stopped?: boolean;
   durationMs: number;
+  scenarios: Set<string>;
 }
+
+/** What a ledger's filter sees of a check: which checks a run reports (`--operation`, `--check`, …). */
+export type LedgerFilter = (check: {
+  id: string;
+  operation: string;
+  provenance: ProvenanceKind;
+}) => boolean;
 
 const MAX_DISTINCT = 100;
 
@@ -83,10 +100,15 @@ export const MAX_EVIDENCE_CHARS = 500;
  */
 export class CheckLedger {
   private readonly entries = new Map<string, Entry>();
+  private readonly excluded = new Set<string>();
 
-  private entry(given: CheckDefinition, kind: CheckKind): Entry {
+  /** `include` keeps only the checks a run reports; the others are not recorded at all. */
+  constructor(private readonly include?: LedgerFilter) {}
+
+  private entry(given: CheckDefinition, kind: CheckKind): Entry | undefined {
     let definition = given;
     let key = `${definition.operation}\u0000${definition.id}`;
+    if (this.excluded.has(key)) return undefined;
     if (!this.entries.has(key) && this.entries.size >= MAX_CHECK_ENTRIES) {
       definition = {
         ...given,
@@ -98,6 +120,19 @@ export class CheckLedger {
     }
     let entry = this.entries.get(key);
     if (!entry) {
+      const element = resolveElement(definition.element);
+      if (
+        this.include &&
+        key !== 'overflow' &&
+        !this.include({
+          id: definition.id,
+          operation: definition.operation,
+          provenance: element.provenance.kind,
+        })
+      ) {
+        this.excluded.add(key);
+        return undefined;
+      }
       // An id or title can quote a target's key (a schema check on a map member): clean both.
       definition = {
         ...definition,
@@ -107,15 +142,21 @@ export class CheckLedger {
       entry = {
         definition,
         kind,
-        element: resolveElement(definition.element),
+        element,
         runs: 0,
         failures: 0,
         actuals: new Set(),
         durationMs: 0,
+        scenarios: new Set(),
       };
       this.entries.set(key, entry);
     }
     return entry;
+  }
+
+  /** Whether the ledger's filter keeps a check (a scenario skips steps that evaluate only checks it drops). */
+  includes(definition: CheckDefinition): boolean {
+    return this.include === undefined || this.entry(definition, 'scenario') !== undefined;
   }
 
   /** Lists a check before it runs, so a check that never runs is reported as skipped. */
@@ -134,6 +175,7 @@ export class CheckLedger {
     durationMs = 0,
   ): void {
     const entry = this.entry(definition, kind);
+    if (!entry) return;
     entry.runs += 1;
     entry.durationMs += Math.max(0, durationMs);
     if (!failure) return;
@@ -153,9 +195,20 @@ export class CheckLedger {
    */
   skip(definition: CheckDefinition, kind: CheckKind, reason: string, stopped = false): void {
     const entry = this.entry(definition, kind);
-    if (entry.runs > 0 || entry.skipReason !== undefined) return;
+    if (!entry || entry.runs > 0 || entry.skipReason !== undefined) return;
     entry.skipReason = cleanTargetText(reason, MAX_EVIDENCE_CHARS);
     if (stopped) entry.stopped = true;
+  }
+
+  /**
+   * Adds a scenario's time to a check it evaluated: a scenario check's time is the time of the
+   * scenarios that evaluated it (read on the run's clock).
+   */
+  addScenarioTime(definition: CheckDefinition, scenario: string, durationMs: number): void {
+    const entry = this.entry(definition, 'scenario');
+    if (!entry) return;
+    entry.durationMs += Math.max(0, durationMs);
+    entry.scenarios.add(scenario);
   }
 
   /** Every check, documented failures first, then inferred failures, passes and skips, by operation and id. */
@@ -181,6 +234,7 @@ export class CheckLedger {
           runs: entry.runs,
           failures: entry.failures,
           durationMs: entry.durationMs,
+          ...(entry.scenarios.size > 0 ? { scenarios: [...entry.scenarios] } : {}),
         };
         if (outcome === 'skipped') {
           result.skipReason = entry.skipReason ?? 'not exercised by this run';

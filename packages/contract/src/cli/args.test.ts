@@ -62,6 +62,7 @@ describe('parseCommand', () => {
     expect(parseCommand(['list', '--format', 'json'], {})).toEqual({
       name: 'list',
       format: 'json',
+      selection: {},
     });
   });
 

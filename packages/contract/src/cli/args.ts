@@ -1,6 +1,9 @@
 // Parses the command line (node's util.parseArgs) into a command and its options; every mistake is a UsageError naming the option.
 import { parseArgs } from 'node:util';
 import { ConfigurationError } from '../errors.js';
+import { GATE_OPTIONS, type GateArguments, gateArguments } from '../gate/arguments.js';
+import { type ContractConfig, configOptionValues, keyFrom } from '../gate/config.js';
+import type { CheckSelection } from '../gate/filters.js';
 import { FAIL_ON_VALUES, type FailOn } from '../report.js';
 import { REPORT_FORMATS, type ReportFormat } from '../reports/index.js';
 import { type ContractCheckOptions, DEFAULTS } from '../runner/run.js';
@@ -18,7 +21,7 @@ export interface ReportDestination {
 export type Command =
   | { name: 'help'; topic?: string }
   | { name: 'version' }
-  | { name: 'list'; format: 'text' | 'json' }
+  | { name: 'list'; format: 'text' | 'json'; selection: CheckSelection }
   | ({ name: 'check' } & CheckArguments)
   | ({
       name: 'compare';
@@ -45,6 +48,8 @@ export interface CheckArguments
     > {
   reports: ReportDestination[];
   progress: boolean;
+  /** The selection, baseline and seed (--operation, --check, --baseline, --seed, …). */
+  gate: GateArguments;
 }
 
 const options = {
@@ -67,6 +72,7 @@ const options = {
   'no-progress': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
+  ...GATE_OPTIONS,
 } as const;
 
 function number(name: string, value: string | undefined, scale = 1): number | undefined {
@@ -134,7 +140,11 @@ export function reportDestinations(
  * parseCommand(['check', '--base-url', 'http://127.0.0.1:4010', '--key', 'sk_test_ci_0123456789'], {});
  * // { name: 'check', baseUrl: 'http://127.0.0.1:4010', apiKey: 'sk_test_ci_0123456789', failOn: 'documented', … }
  */
-export function parseCommand(argv: string[], env: Record<string, string | undefined>): Command {
+export function parseCommand(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  config?: ContractConfig,
+): Command {
   const parse = () =>
     parseArgs({ args: argv, options, allowPositionals: true, tokens: true, strict: true });
   let parsed: ReturnType<typeof parse>;
@@ -143,7 +153,9 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   } catch (error) {
     throw new ConfigurationError(`${(error as Error).message.split('\n')[0]} (see --help)`);
   }
-  const { values, positionals, tokens } = parsed;
+  const { positionals, tokens } = parsed;
+  // A flag overrides the config file's setting of the same name.
+  const values = { ...configOptionValues(config), ...parsed.values } as typeof parsed.values;
   const [name, ...extra] = positionals;
   if (values.version) return { name: 'version' };
   if (values.help || name === undefined || name === 'help') {
@@ -158,7 +170,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     const format = values.format?.[0] ?? 'text';
     if (format !== 'text' && format !== 'json')
       throw new ConfigurationError('list --format is text or json');
-    return { name: 'list', format };
+    return { name: 'list', format, selection: gateArguments(values, config).selection };
   }
   if (name !== 'check' && name !== 'compare') {
     throw new ConfigurationError(
@@ -176,9 +188,19 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   }
   const common: CheckArguments = {
     baseUrl,
-    apiKey: values.key ?? env.PAYMENT_SERVICE_API_KEY ?? '',
+    apiKey: keyFrom(values.key, config, env),
     failOn,
-    reports: reportDestinations(tokens ?? []),
+    reports: reportDestinations(
+      (tokens ?? []).some(
+        (token) => token.kind === 'option' && (token.name === 'format' || token.name === 'output'),
+      )
+        ? (tokens ?? [])
+        : (config?.reports ?? []).flatMap((report) => [
+            { kind: 'option', name: 'format', value: report.format },
+            ...(report.output ? [{ kind: 'option', name: 'output', value: report.output }] : []),
+          ]),
+    ),
+    gate: gateArguments(values, config),
     scenarios: values.scenario ?? [],
     progress: !values['no-progress'],
   };
@@ -200,6 +222,10 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
         throw new ConfigurationError(`--${option} belongs to compare, not check`);
     }
     return { name, ...common };
+  }
+  for (const option of ['baseline', 'update-baseline'] as const) {
+    if (parsed.values[option] !== undefined)
+      throw new ConfigurationError(`--${option} belongs to check, not compare`);
   }
   const against = values.against;
   if (!against) throw new ConfigurationError('compare needs --against MOCK_URL: the second target');

@@ -1,4 +1,5 @@
 // The CLI's help text: the commands, every option with its default, the environment and the exit codes.
+import { gateHelp } from '../gate/arguments.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PROXY_PORT,
@@ -37,7 +38,7 @@ export function helpText(topic?: string): string {
   --webhook-timeout SECONDS     how long to wait for a delivery (default ${DEFAULTS.webhookTimeoutMs / 1000})
   --scenario ID          run only this scenario (repeatable); \`list\` shows the checks
   --no-progress          no progress line on a terminal
-`;
+${gateHelp()}`;
   const compare = `payment-service-contract compare --base-url LIVE_URL --key sk_test_… --against MOCK_URL --against-key sk_test_… [options]
   Runs the same scenarios against both targets and lists where the second (the mock) behaves
   differently from the first (the provider): status, code, headers, response shape and values,
@@ -50,8 +51,9 @@ export function helpText(topic?: string): string {
   --against-webhook-url URL  its webhook receiver
   --format text|markdown|json, --output FILE, and the options of check
 `;
-  const list = `payment-service-contract list [--format json]
-  Lists every scenario check with the spec element it enforces and that element's provenance.
+  const list = `payment-service-contract list [--format json] [--operation ID] [--check GLOB] [--provenance KIND] [--exclude GLOB]
+  Lists every scenario check with the spec element it enforces and that element's provenance;
+  with a selection (as check takes it, or from the config file), only the checks check would run.
 `;
   const proxy = `payment-service-contract proxy --target URL [--port P] [--host H] [--report FORMAT[:FILE]]… [--record FILE] [--fail-on POLICY]
   Forwards your app's requests to the target (its origin only; no redirect followed; sk_live_ keys

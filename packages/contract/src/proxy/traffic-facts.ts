@@ -1,5 +1,5 @@
 // The documented facts an exchange shows only with its request beside its answer: a captured success-token payment is SUCCEEDED (§3), amount and currency come back as sent (§2.1); the same check ids as `check`'s scenarios.
-import { elements } from '../scenarios/elements.js';
+import { elements } from '../scenarios/spec-refs.js';
 import type { SchemaCheck, SchemaViolation } from '../validation/response-validator.js';
 
 /** The checks this module runs, with `check`'s ids and elements. */

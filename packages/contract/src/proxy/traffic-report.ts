@@ -92,6 +92,7 @@ export function trafficReport(input: TrafficReportInput): TrafficReport {
     },
     target: { baseUrl: input.target, sandboxControls: false, webhooks: false },
     policy: { failOn: input.failOn, maxRequests: 0, rate: null },
+    seed: null,
     startedAt: new Date(input.startedAt).toISOString(),
     durationMs: Math.max(0, input.now - input.startedAt),
     requests: input.notes.exchanges,

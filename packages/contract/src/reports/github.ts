@@ -38,13 +38,14 @@ function counts(check: CheckResult, report: ContractReport): boolean {
 export function formatGithub(report: ContractReport): string {
   const lines: string[] = [];
   for (const check of report.checks.filter((item) => item.outcome === 'failed')) {
-    const command = counts(check, report) ? 'error' : 'warning';
+    const command =
+      check.baseline?.state === 'known' ? 'notice' : counts(check, report) ? 'error' : 'warning';
     const location: Record<string, string> = {};
     if (check.element.file && check.element.line !== undefined) {
       location.file = check.element.file;
       location.line = String(check.element.line);
     }
-    location.title = `[${check.element.provenance.kind}] ${check.id}`;
+    location.title = `[${check.baseline?.state === 'known' ? 'known ' : ''}${check.element.provenance.kind}] ${check.id}`;
     const properties = Object.entries(location)
       .map(([name, value]) => `${name}=${escapeProperty(value)}`)
       .join(',');
@@ -57,7 +58,7 @@ export function formatGithub(report: ContractReport): string {
   }
   const level = report.exitCode === 0 ? 'notice' : 'error';
   lines.push(
-    `::${level} title=${escapeProperty('payment-service-contract')}::${escapeData(report.message)}`,
+    `::${level} title=${escapeProperty('payment-service-contract')}::${escapeData(`${report.message} (seed ${report.seed})`)}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -1,13 +1,14 @@
-// The report formats by name: text, junit, markdown, json, github.
+// The report formats by name: text, junit, markdown, json, github, sarif.
 import type { ContractReport } from '../report.js';
 import { formatGithub } from './github.js';
 import { formatJson } from './json.js';
 import { formatJunit } from './junit.js';
 import { formatMarkdown } from './markdown.js';
+import { formatSarif } from './sarif.js';
 import { formatText } from './text.js';
 
 /** The formats `--format` accepts. */
-export type ReportFormat = 'text' | 'junit' | 'markdown' | 'json' | 'github';
+export type ReportFormat = 'text' | 'junit' | 'markdown' | 'json' | 'github' | 'sarif';
 
 /** Each format's renderer. */
 export const formatters: Record<ReportFormat, (report: ContractReport) => string> = {
@@ -16,6 +17,7 @@ export const formatters: Record<ReportFormat, (report: ContractReport) => string
   markdown: formatMarkdown,
   json: formatJson,
   github: formatGithub,
+  sarif: formatSarif,
 };
 
 /** The formats, in the order the help lists them. */
@@ -33,6 +35,7 @@ export const REPORT_LIMITS: Record<ReportFormat, number> = {
   github: 8 * 1024 * 1024,
   junit: 8 * 1024 * 1024,
   json: 8 * 1024 * 1024,
+  sarif: 8 * 1024 * 1024,
 };
 
 /**

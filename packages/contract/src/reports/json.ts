@@ -41,6 +41,7 @@ export const reportJsonSchema = {
     'spec',
     'target',
     'policy',
+    'seed',
     'startedAt',
     'durationMs',
     'requests',
@@ -81,6 +82,31 @@ export const reportJsonSchema = {
         rate: { type: ['number', 'null'] },
       },
     },
+    seed: {
+      type: 'integer',
+      minimum: 0,
+      description: 'the seed of the run’s markers and keys: --seed repeats them',
+    },
+    selection: {
+      type: 'object',
+      properties: {
+        operations: { type: 'array', items: { type: 'string' } },
+        checks: { type: 'array', items: { type: 'string' } },
+        provenance: { enum: ['documented', 'inferred'] },
+        exclude: { type: 'array', items: { type: 'string' } },
+      },
+    },
+    baseline: {
+      type: 'object',
+      required: ['file', 'known', 'expired', 'fixed'],
+      properties: {
+        file: { type: 'string' },
+        known: { type: 'integer', minimum: 0 },
+        expired: { type: 'array', items: { type: 'object', required: ['check', 'expires'] } },
+        fixed: { type: 'array', items: { type: 'object', required: ['check', 'reason'] } },
+      },
+    },
+    scenarioDurations: { type: 'object', additionalProperties: { type: 'number', minimum: 0 } },
     startedAt: { type: 'string', format: 'date-time' },
     durationMs: { type: 'number', minimum: 0 },
     requests: { type: 'integer', minimum: 0 },
@@ -134,6 +160,16 @@ export const reportJsonSchema = {
             description: 'skipped because the run stopped (exit 3 or 4), not for want of a feature',
           },
           durationMs: { type: 'number', minimum: 0 },
+          scenarios: { type: 'array', items: { type: 'string' } },
+          baseline: {
+            type: 'object',
+            required: ['state', 'reason'],
+            properties: {
+              state: { enum: ['known', 'expired', 'fixed'] },
+              reason: { type: 'string' },
+              expires: { type: 'string' },
+            },
+          },
           example: {
             type: 'object',
             required: ['expected', 'actual'],

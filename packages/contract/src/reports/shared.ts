@@ -32,6 +32,25 @@ export function provenanceLine(check: CheckResult): string {
 }
 
 /**
+ * What the baseline says of a check, in one line.
+ *
+ * @example
+ * baselineLine(check); // 'known failure: JIRA-123 (until 2026-12-31)'
+ */
+export function baselineLine(check: CheckResult): string {
+  const entry = check.baseline;
+  if (!entry) return '';
+  const label =
+    entry.state === 'known'
+      ? 'known failure'
+      : entry.state === 'expired'
+        ? `known failure whose entry expired on ${entry.expires}, so it fails the run`
+        : 'passes: fixed, remove its entry';
+  const until = entry.state === 'known' && entry.expires ? ` (until ${entry.expires})` : '';
+  return `${label}: ${entry.reason}${until}`;
+}
+
+/**
  * How often a failed check failed.
  *
  * @example

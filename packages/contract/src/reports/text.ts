@@ -1,6 +1,7 @@
 // The human report: documented failures first, then inferred ones, skipped checks by reason, and the one-line verdict.
 import type { ContractReport } from '../report.js';
 import {
+  baselineLine,
   elementLine,
   evidenceLines,
   type FailureGroup,
@@ -16,6 +17,7 @@ function failureBlock({ check, members }: FailureGroup): string[] {
     `      failed in  ${groupOperations({ check, members })}`,
     `      element    ${elementLine(check)}`,
     `      provenance ${provenanceLine(check)}`,
+    ...(check.baseline ? [`      baseline   ${baselineLine(check)}`] : []),
     ...evidenceLines(check).map(([label, value]) => `      ${label.padEnd(10)} ${value}`),
   ];
 }
@@ -27,7 +29,9 @@ function failureBlock({ check, members }: FailureGroup): string[] {
  * process.stdout.write(formatText(report));
  */
 export function formatText(report: ContractReport): string {
-  const groups = failureGroups(report.checks);
+  const all = failureGroups(report.checks);
+  const known = all.filter((group) => group.check.baseline?.state === 'known');
+  const groups = all.filter((group) => group.check.baseline?.state !== 'known');
   const documented = groups.filter((group) => group.check.element.provenance.kind === 'documented');
   const inferred = groups.filter((group) => group.check.element.provenance.kind === 'inferred');
   const skipped = report.checks.filter((check) => check.outcome === 'skipped');
@@ -48,6 +52,15 @@ export function formatText(report: ContractReport): string {
       : `Inferred checks failed (${inferred.length}): our model of what the provider leaves "not shown" needs correcting`,
   );
   for (const group of inferred) lines.push(...failureBlock(group));
+  if (known.length > 0) {
+    lines.push('', `Known failures (${known.length}), accepted by ${report.baseline?.file}:`);
+    for (const group of known) lines.push(...failureBlock(group));
+  }
+  for (const fixed of report.baseline?.fixed ?? []) {
+    lines.push(
+      `  ✓ ${fixed.check}${fixed.operation ? ` (${fixed.operation})` : ''} passes: fixed, remove it from ${report.baseline?.file}`,
+    );
+  }
   if (skipped.length > 0) {
     lines.push('', `Skipped (${skipped.length}):`);
     for (const [reason, checks] of groupBy(skipped, (check) => check.skipReason ?? '')) {
@@ -59,7 +72,7 @@ export function formatText(report: ContractReport): string {
   const { summary } = report;
   lines.push(
     '',
-    `${summary.checks} checks: ${summary.passed} passed, ${summary.failedDocumented} documented and ${summary.failedInferred} inferred failed, ${summary.skipped} skipped; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
+    `${summary.checks} checks: ${summary.passed} passed, ${summary.failedDocumented} documented and ${summary.failedInferred} inferred failed, ${summary.known > 0 ? `${summary.known} known, ` : ''}${summary.skipped} skipped; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s${report.seed === null ? '' : `; seed ${report.seed}`}`,
     report.message,
     '',
   );

@@ -1,5 +1,4 @@
 // runContractCheck: checks the options, probes the target, runs every scenario within the limits and the deadline, cleans up in every case, and returns the report.
-import { randomBytes } from 'node:crypto';
 import { openapiDocument } from '@payment-service/openapi';
 import { CheckLedger } from '../checks/ledger.js';
 import {
@@ -8,6 +7,28 @@ import {
   KeyRefusedError,
   RunStoppedError,
 } from '../errors.js';
+import {
+  type Baseline,
+  type BaselineFile,
+  baselineNotes,
+  updatedBaseline,
+  utcDate,
+} from '../gate/baseline.js';
+import {
+  type CheckSelection,
+  isEmptySelection,
+  isSelected,
+  selectScenarios,
+  validateSelection,
+} from '../gate/filters.js';
+import { applyGate } from '../gate/gate.js';
+import {
+  createRandomSource,
+  isSeed,
+  MAX_SEED,
+  type RandomSource,
+  randomSeed,
+} from '../gate/seed.js';
 import { contractVersion } from '../generated/version.js';
 import {
   type ContractReport,
@@ -65,6 +86,14 @@ export interface ContractCheckOptions {
   keepTraces?: boolean;
   /** Only these scenarios (by id); default all. */
   scenarios?: string[];
+  /** Only these checks (and the scenarios they need): by operation, id glob, provenance; default all. */
+  selection?: CheckSelection;
+  /** Known failures: reported as known, not failing the run, until their entry expires. */
+  baseline?: Baseline;
+  /** Return the baseline this run's failures make (`--update-baseline`), and judge the run against it. */
+  updateBaseline?: boolean;
+  /** The seed of the run's markers, keys and Idempotency-Keys (0 to 4294967295); default a random one, printed in the report. */
+  seed?: number;
   /** The fetch to send with (default: global fetch); a mock's in-process `fetch` runs with no port. */
   fetch?: (request: Request) => Promise<Response>;
   /** The clock the rate limit waits on (tests inject one). */
@@ -90,6 +119,8 @@ export const DEFAULTS = {
 export interface ContractRun {
   report: ContractReport;
   traces: Map<string, TraceStep[]>;
+  /** With `updateBaseline`, the baseline to write (absent when the run did not finish). */
+  updatedBaseline?: BaselineFile;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -152,6 +183,13 @@ export function validateOptions(options: ContractCheckOptions) {
       `unknown scenario ${unknown.join(', ')}; known: ${[...known].join(', ')}`,
     );
   }
+  if (options.seed !== undefined && !isSeed(options.seed)) {
+    throw new ConfigurationError(
+      `--seed must be a whole number from 0 to ${MAX_SEED}, not ${String(options.seed)}`,
+    );
+  }
+  if (options.selection && !isEmptySelection(options.selection))
+    validateSelection(options.selection);
   if (options.webhookUrl !== undefined) {
     try {
       const webhook = new URL(options.webhookUrl);
@@ -202,10 +240,10 @@ async function preflight(transport: Transport): Promise<void> {
 }
 
 /** Whether the target serves the mock's sandbox controls. */
-async function probeSandboxControls(transport: Transport): Promise<boolean> {
+async function probeSandboxControls(transport: Transport, random: RandomSource): Promise<boolean> {
   const answer = await transport.send({
     path: '/_sandbox/clock',
-    apiKey: freshSandboxKey(),
+    apiKey: freshSandboxKey(random),
     unchecked: true,
   });
   return answer.status === 200 && typeof answer.json?.offset_seconds === 'number';
@@ -256,7 +294,12 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
   const clock = options.clock ?? systemClock;
   const started = clock.now();
   const deadline = started + settings.deadlineMs;
-  const ledger = new CheckLedger();
+  const selection = options.selection ?? {};
+  const ledger = new CheckLedger(
+    isEmptySelection(selection) ? undefined : (check) => isSelected(check, selection),
+  );
+  const seed = options.seed ?? randomSeed();
+  const random = createRandomSource(seed);
   const validator = createResponseValidator();
   const transport = createTransport({
     baseUrl: settings.baseUrl,
@@ -273,13 +316,17 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
     userAgent: `payment-service-contract/${contractVersion}`,
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });
-  const selected = options.scenarios?.length
-    ? allScenarios.filter((scenario) => options.scenarios?.includes(scenario.id))
-    : allScenarios;
+  const selected = selectScenarios(
+    selection,
+    options.scenarios?.length
+      ? allScenarios.filter((scenario) => options.scenarios?.includes(scenario.id))
+      : allScenarios,
+  );
   for (const scenario of selected)
     for (const check of scenario.checks) ledger.declare(check, 'scenario');
 
-  const runId = randomBytes(6).toString('hex');
+  const runId = random.fork('run').hex(6);
+  const scenarioDurations: Record<string, number> = {};
   const traces = new Map<string, TraceStep[]>();
   const keepTraces = options.keepTraces ?? true;
   const errors: ContractReport['errors'] = [];
@@ -304,7 +351,7 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
       }
     }
     await preflight(transport);
-    sandboxControls = await probeSandboxControls(transport);
+    sandboxControls = await probeSandboxControls(transport, random.fork('probe'));
     const missing = (requirement: Requirement) =>
       requirement === 'sandbox-controls'
         ? sandboxControls
@@ -322,9 +369,13 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
       }
       const trace: TraceStep[] = [];
       if (keepTraces) traces.set(scenario.id, trace);
+      // Each scenario draws from its own seeded source: filtering others out changes none of its values.
+      const scenarioRandom = random.fork(scenario.id);
       const apiKey = scenario.requires?.includes('sandbox-controls')
-        ? freshSandboxKey()
+        ? freshSandboxKey(scenarioRandom)
         : settings.apiKey;
+      const evaluated = new Set<string>();
+      const scenarioStarted = clock.now();
       const created = endpoints.get(apiKey) ?? new Set<string>();
       endpoints.set(apiKey, created);
       const context = createScenarioContext({
@@ -338,10 +389,12 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
         requestSpacingMs: Number.isFinite(settings.rate) ? 1000 / settings.rate : 0,
         webhookTimeoutMs: settings.webhookTimeoutMs,
         timeLeft: () => deadline - clock.now(),
-        clock,
         endpoints: created,
         trace,
         keepTrace: keepTraces,
+        random: scenarioRandom,
+        selected: (definition) => ledger.includes(definition),
+        evaluated,
       });
       try {
         await scenario.run(context);
@@ -358,6 +411,12 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
           });
         }
         for (const check of scenario.checks) ledger.skip(check, 'scenario', reason);
+      } finally {
+        // A scenario check's time is its scenario's, read on the run's clock.
+        const spent = Math.max(0, clock.now() - scenarioStarted);
+        scenarioDurations[scenario.id] = spent;
+        for (const check of scenario.checks)
+          if (evaluated.has(check.id)) ledger.addScenarioTime(check, scenario.id, spent);
       }
     }
   } catch (error) {
@@ -393,7 +452,25 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
     await receiver?.close();
   }
 
-  const checks = ledger.results();
+  const today = utcDate(clock.now());
+  const finished = stop === undefined;
+  const next =
+    options.updateBaseline && finished
+      ? updatedBaseline(
+          ledger.results(),
+          options.baseline ?? { file: 'baseline', entries: [] },
+          today,
+        )
+      : undefined;
+  const baseline: Baseline | undefined = next
+    ? { file: options.baseline?.file ?? 'baseline', entries: next.known }
+    : options.baseline;
+  const gated = applyGate(ledger.results(), {
+    selection,
+    ...(baseline ? { baseline } : {}),
+    today,
+  });
+  const checks = gated.checks;
   const summary = summarize(checks);
   const counted = exitCodeFor(summary, settings.failOn, errors.length);
   const verdict: Verdict = stop
@@ -409,6 +486,10 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
       (errors.length > 0
         ? `${errors.length} scenario(s) stopped on an unexpected error`
         : undefined),
+    ...(gated.baseline ? baselineNotes(gated.baseline) : []),
+    options.updateBaseline && !finished
+      ? 'the baseline was not updated: the run did not finish'
+      : undefined,
     leftBehind.length > 0
       ? `${leftBehind.length} webhook endpoint(s) the run registered could not be deleted: ${leftBehind.join(', ')}`
       : undefined,
@@ -425,6 +506,10 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
       maxRequests: settings.maxRequests,
       rate: Number.isFinite(settings.rate) ? settings.rate : null,
     },
+    seed,
+    ...(isEmptySelection(selection) ? {} : { selection }),
+    ...(gated.baseline ? { baseline: gated.baseline } : {}),
+    scenarioDurations,
     startedAt: new Date(started).toISOString(),
     durationMs: Math.max(0, clock.now() - started),
     requests: transport.sent,
@@ -435,7 +520,7 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
     checks,
     errors,
   };
-  return { report, traces };
+  return { report, traces, ...(next ? { updatedBaseline: next } : {}) };
 }
 
 /**

@@ -1,7 +1,6 @@
 // What a scenario is (data: its checks and what it needs, plus the steps the runner executes) and the context its steps use.
-import { randomBytes, randomUUID } from 'node:crypto';
 import type { CheckDefinition, CheckLedger } from '../checks/ledger.js';
-import type { Clock } from './clock.js';
+import type { RandomSource } from '../gate/seed.js';
 import type { Answer, ScenarioRequest, Transport } from './transport.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
 
@@ -12,14 +11,31 @@ export type Requirement =
   /** A webhook receiver the target can reach (`--webhook-url`). */
   | 'webhooks';
 
-/** A scenario: named checks, what they need, and the steps that evaluate them. */
-export interface Scenario {
+/**
+ * A scenario: named checks, what they need, and the steps that evaluate them. `Id` is the union of
+ * its checks' ids: its steps can name only those (a wrong id fails the typecheck).
+ */
+export interface Scenario<Id extends string = string> {
   id: string;
   title: string;
   requires?: Requirement[];
   /** Every check the steps may evaluate; each is reported, run or skipped. */
-  checks: CheckDefinition[];
-  run(context: ScenarioContext): Promise<void>;
+  checks: readonly CheckDefinition<Id>[];
+  run(context: ScenarioContext<Id>): Promise<void>;
+}
+
+/** The check ids of a scenario. */
+export type CheckIdOf<S> = S extends Scenario<infer Id> ? Id : never;
+
+/**
+ * Declares a scenario, inferring the literal ids of its checks, so each step's `context.check(id)`
+ * is checked against them by the compiler.
+ *
+ * @example
+ * export const listing = defineScenario({ id: 'listing', title: '…', checks: [limitCheck], async run(context) { context.check('listPayments.limit', …); } });
+ */
+export function defineScenario<const Id extends string>(scenario: Scenario<Id>): Scenario<Id> {
+  return scenario;
 }
 
 /** One step of a scenario as `compare` sees it: what the request was and what the target answered. */
@@ -45,8 +61,8 @@ export class StepFailed extends Error {
   override readonly name = 'StepFailed';
 }
 
-/** The context a scenario's steps run in. */
-export interface ScenarioContext {
+/** The context a scenario's steps run in; `Id` is the union of the ids of the checks it may evaluate. */
+export interface ScenarioContext<Id extends string = string> {
   /** The key this scenario sends: the run's, or a fresh sandbox account when it needs the controls. */
   readonly apiKey: string;
   /** A marker unique to this run, put in descriptions so list checks find their own objects. */
@@ -62,13 +78,17 @@ export interface ScenarioContext {
   /** Sends a request to the mock's sandbox controls with this scenario's key; throws unless it succeeds. */
   control(method: string, path: string, body?: unknown): Promise<Answer>;
   /** Evaluates the check `id`: records a pass, or a failure with what was expected and what came. */
-  check(id: string, passed: boolean, expected: string, actual: string, answer?: Answer): boolean;
+  check(id: Id, passed: boolean, expected: string, actual: string, answer?: Answer): boolean;
   /** Like `check`, and stops the scenario when it fails (later steps need it). */
-  require(id: string, passed: boolean, expected: string, actual: string, answer?: Answer): void;
+  require(id: Id, passed: boolean, expected: string, actual: string, answer?: Answer): void;
   /** Checks a problem answer: its status, `code` and, when given, `param`. */
-  expectProblem(id: string, answer: Answer, status: number, code: string, param?: string): boolean;
-  /** A fresh Idempotency-Key. */
+  expectProblem(id: Id, answer: Answer, status: number, code: string, param?: string): boolean;
+  /** Whether the run's selection (`--operation`, `--check`, …) includes the check: steps that evaluate only unselected checks are not sent. */
+  selected(id: Id): boolean;
+  /** A fresh Idempotency-Key (from the run's seeded random source). */
   idempotencyKey(): string;
+  /** A fresh `sk_test_` key: on the mock, an empty account (from the run's seeded random source). */
+  freshSandboxKey(): string;
   /** Remembers a webhook endpoint this run created, so the run deletes it at the end. */
   trackEndpoint(id: string): void;
   /** Waits until `predicate` holds for the receiver's deliveries, up to the webhook time-out; false when it never did. */
@@ -89,18 +109,18 @@ export function statusOf(answer: Answer): string {
 }
 
 /**
- * A fresh `sk_test_` key: on the mock, an empty account of its own.
+ * A fresh `sk_test_` key from a random source: on the mock, an empty account of its own.
  *
  * @example
- * freshSandboxKey(); // 'sk_test_contract4f9c…'
+ * freshSandboxKey(createRandomSource(42)); // 'sk_test_contract4f9c…'
  */
-export function freshSandboxKey(): string {
-  return `sk_test_contract${randomBytes(12).toString('hex')}`;
+export function freshSandboxKey(random: RandomSource): string {
+  return `sk_test_contract${random.hex(12)}`;
 }
 
 /** Options of `createScenarioContext`. */
-export interface ScenarioContextOptions {
-  scenario: Scenario;
+export interface ScenarioContextOptions<Id extends string = string> {
+  scenario: Scenario<Id>;
   apiKey: string;
   runId: string;
   transport: Transport;
@@ -111,12 +131,16 @@ export interface ScenarioContextOptions {
   webhookTimeoutMs: number;
   /** The time left before the run's deadline, in ms: no wait for a delivery goes past it. */
   timeLeft?: () => number;
-  /** The run's clock: each check's time is read on it. */
-  clock?: Clock;
   endpoints: Set<string>;
   trace: TraceStep[];
   /** Whether to keep the steps (with the answers' bodies) for `compare`. Default true. */
   keepTrace?: boolean;
+  /** The scenario's random source (markers, keys, Idempotency-Keys); seeded by the run. */
+  random: RandomSource;
+  /** Whether the run's selection includes a check (default: every check). */
+  selected?: (definition: CheckDefinition) => boolean;
+  /** Collects the ids of the checks the scenario evaluated (the runner gives them its scenario's time). */
+  evaluated?: Set<string>;
 }
 
 /**
@@ -126,24 +150,19 @@ export interface ScenarioContextOptions {
  * const context = createScenarioContext({ scenario, apiKey, runId, transport, ledger, webhooks: undefined, endpointUrl, requestSpacingMs: 40, webhookTimeoutMs: 30_000, endpoints: new Set(), trace: [] });
  * await scenario.run(context);
  */
-export function createScenarioContext(options: ScenarioContextOptions): ScenarioContext {
-  const definitions = new Map(options.scenario.checks.map((check) => [check.id, check]));
-  const definition = (id: string) => {
+export function createScenarioContext<Id extends string>(
+  options: ScenarioContextOptions<Id>,
+): ScenarioContext<Id> {
+  const definitions = new Map<string, CheckDefinition<Id>>(
+    options.scenario.checks.map((check) => [check.id, check]),
+  );
+  const definition = (id: Id) => {
     const found = definitions.get(id);
     if (!found) throw new Error(`scenario ${options.scenario.id} has no check ${id}`);
     return found;
   };
 
-  const now = () => options.clock?.now() ?? Date.now();
   const keepTrace = options.keepTrace ?? true;
-  // Each check's time is the time since the scenario's previous check: the scenario's time, shared.
-  let lastCheck = now();
-  const elapsed = () => {
-    const at = now();
-    const spent = at - lastCheck;
-    lastCheck = at;
-    return spent;
-  };
 
   // Requests sent while others are in flight share a batch (compare reads them as sent at once).
   let inFlight = 0;
@@ -174,7 +193,7 @@ export function createScenarioContext(options: ScenarioContextOptions): Scenario
     return answer;
   };
 
-  const context: ScenarioContext = {
+  const context: ScenarioContext<Id> = {
     apiKey: options.apiKey,
     runId: options.runId,
     webhooks: options.webhooks,
@@ -198,8 +217,8 @@ export function createScenarioContext(options: ScenarioContextOptions): Scenario
         definition(id),
         'scenario',
         passed ? undefined : { expected, actual, ...(answer ? { exchange: answer.record } : {}) },
-        elapsed(),
       );
+      options.evaluated?.add(id);
       return passed;
     },
     require(id, passed, expected, actual, answer) {
@@ -222,7 +241,9 @@ export function createScenarioContext(options: ScenarioContextOptions): Scenario
         answer,
       );
     },
-    idempotencyKey: () => randomUUID(),
+    selected: (id) => options.selected?.(definition(id)) ?? true,
+    idempotencyKey: () => options.random.uuid(),
+    freshSandboxKey: () => freshSandboxKey(options.random),
     trackEndpoint: (id) => options.endpoints.add(id),
     async waitForDeliveries(predicate) {
       if (!options.webhooks) return false;

@@ -1,10 +1,9 @@
 // Creating payments: the documented facts (SUCCEEDED on capture with a success token, amount and currency as sent) and our model of the other tokens.
 import { testTokens } from '@payment-service/openapi';
-import type { Scenario } from '../runner/scenario.js';
-import { statusOf } from '../runner/scenario.js';
-import { elements } from './elements.js';
+import { defineScenario, statusOf } from '../runner/scenario.js';
 import { createPaymentStep, paymentBody, paymentPath } from './payments.js';
 import { createsPayment } from './shared-checks.js';
+import { elements } from './spec-refs.js';
 
 /** The tokens that decline at once, with their failure_code (the spec's test-token table). */
 const DECLINES = testTokens.flatMap((entry) =>
@@ -14,7 +13,7 @@ const DECLINES = testTokens.flatMap((entry) =>
 );
 
 /** The create-payment scenario. */
-export const createPayment: Scenario = {
+export const createPayment = defineScenario({
   id: 'create-payment',
   title: 'Create payments with every kind of test token',
   checks: [
@@ -176,4 +175,4 @@ export const createPayment: Scenario = {
       pending,
     );
   },
-};
+});

@@ -1,16 +1,15 @@
 // Idempotency-Key on the run's own requests: replays, reuse with another request, validation failures not stored, concurrent repeats.
-import type { Scenario } from '../runner/scenario.js';
-import { statusOf } from '../runner/scenario.js';
-import { elements } from './elements.js';
+import { defineScenario, type ScenarioContext, statusOf } from '../runner/scenario.js';
 import { createPaymentStep, paymentBody, paymentPath } from './payments.js';
 import { createsPayment } from './shared-checks.js';
+import { elements } from './spec-refs.js';
 
 /** How many requests with one key are sent at once. */
 const CONCURRENT = 5;
 
 /** Pages a key's payments (newest first, 100 a page, at most `pages`) and counts those whose description is `marker`. */
 async function countByDescription(
-  context: Parameters<Scenario['run']>[0],
+  context: ScenarioContext,
   marker: string,
   pages = 10,
 ): Promise<{ count: number; ids: string[] } | undefined> {
@@ -30,7 +29,7 @@ async function countByDescription(
 }
 
 /** The idempotency scenario. */
-export const idempotency: Scenario = {
+export const idempotency = defineScenario({
   id: 'idempotency',
   title: 'Idempotency-Key: replays, reuse, and repeats sent at once',
   checks: [
@@ -184,4 +183,4 @@ export const idempotency: Scenario = {
       answers.find((answer) => answer.status >= 300 && answer.status !== 409) ?? answers[0],
     );
   },
-};
+});

@@ -1,10 +1,10 @@
 // The payment lifecycle on the run's own payments: capture (whole and part), cancel, refunds, and every action the status forbids.
-import type { Scenario, ScenarioContext } from '../runner/scenario.js';
-import { statusOf } from '../runner/scenario.js';
+import type { ScenarioContext } from '../runner/scenario.js';
+import { defineScenario, statusOf } from '../runner/scenario.js';
 import type { Answer } from '../runner/transport.js';
-import { elements } from './elements.js';
 import { createPaymentStep, paymentBody, paymentPath } from './payments.js';
 import { createsPayment } from './shared-checks.js';
+import { elements } from './spec-refs.js';
 
 const ACTIONS = {
   capture: { path: '/capture', operation: 'capturePayment' },
@@ -44,7 +44,7 @@ function fields(answer: Answer, expected: Record<string, unknown>): string {
 }
 
 /** The lifecycle scenario. */
-export const lifecycle: Scenario = {
+export const lifecycle = defineScenario({
   id: 'lifecycle',
   title: 'Capture, cancel and refund, and every transition the status forbids',
   checks: [
@@ -93,7 +93,7 @@ export const lifecycle: Scenario = {
       element: elements.schema('CreateRefundRequest'),
     },
     ...Object.values(ACTIONS).map(({ operation }) => ({
-      id: `${operation}.invalid-state`,
+      id: `${operation}.invalid-state` as const,
       operation,
       title:
         'an action the payment’s status forbids is 409 invalid_state naming the status, and changes nothing',
@@ -234,4 +234,4 @@ export const lifecycle: Scenario = {
       );
     }
   },
-};
+});

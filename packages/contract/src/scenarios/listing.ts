@@ -1,15 +1,14 @@
 // Listing on a shared key: the run's own payments come back newest first, each once, page by page; nothing else on the key is assumed.
-import type { Scenario } from '../runner/scenario.js';
-import { statusOf } from '../runner/scenario.js';
-import { elements } from './elements.js';
+import { defineScenario, statusOf } from '../runner/scenario.js';
 import { createPaymentStep, paymentBody } from './payments.js';
 import { createsPayment } from './shared-checks.js';
+import { elements } from './spec-refs.js';
 
 /** Pages read at most while looking for the run's own payments (other runs may add theirs on top). */
 const MAX_PAGES = 50;
 
 /** The listing scenario. */
-export const listing: Scenario = {
+export const listing = defineScenario({
   id: 'listing',
   title: 'List payments: newest first, cursor pagination, page size',
   checks: [
@@ -84,4 +83,4 @@ export const listing: Scenario = {
       unbounded,
     );
   },
-};
+});

@@ -31,9 +31,9 @@ export function paymentBody(
  * @example
  * const { id } = await createPaymentStep(context, createsPayment.id, paymentBody(context));
  */
-export async function createPaymentStep(
-  context: ScenarioContext,
-  checkId: string,
+export async function createPaymentStep<Id extends string>(
+  context: ScenarioContext<Id>,
+  checkId: Id,
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<Answer & { id: string }> {

@@ -1,12 +1,13 @@
 // Webhook endpoints (register, list without the secret, replay, delete) and, with a receiver, signed deliveries of each status change.
 import type { WebhookEvent } from '@payment-service/sdk';
-import type { Scenario, ScenarioContext } from '../runner/scenario.js';
-import { statusOf } from '../runner/scenario.js';
-import { elements } from './elements.js';
+import type { CheckDefinition } from '../checks/ledger.js';
+import type { ScenarioContext } from '../runner/scenario.js';
+import { defineScenario, statusOf } from '../runner/scenario.js';
 import { createPaymentStep, paymentBody, paymentPath } from './payments.js';
 import { createsPayment } from './shared-checks.js';
+import { elements } from './spec-refs.js';
 
-const endpointCheck = {
+const endpointCheck: CheckDefinition<'createWebhookEndpoint.registers'> = {
   id: 'createWebhookEndpoint.registers',
   operation: 'createWebhookEndpoint',
   title: 'registering an endpoint returns we_… with its url and a whsec_ secret shown once',
@@ -15,7 +16,7 @@ const endpointCheck = {
 
 /** Registers an endpoint for `url`; the check fails (and the scenario stops) unless it has an id and a secret. */
 async function registerEndpoint(
-  context: ScenarioContext,
+  context: ScenarioContext<typeof endpointCheck.id>,
   url: string,
   headers: Record<string, string> = {},
 ) {
@@ -39,7 +40,7 @@ async function registerEndpoint(
 }
 
 /** The webhook-endpoints scenario: management only, no delivery. */
-export const webhookEndpoints: Scenario = {
+export const webhookEndpoints = defineScenario({
   id: 'webhook-endpoints',
   title: 'Register, list, replay and delete webhook endpoints',
   checks: [
@@ -102,7 +103,7 @@ export const webhookEndpoints: Scenario = {
       deleted,
     );
   },
-};
+});
 
 /** The verified events of one payment, deduplicated on webhook-id, in arrival order. */
 function eventsOf(context: ScenarioContext, paymentId: string): WebhookEvent[] {
@@ -118,7 +119,7 @@ function eventsOf(context: ScenarioContext, paymentId: string): WebhookEvent[] {
 }
 
 /** The webhooks scenario: deliveries to the run's receiver, verified with the endpoint's secret. */
-export const webhookDeliveries: Scenario = {
+export const webhookDeliveries = defineScenario({
   id: 'webhooks',
   title: 'Signed webhook deliveries for each status change',
   requires: ['webhooks'],
@@ -241,4 +242,4 @@ export const webhookDeliveries: Scenario = {
     );
     await context.send({ method: 'DELETE', path: `/v1/webhook_endpoints/${endpoint.id}` });
   },
-};
+});

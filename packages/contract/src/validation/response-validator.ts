@@ -360,6 +360,34 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
   return {
     operations,
     /**
+     * Every schema check an exchange can exercise, by operation: each declared response's status,
+     * content type, headers and body elements (and `route.undeclared` under `routes`).
+     *
+     * @example
+     * validator.declaredChecks().filter((check) => check.operation === 'createPayment').length; // 60
+     */
+    declaredChecks(): Array<SchemaCheck & { operation: string }> {
+      const all = new Map<string, SchemaCheck & { operation: string }>();
+      for (const operation of operations) {
+        for (const statusKey of operation.statusKeys) {
+          for (const check of checksFor(operation, statusKey)) {
+            const key = `${operation.operationId}\u0000${check.id}`;
+            if (!all.has(key)) all.set(key, { ...check, operation: operation.operationId });
+          }
+        }
+      }
+      const undeclared = checkUndeclared({
+        method: 'GET',
+        path: '/',
+        status: 404,
+        headers: {},
+        body: '',
+      });
+      for (const check of undeclared.checks)
+        all.set(`routes\u0000${check.id}`, { ...check, operation: 'routes' });
+      return [...all.values()];
+    },
+    /**
      * The spec element that governs a field of an operation's response body, such as
      * `['data', '0', 'status']` of a `listPayments` 200; the response's status element for `[]`.
      *

@@ -1,4 +1,4 @@
-// The spec elements the scenarios' checks enforce, by JSON pointer: one place to read which element each check names.
+// The spec elements the scenarios' checks enforce, by JSON pointer (references into the spec, resolved by spec/elements.ts), and the table of the provider's operations.
 import { type ElementRef, operationPointer } from '../spec/elements.js';
 
 /** The spec elements scenario checks refer to. */

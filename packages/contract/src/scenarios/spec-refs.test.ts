@@ -1,7 +1,7 @@
 // The scenarios' table of operations is typed by hand (its literals type the scenarios); this keeps it the spec's.
 import { describe, expect, it } from 'vitest';
 import { indexOperations, specDocuments } from '../spec/spec-index.js';
-import { operations } from './elements.js';
+import { operations } from './spec-refs.js';
 
 describe('the operations table', () => {
   it("lists exactly the provider spec's operations, each with its method, path and whether it takes a body", () => {
