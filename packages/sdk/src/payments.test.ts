@@ -1,6 +1,11 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createClient } from './client.js';
-import { ConflictError, NotFoundError, PaymentServiceError } from './errors.js';
+import {
+  ConflictError,
+  InvalidResponseError,
+  NotFoundError,
+  PaymentServiceError,
+} from './errors.js';
 import {
   createFetchStub,
   jsonResponse,
@@ -103,7 +108,7 @@ describe('payments.create', () => {
       () => new Response('<html>ok</html>', { status: 200, headers: { 'Request-Id': 'req_html' } }),
     );
     const error = await client.payments.create(createParams).catch((e) => e);
-    expect(error).toBeInstanceOf(PaymentServiceError);
+    expect(error).toBeInstanceOf(InvalidResponseError);
     expect(error.code).toBe('invalid_response');
     expect(error.status).toBe(200);
     expect(error.requestId).toBe('req_html');
