@@ -3,7 +3,7 @@ import type { paths } from '@payment-service/openapi';
 import type { Client } from 'openapi-fetch';
 import createFetchClient from 'openapi-fetch';
 import { type AttemptSignal, startAttemptSignal } from './attempt-signal.js';
-import { errorFromResponse, parseRetryAfter } from './error-from-response.js';
+import { errorFromResponse } from './error-from-response.js';
 import {
   AbortedError,
   ConnectionError,
@@ -15,7 +15,7 @@ import { logAttempt } from './logger.js';
 import { checkMaxRetries, checkTimeout, type ValidatedClientOptions } from './options.js';
 import { OutgoingRequest } from './outgoing-request.js';
 import { BodyTooLargeError, ReadResponse, readBody } from './read-body.js';
-import { isRetryableStatus, retryDelayMs, sleep } from './retry.js';
+import { isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from './retry.js';
 import { sdkUserAgent } from './runtime.js';
 
 /** Per-call options accepted by every SDK method. */
