@@ -145,6 +145,17 @@ describe('startWebhookReceiver', () => {
     expect((await deliver(receiver, 'evt_1')).status).toBe(204);
   });
 
+  it('verifies against the sender’s clock with now, and refuses a stale delivery without it', async () => {
+    const past = Date.UTC(2026, 0, 1);
+    const text = JSON.stringify(event('evt_1'));
+    const headers = await signWebhook({ id: 'evt_1', body: text, secret, timestamp: past / 1000 });
+    const onClock = await start({ secret, now: () => past });
+    expect((await fetch(onClock.url, { method: 'POST', body: text, headers })).status).toBe(204);
+    const onRealTime = await start({ secret });
+    expect((await fetch(onRealTime.url, { method: 'POST', body: text, headers })).status).toBe(400);
+    expect(onRealTime.refused.firstReason).toMatch(/^timestamp_out_of_tolerance: /);
+  });
+
   it('shows publicUrl as its url (a tunnel’s address)', async () => {
     const receiver = await start({ secret, publicUrl: 'https://abc.tunnel.example/hooks' });
     expect(receiver.url).toBe('https://abc.tunnel.example/hooks');

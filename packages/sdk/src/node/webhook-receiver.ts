@@ -60,6 +60,8 @@ export interface WebhookReceiverOptions {
   maxKept?: number;
   /** Passed to `webhooks.verify`: how far `webhook-timestamp` may be from now. Default 300 s. */
   toleranceSeconds?: number;
+  /** Passed to `webhooks.verify`: the time now, for a sender on a simulated clock. Default `Date.now()`. */
+  now?: () => Date | number;
 }
 
 /** A running receiver, as returned by {@link startWebhookReceiver}. */
@@ -139,9 +141,11 @@ export async function startWebhookReceiver(
     if (receiver.secret === undefined) {
       throw new Error('no secret to verify with: pass secret, or set receiver.secret');
     }
-    const verifyOptions =
-      options.toleranceSeconds === undefined ? {} : { toleranceSeconds: options.toleranceSeconds };
-    return verifyWebhook(rawBody, headers, receiver.secret, verifyOptions);
+    const { toleranceSeconds, now } = options;
+    return verifyWebhook(rawBody, headers, receiver.secret, {
+      ...(toleranceSeconds === undefined ? {} : { toleranceSeconds }),
+      ...(now === undefined ? {} : { now }),
+    });
   };
   const deliver = async (rawBody: string, headers: Record<string, string>, reply: Reply) => {
     let event: WebhookEvent;
