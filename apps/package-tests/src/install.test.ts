@@ -69,6 +69,7 @@ const expected = {
   overHttp: 'SUCCEEDED',
   event: 'payment.succeeded',
   forged: 'invalid_signature',
+  received: '204 payment.succeeded',
   // The spec's info.version is the version of @payment-service/openapi (scripts/sync-versions.mjs).
   specVersion: packageVersion('openapi'),
 };

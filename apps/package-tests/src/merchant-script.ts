@@ -6,16 +6,19 @@ export type ScriptFlavour = 'commonjs' | 'esm' | 'typescript';
 const HEADERS: Record<ScriptFlavour, string> = {
   commonjs: [
     "const { createClient, webhooks, WebhookSignatureError } = require('@payment-service/sdk');",
+    "const { startWebhookReceiver } = require('@payment-service/sdk/node');",
     "const { createMockServer } = require('@payment-service/mock');",
     "const { openapiDocument } = require('@payment-service/openapi');",
   ].join('\n'),
   esm: [
     "import { createClient, webhooks, WebhookSignatureError } from '@payment-service/sdk';",
+    "import { startWebhookReceiver } from '@payment-service/sdk/node';",
     "import { createMockServer } from '@payment-service/mock';",
     "import { openapiDocument } from '@payment-service/openapi';",
   ].join('\n'),
   typescript: [
     "import { createClient, webhooks, WebhookSignatureError, type Payment } from '@payment-service/sdk';",
+    "import { startWebhookReceiver } from '@payment-service/sdk/node';",
     "import { createMockServer, type MockServer } from '@payment-service/mock';",
     "import { openapiDocument } from '@payment-service/openapi';",
     // No @types/node in these projects: the script declares the one Node global it reads.
@@ -52,6 +55,15 @@ async function main() {
     .verify(delivery.body, delivery.headers, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
     .then(() => 'accepted', (error) => (error instanceof WebhookSignatureError ? error.code : String(error)));
 
+  // The Node entry's receiver: the same delivery, posted to it, verifies and is kept.
+  const receiver = await startWebhookReceiver({ secret });
+  const signatureHeaders = Object.fromEntries(
+    ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [name, delivery.headers[name]]),
+  );
+  const posted = await fetch(receiver.url, { method: 'POST', body: delivery.body, headers: signatureHeaders });
+  const received = posted.status + ' ' + receiver.events().map((event) => event.type).join(',');
+  await receiver.close();
+
   console.log(
     'RESULT ' +
       JSON.stringify({
@@ -59,6 +71,7 @@ async function main() {
         overHttp: overHttp.status,
         event: event.type,
         forged,
+        received,
         specVersion: openapiDocument.info.version,
       }),
   );

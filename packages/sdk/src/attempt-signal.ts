@@ -31,7 +31,7 @@ export function startAttemptSignal(
   else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new Error(`no response within ${timeoutMs} ms`));
+    controller.abort(new Error(`no complete response within ${timeoutMs} ms`));
   }, timeoutMs);
   return {
     signal: controller.signal,

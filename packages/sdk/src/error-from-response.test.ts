@@ -1,6 +1,6 @@
 import { errorCodes } from '@payment-service/openapi';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { errorFromResponse, parseRetryAfter } from './error-from-response.js';
+import { describe, expect, it } from 'vitest';
+import { errorFromResponse } from './error-from-response.js';
 import {
   AuthenticationError,
   ConflictError,
@@ -148,21 +148,5 @@ describe('errorFromResponse', () => {
     expect((unavailable as ServerError).retryAfterSeconds).toBe(2);
     const withoutHeader = await errorOf(problemResponse(429, 'rate_limited', 'Slow down.'));
     expect((withoutHeader as RateLimitError).retryAfterSeconds).toBeUndefined();
-  });
-});
-
-describe('parseRetryAfter', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it('reads delay-seconds and HTTP-dates', () => {
-    vi.useFakeTimers({ now: Date.parse('2025-01-01T00:00:00Z') });
-    expect(parseRetryAfter('0')).toBe(0);
-    expect(parseRetryAfter(' 120 ')).toBe(120);
-    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:30 GMT')).toBe(30);
-    expect(parseRetryAfter('Tue, 31 Dec 2024 00:00:00 GMT')).toBe(0);
-    expect(parseRetryAfter('soon')).toBeUndefined();
-    expect(parseRetryAfter(null)).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import {
   RateLimitError,
   ServerError,
 } from './errors.js';
+import { parseRetryAfter } from './retry.js';
 import { maskSecrets, maskSecretsIn } from './secrets.js';
 import type { Problem } from './types.js';
 
@@ -88,21 +89,6 @@ export function errorFromResponse(
     retryAfterSeconds: parseRetryAfter(headers.get('Retry-After')),
     attempts,
   });
-}
-
-/**
- * Reads `Retry-After` as seconds: delay-seconds, or an HTTP-date counted from now.
- *
- * @example
- * parseRetryAfter('3'); // 3
- */
-export function parseRetryAfter(value: string | null): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -174,6 +174,18 @@ export class ServerError extends PaymentServiceError {
 }
 
 /**
+ * The answer cannot be trusted as the API's (code `invalid_response`): a 2xx body that is not the
+ * JSON object the spec describes, a body larger than the `maxResponseBytes` option (counted
+ * decoded), or a list whose pages do not advance. Not retried: the same server would answer alike.
+ *
+ * @example
+ * if (error instanceof InvalidResponseError) console.log('the API answered nonsense:', error.message);
+ */
+export class InvalidResponseError extends PaymentServiceError {
+  static override readonly kind: string = 'InvalidResponseError';
+}
+
+/**
  * No response arrived: `fetch` threw (DNS, refused connection, TLS, …). `status` is
  * `undefined` and `cause` holds what `fetch` threw. Retried (every POST carries an
  * Idempotency-Key, so a retry cannot charge twice); thrown once the retries are spent.

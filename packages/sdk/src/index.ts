@@ -8,6 +8,7 @@ export {
   ConnectionError,
   IdempotencyError,
   InvalidRequestError,
+  InvalidResponseError,
   NotFoundError,
   PaymentServiceError,
   type PaymentServiceErrorInit,

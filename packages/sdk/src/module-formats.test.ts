@@ -35,4 +35,18 @@ describe('module formats of the built package', () => {
     expect(foreign).toBeInstanceOf(first.PaymentServiceError);
     expect(foreign).not.toBeInstanceOf(first.ConnectionError);
   });
+
+  it('loads the Node entry (@payment-service/sdk/node) as ESM and through require()', async () => {
+    const entry = requireBuiltSdk().replace(/index\.js$/, 'node.js');
+    const esm = await import(entry);
+    const cjs = createRequire(import.meta.url)(
+      entry.replace(/dist[\\/]node\.js$/, 'dist/cjs/node.js'),
+    );
+    for (const loaded of [esm, cjs]) {
+      expect(typeof loaded.startWebhookReceiver).toBe('function');
+      const receiver = await loaded.startWebhookReceiver();
+      expect(receiver.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+      await receiver.close();
+    }
+  });
 });

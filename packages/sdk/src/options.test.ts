@@ -30,8 +30,22 @@ describe('validateClientOptions', () => {
       fetch,
       maxRetries: 2,
       timeout: 60_000,
+      maxResponseBytes: 4 * 1024 * 1024,
       logger: undefined,
     });
+  });
+
+  it('checks maxResponseBytes: a whole number of bytes from 1 KiB to 256 MiB', () => {
+    const limit = (maxResponseBytes: unknown) =>
+      validateClientOptions({ apiKey: secret, baseUrl, maxResponseBytes } as never)
+        .maxResponseBytes;
+    expect(limit(1024)).toBe(1024);
+    expect(limit(2 ** 28)).toBe(2 ** 28);
+    for (const bad of [0, 1023, 2 ** 28 + 1, 1.5, Number.NaN, Infinity, '4096', null]) {
+      expect(() => limit(bad)).toThrow(
+        /^maxResponseBytes must be a whole number of bytes from 1024 to 268435456; got /,
+      );
+    }
   });
 
   it('defaults to the global fetch', () => {

@@ -1,5 +1,6 @@
 // Checks the options given to createClient and never lets the API key into a message.
 import type { Logger } from './logger.js';
+import { defaultMaxResponseBytes } from './read-body.js';
 import { defaultMaxRetries } from './retry.js';
 import { isBrowserLike } from './runtime.js';
 
@@ -28,6 +29,13 @@ export interface ClientOptions {
   maxRetries?: number;
   /** Milliseconds one attempt may take before it fails with a TimeoutError. Default 60 000. */
   timeout?: number;
+  /**
+   * The largest response body the client reads, in bytes counted after decoding (a gzip answer
+   * counts what it expands to). A larger body is cancelled as soon as it passes the limit and the
+   * call throws an InvalidResponseError (`invalid_response`). Default 4 MiB (4 194 304); a whole
+   * number from 1 024 to 268 435 456 (256 MiB).
+   */
+  maxResponseBytes?: number;
   /** Called once per attempt with method, path, status, request id, attempt and elapsed ms. */
   logger?: Logger;
   /**
@@ -44,6 +52,7 @@ export interface ValidatedClientOptions {
   fetch: typeof fetch;
   maxRetries: number;
   timeout: number;
+  maxResponseBytes: number;
   logger: Logger | undefined;
 }
 
@@ -94,6 +103,7 @@ export function validateClientOptions(options: ClientOptions): ValidatedClientOp
     fetch: fetchFunction,
     maxRetries: checkMaxRetries(options.maxRetries) ?? defaultMaxRetries,
     timeout: checkTimeout(options.timeout) ?? defaultTimeoutMs,
+    maxResponseBytes: checkMaxResponseBytes(options.maxResponseBytes),
     logger,
   };
 }
@@ -128,6 +138,23 @@ export function checkTimeout(value: unknown): number | undefined {
     );
   }
   return value;
+}
+
+/**
+ * Checks a `maxResponseBytes` option: a whole number from 1 KiB to 256 MiB (past that, one body
+ * would approach the longest string V8 can build); the default when `undefined`.
+ *
+ * @example
+ * checkMaxResponseBytes(undefined); // 4194304
+ */
+export function checkMaxResponseBytes(value: unknown): number {
+  if (value === undefined) return defaultMaxResponseBytes;
+  if (!Number.isInteger(value) || (value as number) < 1024 || (value as number) > 2 ** 28) {
+    throw new TypeError(
+      `maxResponseBytes must be a whole number of bytes from 1024 to 268435456; got ${typeof value === 'number' ? value : typeof value}`,
+    );
+  }
+  return value as number;
 }
 
 /**

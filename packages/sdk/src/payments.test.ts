@@ -1,6 +1,11 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { createClient } from './client.js';
-import { ConflictError, NotFoundError, PaymentServiceError } from './errors.js';
+import {
+  ConflictError,
+  InvalidResponseError,
+  NotFoundError,
+  PaymentServiceError,
+} from './errors.js';
 import {
   createFetchStub,
   jsonResponse,
@@ -8,6 +13,7 @@ import {
   problemResponse,
   type StubAnswer,
 } from './test-support/fetch-stub.js';
+import { type HostileServer, startHostileServer } from './test-support/hostile-server.js';
 import type { CreatePaymentParams, Payment, PaymentList } from './types.js';
 
 const apiKey = 'sk_test_payments123';
@@ -103,7 +109,7 @@ describe('payments.create', () => {
       () => new Response('<html>ok</html>', { status: 200, headers: { 'Request-Id': 'req_html' } }),
     );
     const error = await client.payments.create(createParams).catch((e) => e);
-    expect(error).toBeInstanceOf(PaymentServiceError);
+    expect(error).toBeInstanceOf(InvalidResponseError);
     expect(error.code).toBe('invalid_response');
     expect(error.status).toBe(200);
     expect(error.requestId).toBe('req_html');
@@ -207,14 +213,29 @@ describe('payments.listAll', () => {
     ]);
   });
 
-  it('stops on an empty page even if has_more is true', async () => {
+  it('throws invalid_response on an empty page that says has_more, instead of stopping silently', async () => {
     const { client, requests } = setup(() =>
       jsonResponse({ object: 'list', data: [], has_more: true }),
     );
     const all: Payment[] = [];
-    for await (const payment of client.payments.listAll()) all.push(payment);
+    const error = await (async () => {
+      for await (const payment of client.payments.listAll()) all.push(payment);
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as Error).message).toBe(
+      'invalid_response: listAll stopped: the list does not advance (has_more is true but the page has no last id to continue after)',
+    );
     expect(all).toEqual([]);
     expect(requests).toHaveLength(1);
+  });
+
+  it('throws invalid_response when data is not an array', async () => {
+    const { client } = setup(() => jsonResponse({ object: 'list', data: 'pay_1', has_more: true }));
+    const error = await (async () => {
+      for await (const _payment of client.payments.listAll());
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as Error).message).toContain('its data is not an array');
   });
 
   it('fetches lazily and stops when the loop breaks', async () => {
@@ -275,4 +296,45 @@ describe('payments.cancel', () => {
     await client.payments.cancel('pay_1', { idempotencyKey: 'cancel-pay_1' });
     expect(requests[0]?.headers.get('Idempotency-Key')).toBe('cancel-pay_1');
   });
+});
+
+describe('payments.listAll against a hostile server (issue 31, row 10)', () => {
+  let server: HostileServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+  });
+
+  /** A page of two payments, ending at `last`, that always says there is more. */
+  const pageEndingAt = (last: string) =>
+    JSON.stringify({
+      object: 'list',
+      data: [paymentFixture({ id: `${last}_first` }), paymentFixture({ id: last })],
+      has_more: true,
+    });
+
+  it.each([
+    ['repeats its first page whatever starting_after says', () => 'pay_b'],
+    ['cycles between two pages', (index: number) => (index % 2 === 0 ? 'pay_b' : 'pay_d')],
+  ])(
+    'throws invalid_response, without yielding a payment twice, when it %s',
+    async (_name, lastOf) => {
+      server = await startHostileServer((_request, response, index) =>
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(pageEndingAt(lastOf(index))),
+      );
+      const client = createClient({ apiKey, baseUrl: server.url });
+      const ids: string[] = [];
+      const error = await (async () => {
+        for await (const payment of client.payments.listAll({ limit: 2 })) ids.push(payment.id);
+      })().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error).toMatchObject({ code: 'invalid_response' });
+      expect((error as Error).message).toBe(
+        'invalid_response: listAll stopped: the list does not advance (a page ends where an earlier page ended: starting_after was ignored)',
+      );
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(server.requests()).toBeLessThanOrEqual(3);
+    },
+  );
 });

@@ -1,4 +1,5 @@
 // The payments resource: create, retrieve, list, capture and cancel payments.
+import { InvalidResponseError } from './errors.js';
 import { checkPathId } from './path-id.js';
 import type { RequestOptions, Transport } from './transport.js';
 import type {
@@ -118,13 +119,25 @@ export function createPayments(transport: Transport): Payments {
     list,
 
     async *listAll(params, options) {
+      // One cursor per page: a page that does not advance past every cursor so far is refused.
+      const cursors = new Set<string>();
       let startingAfter: string | undefined;
       while (true) {
         const page = await list({ ...params, starting_after: startingAfter }, options);
-        yield* page.data;
-        const last = page.data.at(-1);
-        if (!page.has_more || last === undefined) return;
-        startingAfter = last.id;
+        const { data } = page;
+        if (!Array.isArray(data)) throw stalledList('its data is not an array');
+        const last: unknown = data.at(-1);
+        const id = (last as Partial<Payment> | undefined)?.id;
+        if (page.has_more === true && typeof id !== 'string') {
+          throw stalledList('has_more is true but the page has no last id to continue after');
+        }
+        if (typeof id === 'string' && cursors.has(id)) {
+          throw stalledList('a page ends where an earlier page ended: starting_after was ignored');
+        }
+        yield* data;
+        if (page.has_more !== true || typeof id !== 'string') return;
+        cursors.add(id);
+        startingAfter = id;
       }
     },
 
@@ -142,6 +155,14 @@ export function createPayments(transport: Transport): Payments {
       );
     },
   };
+}
+
+/** The error of a list whose pages do not advance: a server that repeats a page would loop forever. */
+function stalledList(reason: string): InvalidResponseError {
+  return new InvalidResponseError(
+    `invalid_response: listAll stopped: the list does not advance (${reason})`,
+    { code: 'invalid_response' },
+  );
 }
 
 /**

@@ -1,5 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
-import { isRetryableStatus, maxRetryDelayMs, retryDelayMs, sleep } from './retry.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  isRetryableStatus,
+  maxRetryDelayMs,
+  parseRetryAfter,
+  retryDelayMs,
+  sleep,
+} from './retry.js';
 
 describe('isRetryableStatus', () => {
   it.each([408, 429, 500, 502, 503, 504, 599])('retries %i', (status) => {
@@ -58,5 +64,40 @@ describe('sleep', () => {
     controller.abort();
     await expect(pending).rejects.toThrow('cancelled');
     await expect(sleep(10, AbortSignal.abort(), () => new Error('early'))).rejects.toThrow('early');
+  });
+});
+
+describe('parseRetryAfter', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('reads delay-seconds and IMF-fixdate HTTP-dates', () => {
+    vi.useFakeTimers({ now: Date.parse('2025-01-01T00:00:00Z') });
+    expect(parseRetryAfter('0')).toBe(0);
+    expect(parseRetryAfter(' 120 ')).toBe(120);
+    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:30 GMT')).toBe(30);
+    expect(parseRetryAfter('Tue, 31 Dec 2024 00:00:00 GMT')).toBe(0);
+    expect(parseRetryAfter(null)).toBeUndefined();
+  });
+
+  it.each([
+    '-1',
+    '+5',
+    '5, 10',
+    '60.5',
+    '1e3',
+    '0x10',
+    '',
+    'soon',
+    '2025-01-01T00:00:30Z',
+    'Wed, 01 Jan 2025 00:00:30 UTC',
+    'Thu, 01 Jan 2025 00:00:30 GMT', // 1 January 2025 is a Wednesday
+    'Wed, 1 Jan 2025 00:00:30 GMT',
+    'Wednesday, 01-Jan-25 00:00:30 GMT', // RFC 850, obsolete
+    'Wed Jan  1 00:00:30 2025', // asctime, obsolete
+  ])('refuses %j: the normal backoff applies', (value) => {
+    vi.useFakeTimers({ now: Date.parse('2025-01-01T00:00:00Z') });
+    expect(parseRetryAfter(value)).toBeUndefined();
   });
 });

@@ -48,6 +48,24 @@ export function retryDelayMs(
 }
 
 /**
+ * Reads `Retry-After` as seconds, strictly (RFC 9110 §10.2.3): delay-seconds (digits only) or an
+ * IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) counted from now, 0 once past. Anything else
+ * (`-1`, `+5`, `5, 10`, `60.5`, an obsolete date form) is `undefined`: the normal backoff applies.
+ *
+ * @example
+ * parseRetryAfter('3'); // 3
+ * parseRetryAfter('60.5'); // undefined
+ */
+export function parseRetryAfter(value: string | null): number | undefined {
+  const text = value?.trim() ?? '';
+  if (/^\d+$/.test(text)) return Number(text);
+  // An IMF-fixdate is exactly what toUTCString writes: the round trip refuses every other form.
+  const date = Date.parse(text);
+  if (Number.isNaN(date) || new Date(date).toUTCString() !== text) return undefined;
+  return Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/**
  * Waits `ms` milliseconds, or rejects with `onAbort()` as soon as `signal` aborts.
  *
  * @example

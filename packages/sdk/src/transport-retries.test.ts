@@ -17,6 +17,7 @@ import {
   problemResponse,
   type StubAnswer,
 } from './test-support/fetch-stub.js';
+import { startHostileServer } from './test-support/hostile-server.js';
 import { sdkVersion } from './version.js';
 
 const secretPart = 'R3tryS3cretPart';
@@ -331,4 +332,30 @@ describe('observability', () => {
       `payment-service-sdk/${sdkVersion} node/${process.versions.node}`,
     );
   });
+});
+
+describe('a lax Retry-After from a hostile server (issue 31, row 11)', () => {
+  it.each(['-1', '+5', '5, 10', '60.5'])(
+    'Retry-After: %s is not "retry now": the retry waits the exponential backoff (≥ 250 ms)',
+    async (retryAfter) => {
+      const arrivals: number[] = [];
+      const server = await startHostileServer((_request, response, index) => {
+        arrivals.push(Date.now());
+        const status = index === 0 ? 503 : 200;
+        const body = index === 0 ? { code: 'service_unavailable' } : paymentFixture();
+        response
+          .writeHead(status, { 'content-type': 'application/json', 'retry-after': retryAfter })
+          .end(JSON.stringify(body));
+      });
+      try {
+        const client = createClient({ apiKey, baseUrl: server.url, maxRetries: 1 });
+        await expect(client.payments.retrieve('pay_1')).resolves.toEqual(paymentFixture());
+        const [first = 0, second = 0] = arrivals;
+        // The first backoff waits between half and all of 500 ms; "retry now" took ~1 ms.
+        expect(second - first).toBeGreaterThanOrEqual(240);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

@@ -3,12 +3,19 @@ import type { paths } from '@payment-service/openapi';
 import type { Client } from 'openapi-fetch';
 import createFetchClient from 'openapi-fetch';
 import { type AttemptSignal, startAttemptSignal } from './attempt-signal.js';
-import { errorFromResponse, parseRetryAfter } from './error-from-response.js';
-import { AbortedError, ConnectionError, PaymentServiceError, TimeoutError } from './errors.js';
+import { errorFromResponse } from './error-from-response.js';
+import {
+  AbortedError,
+  ConnectionError,
+  InvalidResponseError,
+  PaymentServiceError,
+  TimeoutError,
+} from './errors.js';
 import { logAttempt } from './logger.js';
 import { checkMaxRetries, checkTimeout, type ValidatedClientOptions } from './options.js';
 import { OutgoingRequest } from './outgoing-request.js';
-import { isRetryableStatus, retryDelayMs, sleep } from './retry.js';
+import { BodyTooLargeError, ReadResponse, readBody } from './read-body.js';
+import { isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from './retry.js';
 import { sdkUserAgent } from './runtime.js';
 
 /** Per-call options accepted by every SDK method. */
@@ -35,7 +42,7 @@ export type SendInit = {
 export interface SendResult<Data> {
   data?: Data;
   error?: unknown;
-  response: Response;
+  response: Response | ReadResponse;
 }
 
 /** The typed openapi-fetch client plus the one function every SDK method goes through. */
@@ -79,7 +86,7 @@ export function createTransport(options: ValidatedClientOptions): Transport {
     accept: 'application/json',
   };
   if (userAgent !== undefined) callHeaders['user-agent'] = userAgent;
-  const { fetch: sendFetch, logger } = options;
+  const { fetch: sendFetch, logger, maxResponseBytes } = options;
 
   async function request<Data>(
     method: 'GET' | 'POST' | 'DELETE',
@@ -93,7 +100,7 @@ export function createTransport(options: ValidatedClientOptions): Transport {
 
     let attempts = 0;
     let current: AttemptSignal | undefined;
-    let last: Response | undefined;
+    let last: ReadResponse | undefined;
     const aborted = () =>
       new AbortedError('aborted: the request was cancelled by its AbortSignal', {
         code: 'aborted',
@@ -102,7 +109,7 @@ export function createTransport(options: ValidatedClientOptions): Transport {
       });
     if (signal?.aborted) throw aborted();
 
-    const sendWithRetries = async (outgoing: OutgoingRequest): Promise<Response> => {
+    const sendWithRetries = async (outgoing: OutgoingRequest): Promise<ReadResponse> => {
       const { body } = outgoing;
       // Not `{ ...callHeaders }`: V8 (Node 20) takes a slow path adding keys to a spread copy.
       const headers: Record<string, string> = Object.assign({}, callHeaders);
@@ -117,9 +124,10 @@ export function createTransport(options: ValidatedClientOptions): Transport {
         current?.clear();
         current = startAttemptSignal(signal, timeout);
         const started = logger === undefined ? 0 : Date.now();
-        let response: Response;
+        let answer: Response | undefined;
+        let response: ReadResponse;
         try {
-          response = await sendFetch(outgoing.url, {
+          answer = await sendFetch(outgoing.url, {
             method: outgoing.method,
             headers,
             body,
@@ -130,16 +138,28 @@ export function createTransport(options: ValidatedClientOptions): Transport {
             redirect: 'error',
             window: null,
           });
+          // Read within the cap and under the attempt's timeout, before anything parses it.
+          response = new ReadResponse(
+            answer,
+            await readBody(answer, maxResponseBytes, current.signal),
+          );
         } catch (cause) {
-          const error = failure(cause, current, outgoing, timeout);
+          // A body past the cap is never retried: the same server would send it again.
+          const error =
+            cause instanceof BodyTooLargeError
+              ? invalidResponse(cause, attempts, answer, tooLargeReason(cause))
+              : failure(cause, current, outgoing, timeout);
           const willRetry =
-            !(error instanceof AbortedError) && !isRedirect(cause) && attempts <= maxRetries;
+            !(error instanceof AbortedError) &&
+            !(error instanceof InvalidResponseError) &&
+            !isRedirect(cause) &&
+            attempts <= maxRetries;
           logAttempt(logger, {
             method,
             path,
             attempt: attempts,
-            status: undefined,
-            requestId: undefined,
+            status: answer?.status,
+            requestId: answer?.headers.get('Request-Id') ?? undefined,
             elapsedMs: Date.now() - started,
             willRetry,
             code: error.code,
@@ -149,7 +169,7 @@ export function createTransport(options: ValidatedClientOptions): Transport {
           await sleep(retryDelayMs(attempts, undefined) ?? 0, signal, aborted);
           continue;
         }
-        const problem = response.ok ? undefined : await peekProblem(response);
+        const problem = response.ok ? undefined : problemOf(response.body);
         const delay =
           !response.ok &&
           attempts <= maxRetries &&
@@ -173,7 +193,6 @@ export function createTransport(options: ValidatedClientOptions): Transport {
           last = response;
           return response;
         }
-        await response.body?.cancel().catch(() => {});
         await sleep(delay, signal, aborted);
       }
     };
@@ -191,9 +210,15 @@ export function createTransport(options: ValidatedClientOptions): Transport {
     } finally {
       current?.clear();
     }
-    if (!result.response.ok) throw errorFromResponse(result.response, result.error, attempts);
-    if (result.data === undefined) throw invalidResponse(undefined, attempts, result.response);
-    return result.data;
+    if (!result.response.ok) {
+      throw errorFromResponse(result.response as Response, result.error, attempts);
+    }
+    // Every 2xx body of the API is a JSON object: anything else (null, an array, a string) is not its answer.
+    const { data } = result;
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      throw invalidResponse(undefined, attempts, result.response);
+    }
+    return data;
 
     function failure(
       cause: unknown,
@@ -225,12 +250,10 @@ function idempotencyKeyFor(options: RequestOptions | undefined): string {
   return key;
 }
 
-/** Reads the `code` and `detail` of an error answer without consuming it. */
-async function peekProblem(
-  response: Response,
-): Promise<{ code?: string; detail?: string } | undefined> {
+/** The `code` and `detail` of an error answer's body, when it is a JSON object. */
+function problemOf(text: string): { code?: string; detail?: string } | undefined {
   try {
-    const body: unknown = await response.clone().json();
+    const body: unknown = JSON.parse(text);
     if (typeof body !== 'object' || body === null) return undefined;
     const { code, detail } = body as Record<string, unknown>;
     return {
@@ -244,7 +267,7 @@ async function peekProblem(
 
 function timeoutError(timeoutMs: number, attempts: number, cause: unknown): TimeoutError {
   return new TimeoutError(
-    `timeout: no response within ${timeoutMs} ms (attempt ${attempts}); the timeout option sets the limit`,
+    `timeout: no complete response within ${timeoutMs} ms (attempt ${attempts}); the timeout option sets the limit`,
     { code: 'timeout', cause, attempts },
   );
 }
@@ -252,12 +275,13 @@ function timeoutError(timeoutMs: number, attempts: number, cause: unknown): Time
 function invalidResponse(
   cause: unknown,
   attempts: number,
-  response?: Response,
-): PaymentServiceError {
+  response?: ReadResponse | Response,
+  reason = 'the 2xx response body is not the JSON object the spec describes',
+): InvalidResponseError {
   const requestId = response?.headers.get('Request-Id') ?? undefined;
-  let message = `${response?.status ?? 'unknown'} invalid_response: the 2xx response body is not the JSON object the spec describes`;
+  let message = `${response?.status ?? 'unknown'} invalid_response: ${reason}`;
   if (requestId !== undefined) message += ` [request ${requestId}]`;
-  return new PaymentServiceError(message, {
+  return new InvalidResponseError(message, {
     status: response?.status,
     code: 'invalid_response',
     requestId,
@@ -265,6 +289,10 @@ function invalidResponse(
     cause,
     attempts,
   });
+}
+
+function tooLargeReason({ limitBytes, observedBytes }: BodyTooLargeError): string {
+  return `the response body is larger than the ${limitBytes}-byte limit (the maxResponseBytes option): the SDK stopped reading it at ${observedBytes} bytes, counted after decoding`;
 }
 
 /** The message of a failed fetch, with its cause's (Node's fetch says only "fetch failed"). */

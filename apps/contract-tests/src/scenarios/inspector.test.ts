@@ -1,8 +1,9 @@
 // The console inspector's snapshot: what a key's code sent and got, its payments' timelines and its webhooks, for that key only.
+
+import { startWebhookReceiver, type WebhookReceiver } from '@payment-service/sdk/node';
 import { describe, expect, it, vi } from 'vitest';
 import { targetNames } from '../harness/targets.js';
 import { useTarget } from '../harness/use-target.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.js';
 
 describe.each(targetNames())('inspector snapshot (%s)', (name) => {
   const ctx = useTarget(name);

@@ -17,7 +17,10 @@ afterAll(async () => {
 
 test('the shop, configured with the provider URL as in production, gets a 201 from the sandbox', async () => {
   const payments = createClient({ apiKey: sandbox.apiKey, baseUrl: providerUrl });
-  const shop = createShop({ payments, webhookSecret: () => 'whsec_unused' });
+  const shop = createShop({
+    payments,
+    webhookSecret: () => 'whsec_dW51c2VkLXNlY3JldC1vZi0yNi1ieXRlcw==',
+  });
   const response = await shop.app.request('/checkout', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

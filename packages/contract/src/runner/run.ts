@@ -1,5 +1,6 @@
 // runContractCheck: checks the options, probes the target, runs every scenario within the limits and the deadline, cleans up in every case, and returns the report.
 import { openapiDocument } from '@payment-service/openapi';
+import type { WebhookReceiver } from '@payment-service/sdk/node';
 import { CheckLedger } from '../checks/ledger.js';
 import {
   ConfigurationError,
@@ -48,6 +49,7 @@ import {
 } from '../validation/response-validator.js';
 import { type Clock, systemClock } from './clock.js';
 import { maskSecrets } from './exchange-record.js';
+import { startRunReceiver } from './run-webhooks.js';
 import {
   createScenarioContext,
   freshSandboxKey,
@@ -56,7 +58,6 @@ import {
   type TraceStep,
 } from './scenario.js';
 import { createTransport, type Transport } from './transport.js';
-import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 /** Options of `runContractCheck`. */
 export interface ContractCheckOptions {
@@ -340,7 +341,7 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
   try {
     if (options.webhookUrl !== undefined) {
       try {
-        receiver = await startWebhookReceiver({
+        receiver = await startRunReceiver({
           url: options.webhookUrl,
           ...(options.webhookListen ? { listen: options.webhookListen } : {}),
         });

@@ -1,8 +1,8 @@
 // What a scenario is (data: its checks and what it needs, plus the steps the runner executes) and the context its steps use.
+import type { WebhookReceiver } from '@payment-service/sdk/node';
 import type { CheckDefinition, CheckLedger } from '../checks/ledger.js';
 import type { RandomSource } from '../gate/seed.js';
 import type { Answer, ScenarioRequest, Transport } from './transport.js';
-import type { WebhookReceiver } from './webhook-receiver.js';
 
 /** What a scenario needs from the target or the run. */
 export type Requirement =

@@ -1,8 +1,11 @@
 // Webhook endpoints (register, list without the secret, replay, delete) and, with a receiver, signed deliveries of each status change.
 import type { WebhookEvent } from '@payment-service/sdk';
+import type { ReceivedWebhook } from '@payment-service/sdk/node';
 import type { CheckDefinition } from '../checks/ledger.js';
+import { malformedEvent } from '../runner/run-webhooks.js';
 import type { ScenarioContext } from '../runner/scenario.js';
 import { defineScenario, statusOf } from '../runner/scenario.js';
+import { cleanTargetText } from '../untrusted-text.js';
 import { createPaymentStep, paymentBody, paymentPath } from './payments.js';
 import { createsPayment } from './shared-checks.js';
 import { elements } from './spec-refs.js';
@@ -105,13 +108,28 @@ export const webhookEndpoints = defineScenario({
   },
 });
 
+/** Why each verified delivery's event cannot be read by the checks (undefined: it can), worked out once. */
+const malformedReasons = new WeakMap<ReceivedWebhook, string | undefined>();
+
+/** The delivery's event when the checks can read it (see `malformedEvent`), else undefined. */
+function readableEvent(delivery: ReceivedWebhook): WebhookEvent | undefined {
+  return malformationOf(delivery) === undefined ? delivery.event : undefined;
+}
+
+function malformationOf(delivery: ReceivedWebhook): string | undefined {
+  if (!malformedReasons.has(delivery)) {
+    malformedReasons.set(delivery, malformedEvent(delivery.event));
+  }
+  return malformedReasons.get(delivery);
+}
+
 /** The verified events of one payment, deduplicated on webhook-id, in arrival order. */
 function eventsOf(context: ScenarioContext, paymentId: string): WebhookEvent[] {
   const seen = new Set<string>();
   const events: WebhookEvent[] = [];
   for (const delivery of context.webhooks?.received ?? []) {
-    const event = delivery.event;
-    if (!event || event.data?.object?.id !== paymentId || seen.has(delivery.webhookId)) continue;
+    const event = readableEvent(delivery);
+    if (!event || event.data.object.id !== paymentId || seen.has(delivery.webhookId)) continue;
     seen.add(delivery.webhookId);
     events.push(event);
   }
@@ -201,7 +219,7 @@ export const webhookDeliveries = defineScenario({
     const last = eventsOf(context, flow.id).find((event) => event.type === 'payment.refunded');
     // A verified event the checks cannot read (no data.object, nested past the limit) is a failure, never a crash.
     const malformed = (context.webhooks?.received ?? []).filter(
-      (delivery) => delivery.malformed !== undefined,
+      (delivery) => malformationOf(delivery) !== undefined,
     );
     context.check(
       'webhooks.event-carries-payment',
@@ -210,7 +228,7 @@ export const webhookDeliveries = defineScenario({
         JSON.stringify(last.data.object) === JSON.stringify(retrieved.json),
       'payment.refunded carrying the payment as retrieved, and every event with a data.object',
       malformed.length > 0
-        ? `${malformed.length} verified event(s) without a readable payment: ${malformed[0]?.webhookId} ${malformed[0]?.malformed}`
+        ? `${malformed.length} verified event(s) without a readable payment: ${cleanTargetText(`${malformed[0]?.webhookId} ${malformed[0] && malformationOf(malformed[0])}`, 200)}`
         : last
           ? 'another payment body'
           : 'no payment.refunded',
@@ -219,7 +237,7 @@ export const webhookDeliveries = defineScenario({
 
     // Only verified deliveries are kept: the run's payments' events must have arrived verified.
     const ours = (context.webhooks?.received ?? []).filter((delivery) => {
-      const id = delivery.event?.data.object.id;
+      const id = readableEvent(delivery)?.data.object.id;
       return id === payment.id || id === flow.id;
     });
     const refused = context.webhooks?.refused ?? { count: 0, firstReason: undefined };
@@ -228,12 +246,10 @@ export const webhookDeliveries = defineScenario({
       ours.length > 0,
       `the deliveries of the run's payments verify`,
       refused.count > 0
-        ? `no verified delivery; ${refused.count} refused (${refused.firstReason ?? ''})`
+        ? `no verified delivery; ${refused.count} refused (${cleanTargetText(refused.firstReason ?? '', 200)})`
         : 'no delivery',
     );
-    const mismatched = ours.filter(
-      (delivery) => delivery.event && delivery.event.id !== delivery.webhookId,
-    );
+    const mismatched = ours.filter((delivery) => delivery.event.id !== delivery.webhookId);
     context.check(
       'webhooks.webhook-id-is-event-id',
       ours.length > 0 && mismatched.length === 0,

@@ -196,7 +196,9 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
         );
       }
       if (webhookSecret !== undefined && parseSigningSecret(webhookSecret) === undefined) {
-        throw new CliError('--webhook-secret must be whsec_ followed by base64');
+        throw new CliError(
+          '--webhook-secret must be whsec_ followed by the base64 of at least 16 bytes',
+        );
       }
       settings.webhookUrl = webhookUrl;
       if (webhookSecret !== undefined) settings.webhookSecret = webhookSecret;

@@ -4,10 +4,10 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startWebhookReceiver, type WebhookReceiver } from '@payment-service/sdk/node';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockServer, startMockServer } from '../server/node-server.js';
-import { startTestReceiver, type TestReceiver } from '../test-support/webhook-receiver.js';
 
 /** Debian's chromium and its launch flags, shared by the repository's browser tests. */
 const { executablePath, args: chromiumArgs } = JSON.parse(
@@ -27,7 +27,7 @@ const API_KEY = 'sk_test_console_browser_0001';
 
 describe.skipIf(!hasChromium && !inCi)('the console in headless Chromium', () => {
   let server: RunningMockServer;
-  let receiver: TestReceiver;
+  let receiver: WebhookReceiver;
   let context: BrowserContext;
   let userDataDir: string;
   /** Requests to anywhere but the sandbox: blocked, and counted. */
@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium && !inCi)('the console in headless Chromium', () =>
     if (!hasChromium) throw new Error(`CI needs Debian's chromium at ${executablePath}`);
     await mkdir(ARTIFACTS, { recursive: true });
     server = await startMockServer({ port: 0, settlementDelaySeconds: 30 });
-    receiver = await startTestReceiver(() => 200);
+    receiver = await startWebhookReceiver({ answer: () => 200 });
     userDataDir = await mkdtemp(join(tmpdir(), 'console-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath,
@@ -144,9 +144,12 @@ describe.skipIf(!hasChromium && !inCi)('the console in headless Chromium', () =>
     expect(await firstCard.textContent()).toContain('15.00 KZT');
     expect(await firstCard.textContent()).toContain('1500 minor units');
 
-    expect(
-      (await api('/v1/webhook_endpoints', { method: 'POST', body: { url: receiver.url } })).status,
-    ).toBe(201);
+    const endpoint = await api('/v1/webhook_endpoints', {
+      method: 'POST',
+      body: { url: receiver.url },
+    });
+    expect(endpoint.status).toBe(201);
+    receiver.secret = endpoint.body.secret;
     const pending = await api('/v1/payments', {
       method: 'POST',
       body: {

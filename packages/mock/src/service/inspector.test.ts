@@ -1,6 +1,6 @@
+import { startWebhookReceiver } from '@payment-service/sdk/node';
 import { describe, expect, it, vi } from 'vitest';
 import { createHarness, TEST_KEY } from '../test-support/harness.js';
-import { startTestReceiver } from '../test-support/webhook-receiver.js';
 
 const OTHER_KEY = 'sk_test_harness_other_01';
 const payment = (token: string, extra: Record<string, unknown> = {}) => ({
@@ -191,13 +191,17 @@ describe('GET /_sandbox/inspector', () => {
   });
 
   it('shows events with every delivery attempt and the receiver answer, and a dropped answer as status null', async () => {
-    const receiver = await startTestReceiver(() => 200);
+    const harness = createHarness();
+    const receiver = await startWebhookReceiver({
+      answer: () => 200,
+      now: () => harness.clock.now(),
+    });
     try {
-      const harness = createHarness();
-      await harness.call('POST', '/v1/webhook_endpoints', {
+      const registered = await harness.call('POST', '/v1/webhook_endpoints', {
         body: { url: receiver.url },
         headers: { 'idempotency-key': 'endpoint-1' },
       });
+      receiver.secret = ((await registered.json()) as { secret: string }).secret;
       await harness.json('PUT', '/_sandbox/faults', { body: { drop_after_commit: { count: 1 } } });
       const dropped = await harness.mock
         .fetch('http://sandbox.test/v1/payments', {

@@ -37,7 +37,9 @@ export function createDefaultEndpoint(
     throw new TypeError('webhookSecret is required with webhookUrl (see generateWebhookSecret())');
   }
   const parsed = parseSigningSecret(secret);
-  if (parsed === undefined) throw new TypeError('webhookSecret must be whsec_ followed by base64');
+  if (parsed === undefined) {
+    throw new TypeError('webhookSecret must be whsec_ followed by the base64 of at least 16 bytes');
+  }
   return {
     endpoint: {
       id: DEFAULT_ENDPOINT_ID,

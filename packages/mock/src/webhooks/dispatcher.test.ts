@@ -1,12 +1,13 @@
 import { createHmac } from 'node:crypto';
+import {
+  type ReceivedWebhook,
+  startWebhookReceiver,
+  type WebhookAnswer,
+  type WebhookReceiver,
+} from '@payment-service/sdk/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockServer } from '../app/mock-server.js';
 import { createHarness, type Harness, TEST_KEY } from '../test-support/harness.js';
-import {
-  type ReceivedDelivery,
-  startTestReceiver,
-  type TestReceiver,
-} from '../test-support/webhook-receiver.js';
 import { generateWebhookSecret } from './default-endpoint.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -14,9 +15,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setup(answer?: Parameters<typeof startTestReceiver>[0]) {
-  const receiver = await startTestReceiver(answer);
+/**
+ * The SDK's receiver on 127.0.0.1, verifying on the harness's sandbox clock with the secret of
+ * the endpoint `register` registered last.
+ */
+function startTestReceiver(harness: Harness, answer?: WebhookAnswer) {
+  return startWebhookReceiver({ now: () => harness.clock.now(), ...(answer ? { answer } : {}) });
+}
+
+async function setup(answer?: WebhookAnswer) {
   const harness = createHarness();
+  const receiver = await startTestReceiver(harness, answer);
   cleanups.push(
     () => receiver.close(),
     () => harness.mock.close(),
@@ -24,20 +33,21 @@ async function setup(answer?: Parameters<typeof startTestReceiver>[0]) {
   return { receiver, harness };
 }
 
-async function register(harness: Harness, receiver: TestReceiver, fields = {}) {
+async function register(harness: Harness, receiver: WebhookReceiver, fields = {}) {
   const created = await harness.json('POST', '/v1/webhook_endpoints', {
     body: { url: receiver.url, ...fields },
   });
   expect(created.status).toBe(201);
+  receiver.secret = created.body.secret;
   return created.body as { id: string; secret: string };
 }
 
 /** Checks a delivery's signature independently of the mock's signing code. */
-function expectSigned(delivery: ReceivedDelivery, secret: string) {
+function expectSigned(delivery: ReceivedWebhook, secret: string) {
   const id = delivery.headers['webhook-id'] as string;
   const timestamp = delivery.headers['webhook-timestamp'] as string;
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const mac = createHmac('sha256', key).update(`${id}.${timestamp}.${delivery.body}`).digest();
+  const mac = createHmac('sha256', key).update(`${id}.${timestamp}.${delivery.rawBody}`).digest();
   expect(delivery.headers['webhook-signature']).toBe(`v1,${mac.toString('base64')}`);
   expect(id).toBe(delivery.event.id);
 }
@@ -160,7 +170,7 @@ describe('webhook delivery', () => {
       attempt: 1,
       status: 503,
       error: null,
-      response_body: 'answered 503',
+      response_body: null, // the receiver answers without a body
     });
     expect(first.next_retry_at).not.toBeNull();
     await harness.json('POST', '/_sandbox/clock/advance', { body: { seconds: 6 } });
@@ -189,11 +199,11 @@ describe('webhook delivery', () => {
     const [entry] = await deliveriesOf(harness);
     expect(entry).toMatchObject({ status: 410, next_retry_at: null });
 
-    const closed = await startTestReceiver();
-    await closed.close();
-    const hanging = await startTestReceiver(() => 'hang');
-    cleanups.push(() => hanging.close());
     const other = createHarness({ webhookTimeoutMs: 100 });
+    const closed = await startTestReceiver(other);
+    await closed.close();
+    const hanging = await startTestReceiver(other, () => 'hang');
+    cleanups.push(() => hanging.close());
     cleanups.push(() => other.mock.close());
     await register(other, closed);
     await register(other, hanging);
@@ -217,7 +227,7 @@ describe('webhook delivery', () => {
     });
     const [, second] = await receiver.waitFor(2);
     expect(second?.headers['webhook-id']).toBe(eventId);
-    expect(second?.body).toBe(first?.body);
+    expect(second?.rawBody).toBe(first?.rawBody);
     expect((await harness.json('POST', '/_sandbox/events/evt_unknown/redeliver')).status).toBe(404);
   });
 
@@ -249,8 +259,8 @@ describe('webhook delivery', () => {
 
 describe('the default endpoint (webhookUrl)', () => {
   it('receives every key’s events, and settles pending payments on real time', async () => {
-    const receiver = await startTestReceiver();
     const secret = generateWebhookSecret();
+    const receiver = await startWebhookReceiver({ secret });
     const mock = createMockServer({
       webhookUrl: receiver.url,
       webhookSecret: secret,
@@ -301,8 +311,8 @@ async function deliveriesOf(harness: Harness): Promise<any[]> {
 
 describe('webhooksSettled', () => {
   it('waits for an attempt in flight, then ignores the retry due later on the sandbox clock', async () => {
-    const receiver = await startTestReceiver(() => 'hang');
     const harness = createHarness({ webhookTimeoutMs: 100 });
+    const receiver = await startTestReceiver(harness, () => 'hang');
     cleanups.push(
       () => receiver.close(),
       () => harness.mock.close(),

@@ -28,4 +28,10 @@ describe('webhook signing', () => {
       expect(parseSigningSecret(secret)).toBeUndefined();
     }
   });
+
+  it('refuses secrets under 16 bytes of key material, which the SDK cannot verify with', () => {
+    expect(parseSigningSecret('whsec_AAAA')).toBeUndefined();
+    expect(parseSigningSecret(`whsec_${btoa('fifteen-bytes!!')}`)).toBeUndefined();
+    expect(parseSigningSecret(`whsec_${btoa('sixteen-bytes!!!')}`)?.key).toHaveLength(16);
+  });
 });

@@ -22,9 +22,12 @@ export function newSigningSecret(random: RandomSource = systemRandom): SigningSe
   return { secret: `${SECRET_PREFIX}${key.toString('base64')}`, key };
 }
 
+/** The fewest key bytes a secret may hold: the SDK's `webhooks.verify` refuses fewer. */
+const MIN_SECRET_BYTES = 16;
+
 /**
  * Reads a `whsec_<base64>` secret (such as the CLI's `--webhook-secret`), or returns undefined
- * when it is not one.
+ * when it is not one or holds fewer than 16 bytes of key material.
  *
  * @example
  * parseSigningSecret('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')?.key.length; // 24
@@ -34,7 +37,7 @@ export function parseSigningSecret(secret: string): SigningSecret | undefined {
   const encoded = secret.slice(SECRET_PREFIX.length);
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
   const key = Buffer.from(encoded, 'base64');
-  return key.length === 0 ? undefined : { secret, key };
+  return key.length < MIN_SECRET_BYTES ? undefined : { secret, key };
 }
 
 /**

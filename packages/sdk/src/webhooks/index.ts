@@ -12,7 +12,7 @@ export {
   type WebhookVerificationErrorCode,
 } from './errors.js';
 export { type SignWebhookParams, signWebhook } from './sign.js';
-export type { WebhookSecret } from './signature.js';
+export { MIN_SECRET_BYTES, type WebhookSecret } from './signature.js';
 export type {
   WebhookEvent,
   WebhookEventOf,
@@ -20,7 +20,12 @@ export type {
   WebhookHeaders,
   WebhookHeadersInput,
 } from './types.js';
-export { DEFAULT_TOLERANCE_SECONDS, type VerifyWebhookOptions, verifyWebhook } from './verify.js';
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  MAX_SIGNATURE_HEADER_LENGTH,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+} from './verify.js';
 
 /**
  * Webhook helpers: `verify` a delivery (raw body, headers, secret) and get its typed event;

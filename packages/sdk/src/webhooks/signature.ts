@@ -5,12 +5,16 @@ import { WebhookSecretError } from './errors.js';
 /** The prefix of a signing secret as the service shows it. */
 const secretPrefix = 'whsec_';
 
+/** The fewest bytes of key material a signing secret may hold (the service's hold 32). */
+export const MIN_SECRET_BYTES = 16;
+
 /** A signing secret: `whsec_<base64>`, its base64 part alone, or the raw key bytes. */
 export type WebhookSecret = string | Uint8Array;
 
 /**
  * Imports a signing secret as a Web Crypto HMAC-SHA256 key usable to sign and verify. Throws a
- * WebhookSecretError (which never contains the secret) when it is not valid.
+ * WebhookSecretError (which never contains the secret) when it is not valid, or when it holds
+ * fewer than {@link MIN_SECRET_BYTES} bytes of key material (too short to resist guessing).
  *
  * @example
  * const key = await importSigningKey('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
@@ -24,6 +28,11 @@ export async function importSigningKey(secret: WebhookSecret): Promise<CryptoKey
     bytes = new Uint8Array(secret);
   }
   if (bytes === undefined || bytes.length === 0) throw new WebhookSecretError();
+  if (bytes.length < MIN_SECRET_BYTES) {
+    throw new WebhookSecretError(
+      `the secret must hold at least ${MIN_SECRET_BYTES} bytes of key material (whsec_ and 24 or more base64 characters, as shown at registration); this one holds ${bytes.length}`,
+    );
+  }
   return crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, [
     'sign',
     'verify',

@@ -10,7 +10,7 @@ import {
 } from './errors.js';
 import { signWebhook } from './sign.js';
 import type { WebhookEvent } from './types.js';
-import { verifyWebhook } from './verify.js';
+import { MAX_SIGNATURE_HEADER_LENGTH, verifyWebhook } from './verify.js';
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const otherSecret = 'whsec_c2VjcmV0LW9mLWFub3RoZXItZW5kcG9pbnQ=';
@@ -225,6 +225,65 @@ describe('verifyWebhook', () => {
   });
 });
 
+describe('verifyWebhook bounds (issue 31, row 11)', () => {
+  it('refuses a webhook-signature longer than 4096 characters before decoding any of it, fast', async () => {
+    const headers = await signed();
+    // 10 MB of well-formed v1 signatures that do not match: each was decoded before the bound.
+    const forged = Array.from({ length: 220_000 }, () => `v1,${'A'.repeat(43)}=`).join(' ');
+    const started = performance.now();
+    const error = await verifyWebhook(
+      body,
+      { ...headers, 'webhook-signature': forged },
+      secret,
+      at,
+    ).catch((caught: unknown) => caught);
+    const elapsedMs = performance.now() - started;
+    expect(error).toBeInstanceOf(WebhookSignatureError);
+    expect((error as Error).message).toBe(
+      'invalid_signature: webhook-signature is longer than 4096 characters',
+    );
+    expect(elapsedMs).toBeLessThan(100);
+  });
+
+  it('still verifies a header of exactly the bound whose last signature matches', async () => {
+    const headers = await signed();
+    const valid = headers['webhook-signature'];
+    const filler = `v1,${'A'.repeat(43)}= `;
+    const padding = 'v1,x '.repeat(
+      (MAX_SIGNATURE_HEADER_LENGTH - valid.length - filler.length) / 'v1,x '.length,
+    );
+    const header = `${filler}${padding}`.padEnd(MAX_SIGNATURE_HEADER_LENGTH - valid.length) + valid;
+    expect(header).toHaveLength(MAX_SIGNATURE_HEADER_LENGTH);
+    await expect(
+      verifyWebhook(body, { ...headers, 'webhook-signature': header }, secret, at),
+    ).resolves.toMatchObject({ id: 'evt_123' });
+  });
+
+  it.each([
+    ['whsec_AAAA (3 bytes)', 'whsec_AAAA', 3],
+    ['15 bytes of base64', `whsec_${btoa('fifteen-bytes!!')}`, 15],
+    ['15 raw bytes', new Uint8Array(15).fill(7), 15],
+  ])('refuses a secret under 16 bytes of key material: %s', async (_name, short, size) => {
+    const headers = await signWebhook({ id: 'evt_123', timestamp: nowSeconds, body, secret });
+    const error = await verifyWebhook(body, headers, short, at).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WebhookSecretError);
+    expect((error as Error).message).toBe(
+      `invalid_secret: the secret must hold at least 16 bytes of key material (whsec_ and 24 or more base64 characters, as shown at registration); this one holds ${size}`,
+    );
+    await expect(signWebhook({ id: 'evt_1', body, secret: short })).rejects.toThrow(
+      WebhookSecretError,
+    );
+  });
+
+  it('accepts a secret of exactly 16 bytes', async () => {
+    const sixteen = `whsec_${btoa('sixteen-bytes!!!')}`;
+    const headers = await signed(body, nowSeconds, sixteen);
+    await expect(verifyWebhook(body, headers, sixteen, at)).resolves.toMatchObject({
+      id: 'evt_123',
+    });
+  });
+});
+
 describe('verifyWebhook options that would switch replay protection off', () => {
   it.each([
     ['NaN (Number of an unset variable)', Number.NaN],
@@ -261,8 +320,9 @@ describe('verifyWebhook cost', () => {
   it('computes one HMAC per call, however many signatures the header lists', async () => {
     const large = JSON.stringify({ ...JSON.parse(body), padding: 'x'.repeat(1 << 20) });
     const headers = await signed(large);
+    // As many as fit, with the good one, within MAX_SIGNATURE_HEADER_LENGTH.
     const forged = Array.from(
-      { length: 360 },
+      { length: 80 },
       (_, index) => `v1,${btoa(String(index).padEnd(32, 'f'))}`,
     );
     const sign = vi.spyOn(crypto.subtle, 'sign');

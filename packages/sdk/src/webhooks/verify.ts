@@ -23,6 +23,12 @@ export interface VerifyWebhookOptions {
 /** The default tolerance of `webhook-timestamp`, in seconds. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
+/**
+ * The longest `webhook-signature` header verify reads, in characters: room for 80 `v1,` signatures
+ * (one is 47 characters), while a secret rotates. A longer header is refused before it is parsed.
+ */
+export const MAX_SIGNATURE_HEADER_LENGTH = 4096;
+
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -35,6 +41,9 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * within the tolerance of now. An option that is not a finite number (a tolerance of NaN, a
  * `now` that returns an invalid date) throws a `TypeError`: it never turns the timestamp check off.
  * Runs on Node 20+, Deno, Bun and edge runtimes (Web Crypto only).
+ *
+ * A `webhook-signature` longer than {@link MAX_SIGNATURE_HEADER_LENGTH} characters is refused
+ * (WebhookSignatureError) before any signature in it is decoded.
  *
  * Throws a WebhookVerificationError subclass: WebhookMissingHeaderError,
  * WebhookTimestampError, WebhookSignatureError, WebhookSecretError or WebhookPayloadError.
@@ -63,6 +72,11 @@ export async function verifyWebhook(
   const id = requiredHeader(headers, 'webhook-id');
   const timestamp = requiredHeader(headers, 'webhook-timestamp');
   const signatures = requiredHeader(headers, 'webhook-signature');
+  if (signatures.length > MAX_SIGNATURE_HEADER_LENGTH) {
+    throw new WebhookSignatureError(
+      `webhook-signature is longer than ${MAX_SIGNATURE_HEADER_LENGTH} characters`,
+    );
+  }
   checkTimestamp(timestamp, toleranceSeconds, nowMs);
 
   // One HMAC per call, however many signatures the header lists; each is compared to it in
@@ -100,7 +114,9 @@ function requiredHeader(headers: WebhookHeadersInput, name: string): string {
       }
     }
   }
-  const text = (typeof value === 'string' ? value : (value?.join(' ') ?? '')).trim();
+  // Joined and trimmed only when short: an oversized header is refused by its caller unread.
+  const joined = typeof value === 'string' ? value : (value?.join(' ') ?? '');
+  const text = joined.length > MAX_SIGNATURE_HEADER_LENGTH ? joined : joined.trim();
   if (text === '') throw new WebhookMissingHeaderError(name);
   return text;
 }
