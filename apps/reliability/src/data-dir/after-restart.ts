@@ -1,6 +1,6 @@
 // After a kill -9 and a restart: every write the model holds survived, and the step in flight was applied whole or not at all.
 import { isDeepStrictEqual } from 'node:util';
-import { createResponseValidator } from '@payment-service/contract';
+import { createResponseValidator } from '@payment-service/contract/toolkit';
 import { verifyWebhook } from '@payment-service/sdk';
 import { type Answer, pool } from '../http.js';
 import type { Receiver } from '../receiver.js';

@@ -40,12 +40,12 @@ export interface CapturedExchange {
   /** Request headers as the app sent them (hop-by-hop included), names lower-cased. */
   requestHeaders: Record<string, string>;
   /** The start of the request body (at most the cap), and its whole size. */
-  requestBody: Buffer;
+  requestBody: Uint8Array;
   requestBytes: number;
   status: number;
   statusText: string;
   responseHeaders: Record<string, string>;
-  responseBody: Buffer;
+  responseBody: Uint8Array;
   responseBytes: number;
   /** The cap the copies were taken under: a body larger than it was forwarded whole but copied only in part. */
   cap: number;

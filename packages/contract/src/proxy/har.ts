@@ -92,7 +92,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A body as HAR text: UTF-8 text with its secrets masked, or base64 when it is not text. */
 function bodyText(
-  body: Buffer,
+  body: Uint8Array,
   limit: number,
 ): { text: string; encoding?: 'base64'; cut: boolean } {
   const cut = body.byteLength > limit;
@@ -100,7 +100,7 @@ function bodyText(
   try {
     return { text: maskSecrets(utf8.decode(kept, { stream: cut })), cut };
   } catch {
-    return { text: kept.toString('base64'), encoding: 'base64', cut };
+    return { text: Buffer.from(kept).toString('base64'), encoding: 'base64', cut };
   }
 }
 
