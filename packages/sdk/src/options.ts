@@ -64,7 +64,7 @@ const apiKeyPattern = /^sk_[\x21-\x7e]+$/;
  * The messages never contain the API key, nor any part of it.
  *
  * @example
- * const options = validateClientOptions({ apiKey: 'sk_test_123', baseUrl: 'http://localhost:4010/' });
+ * const options = validateClientOptions({ apiKey: 'sk_test_12345678', baseUrl: 'http://localhost:4010/' });
  * options.baseUrl; // 'http://localhost:4010'
  */
 export function validateClientOptions(options: ClientOptions): ValidatedClientOptions {

@@ -66,7 +66,7 @@ const idempotencyKeyPattern = /^[\x20-\x7e]{1,255}$/;
  * 409 `idempotency_key_in_use`, 429 and 5xx. Every POST carries the key, so every retry is safe.
  *
  * @example
- * const transport = createTransport(validateClientOptions({ apiKey: 'sk_test_123', baseUrl: 'http://localhost:4010' }));
+ * const transport = createTransport(validateClientOptions({ apiKey: 'sk_test_12345678', baseUrl: 'http://localhost:4010' }));
  * const payment = await transport.request('GET', undefined, (init) =>
  *   transport.api.GET('/v1/payments/{id}', { params: { path: { id: 'pay_123' } }, ...init }),
  * );
