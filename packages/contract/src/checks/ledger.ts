@@ -55,6 +55,8 @@ export interface CheckResult {
   example?: CheckFailure;
   /** How many distinct actual results the failures had. */
   distinctFailures?: number;
+  /** Traffic checks only (`proxy`, `replay`): whose mistake a failure is, the app's request or the target's answer. */
+  cause?: 'request' | 'answer';
 }
 
 interface Entry {

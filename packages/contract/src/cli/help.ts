@@ -9,6 +9,17 @@ import { FAIL_ON_VALUES } from '../report.js';
 import { REPORT_FORMATS } from '../reports/index.js';
 import { DEFAULTS } from '../runner/run.js';
 
+/** The gate's help for proxy and replay: check's flags but --seed, and how request checks are selected. */
+function trafficGateHelp(): string {
+  const lines = gateHelp().split('\n');
+  const seed = lines.findIndex((line) => line.startsWith('  --seed'));
+  const kept = seed < 0 ? lines : [...lines.slice(0, seed), ...lines.slice(seed + 2)];
+  return `${kept.join('\n')}  Request checks (request.*, cause: your request) count under the operation the request
+  addressed and the provenance of their element; --check 'request.*' or --exclude 'request.*'
+  picks one side. --report sarif:FILE marks each result's cause.
+`;
+}
+
 /**
  * The help text, for one command or all.
  *
@@ -70,11 +81,12 @@ ${gateHelp()}`;
                          cookies masked; at most --record-max-entries, default ${DEFAULT_RECORD_ENTRIES})
   --max-body BYTES       bodies over this are forwarded but not checked (default ${DEFAULT_MAX_BODY_BYTES})
   --fail-on POLICY       ${FAIL_ON_VALUES.join(', ')} (default ${DEFAULTS.failOn}): which failures exit 1
-`;
+${trafficGateHelp()}`;
   const replay = `payment-service-contract replay FILE.har [--spec PATH] [--report FORMAT[:FILE]]… [--fail-on POLICY]
   Re-checks a recording (HAR, from proxy --record or a browser) against the spec, offline; with
   --spec, against another spec file (YAML or JSON), to see what a spec change breaks in real traffic.
-  A recording it cannot read is exit 2, naming the field.
+  A recording it cannot read is exit 2, naming the field. Takes --report, --fail-on and the gate
+  (--operation, --check, --provenance, --exclude, --baseline, --update-baseline, --config) as proxy does.
 `;
   const all = `payment-service-contract: contract drift checks for the payment service's HTTP API
 

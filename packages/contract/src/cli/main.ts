@@ -5,7 +5,7 @@ import { CheckLedger } from '../checks/ledger.js';
 import { compareTargets } from '../compare/compare.js';
 import { formatComparison } from '../compare/format.js';
 import { ContractCheckError } from '../errors.js';
-import { PLACEHOLDER_REASON, readBaseline } from '../gate/baseline.js';
+import { readBaseline, writeBaselineFile } from '../gate/baseline.js';
 import { loadConfig } from '../gate/config.js';
 import {
   type CheckSelection,
@@ -236,17 +236,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       announce(io, command, mask, seed);
       const { report, updatedBaseline } = await runContract(options);
       if (command.progress && io.stderr.isTTY) io.stderr.write('\r\u001b[2K');
-      if (updatedBaseline && baselineFile !== undefined) {
-        const path = resolve(io.cwd, baselineFile);
-        await mkdir(dirname(path), { recursive: true });
-        await writeFile(path, `${JSON.stringify(updatedBaseline, null, 2)}\n`);
-        const placeholders = updatedBaseline.known.filter((entry) =>
-          entry.reason.startsWith(PLACEHOLDER_REASON),
-        ).length;
-        io.stderr.write(
-          `wrote the baseline to ${baselineFile}: ${updatedBaseline.known.length} known failure(s)${placeholders > 0 ? `, ${placeholders} with the placeholder reason "${PLACEHOLDER_REASON}": replace it with the real one` : ''}\n`,
-        );
-      }
+      if (updatedBaseline && baselineFile !== undefined)
+        io.stderr.write(await writeBaselineFile(io.cwd, baselineFile, updatedBaseline));
       await writeReports(io, command.reports, report, mask);
       if (report.exitCode >= 2)
         io.stderr.write(`payment-service-contract: ${mask(report.message)}\n`);

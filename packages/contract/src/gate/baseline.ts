@@ -1,5 +1,6 @@
 // Known failures (--baseline FILE): each with a reason and an optional expiry; reported as known and not failing the run, until the entry expires or the check passes again.
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { CheckResult } from '../checks/ledger.js';
 import { ConfigurationError } from '../errors.js';
 import { cleanTargetText } from '../untrusted-text.js';
@@ -162,15 +163,15 @@ const matches = (entry: BaselineEntry, check: CheckResult) =>
  * const { checks, outcome } = applyBaseline(report.checks, baseline, '2026-11-25');
  * outcome.fixed; // entries to remove
  */
-export function applyBaseline(
-  checks: readonly CheckResult[],
+export function applyBaseline<Check extends CheckResult>(
+  checks: readonly Check[],
   baseline: Baseline,
   today: string,
-): { checks: CheckResult[]; outcome: BaselineOutcome } {
+): { checks: Check[]; outcome: BaselineOutcome } {
   const outcome: BaselineOutcome = { file: baseline.file, known: 0, expired: [], fixed: [] };
   const fixed = new Set<BaselineEntry>();
   const failing = new Set<BaselineEntry>();
-  const marked = checks.map((check): CheckResult => {
+  const marked = checks.map((check): Check => {
     const entry = baseline.entries.find((item) => matches(item, check));
     if (!entry || check.outcome === 'skipped') return check;
     const { baseline: _previous, ...plain } = check;
@@ -181,7 +182,7 @@ export function applyBaseline(
     };
     if (check.outcome === 'passed') {
       fixed.add(entry);
-      return { ...plain, baseline: { state: 'fixed', ...about } };
+      return { ...plain, baseline: { state: 'fixed', ...about } } as Check;
     }
     failing.add(entry);
     if (entry.expires !== undefined && entry.expires < today) {
@@ -196,10 +197,10 @@ export function applyBaseline(
           expires: entry.expires,
         });
       }
-      return { ...plain, baseline: { state: 'expired', ...about } };
+      return { ...plain, baseline: { state: 'expired', ...about } } as Check;
     }
     outcome.known += 1;
-    return { ...plain, baseline: { state: 'known', ...about } };
+    return { ...plain, baseline: { state: 'known', ...about } } as Check;
   });
   // An entry for every operation is fixed only when it fails on none of them.
   for (const entry of fixed) {
@@ -277,4 +278,25 @@ export function baselineNotes(outcome: BaselineOutcome): string[] {
         ]
       : []),
   ];
+}
+
+/**
+ * Writes a baseline (`--update-baseline`) to its file, relative to `cwd`; returns the line that
+ * says so, counting the entries still holding the placeholder reason.
+ *
+ * @example
+ * io.stderr.write(await writeBaselineFile(io.cwd, 'contract-baseline.json', next));
+ */
+export async function writeBaselineFile(
+  cwd: string,
+  file: string,
+  baseline: BaselineFile,
+): Promise<string> {
+  const path = resolve(cwd, file);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${JSON.stringify(baseline, null, 2)}\n`);
+  const placeholders = baseline.known.filter((entry) =>
+    entry.reason.startsWith(PLACEHOLDER_REASON),
+  ).length;
+  return `wrote the baseline to ${file}: ${baseline.known.length} known failure(s)${placeholders > 0 ? `, ${placeholders} with the placeholder reason "${PLACEHOLDER_REASON}": replace it with the real one` : ''}\n`;
 }

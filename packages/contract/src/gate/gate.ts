@@ -18,10 +18,10 @@ export interface GateOptions {
  * @example
  * const { checks, baseline } = applyGate(results, { selection: { operations: ['createPayment'] }, baseline, today: '2026-11-25' });
  */
-export function applyGate(
-  results: readonly CheckResult[],
+export function applyGate<Check extends CheckResult>(
+  results: readonly Check[],
   gate: GateOptions,
-): { checks: CheckResult[]; baseline?: BaselineOutcome } {
+): { checks: Check[]; baseline?: BaselineOutcome } {
   const selected = results.filter((check) =>
     isSelected(
       { id: check.id, operation: check.operation, provenance: check.element.provenance.kind },

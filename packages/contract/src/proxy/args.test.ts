@@ -37,9 +37,33 @@ describe('proxy and replay arguments', () => {
       port: 4020,
       failOn: 'documented',
       reports: [{ format: 'junit', output: 'out.xml' }, { format: 'text' }],
+      gate: { selection: {}, updateBaseline: false },
       recordMaxEntries: 10_000,
       maxBodyBytes: 1024 * 1024,
     });
+  });
+
+  it("takes check's gate flags (not --seed), the config file under them", () => {
+    expect(
+      parseTrafficCommand(
+        ['replay', 'traffic.har', '--operation', 'createPayment', '--baseline', 'known.json'],
+        {},
+        { failOn: 'any', provenance: 'documented', baseline: 'other.json' },
+      ),
+    ).toMatchObject({
+      failOn: 'any',
+      gate: {
+        selection: { operations: ['createPayment'], provenance: 'documented' },
+        baseline: 'known.json',
+        updateBaseline: false,
+      },
+    });
+    expect(() => parseTrafficCommand(['replay', 'traffic.har', '--seed', '1'], {})).toThrow(
+      /Unknown option '--seed'/,
+    );
+    expect(() => parseTrafficCommand(['replay', 'traffic.har', '--update-baseline'], {})).toThrow(
+      /--update-baseline needs --baseline FILE/,
+    );
   });
 
   it('parses replay with --spec', () => {
@@ -51,6 +75,7 @@ describe('proxy and replay arguments', () => {
       spec: 'next.yaml',
       failOn: 'any',
       reports: [{ format: 'text' }],
+      gate: { selection: {}, updateBaseline: false },
     });
   });
 

@@ -2,6 +2,8 @@
 import { parseArgs } from 'node:util';
 import { type ReportDestination, reportDestinations } from '../cli/args.js';
 import { ConfigurationError } from '../errors.js';
+import { GATE_OPTIONS, type GateArguments, gateArguments } from '../gate/arguments.js';
+import type { ContractConfig } from '../gate/config.js';
 import { FAIL_ON_VALUES, type FailOn } from '../report.js';
 import { cleanTargetText } from '../untrusted-text.js';
 
@@ -20,6 +22,10 @@ export interface ProxyCommand {
   port: number;
   failOn: FailOn;
   reports: ReportDestination[];
+  /** The selection and the baseline (--operation, --check, --provenance, --exclude, --baseline, --update-baseline). */
+  gate: GateArguments;
+  /** `--config FILE`, as given. */
+  config?: string;
   record?: string;
   recordMaxEntries: number;
   maxBodyBytes: number;
@@ -32,9 +38,19 @@ export interface ReplayCommand {
   spec?: string;
   failOn: FailOn;
   reports: ReportDestination[];
+  /** The selection and the baseline, as `proxy`'s. */
+  gate: GateArguments;
+  /** `--config FILE`, as given. */
+  config?: string;
 }
 
+/** The gate's flags but `--seed`: traffic has no keys or markers of ours to repeat. */
+const { seed: _seed, ...gateOptions } = GATE_OPTIONS;
+/** The flags both commands take. */
+const SHARED = ['report', 'fail-on', ...Object.keys(gateOptions)];
+
 const options = {
+  ...gateOptions,
   target: { type: 'string' },
   host: { type: 'string' },
   port: { type: 'string' },
@@ -86,6 +102,7 @@ function targetUrl(text: string): string {
 export function parseTrafficCommand(
   argv: string[],
   env: Record<string, string | undefined>,
+  config: ContractConfig = {},
 ): ProxyCommand | ReplayCommand | { name: 'help'; topic: 'proxy' | 'replay' } {
   const parse = () =>
     parseArgs({ args: argv, options, allowPositionals: true, tokens: true, strict: true });
@@ -100,7 +117,7 @@ export function parseTrafficCommand(
   if (name !== 'proxy' && name !== 'replay')
     throw new ConfigurationError('expected the proxy or replay command');
   if (values.help) return { name: 'help', topic: name };
-  const failOn = (values['fail-on'] ?? 'documented') as FailOn;
+  const failOn = (values['fail-on'] ?? config.failOn ?? 'documented') as FailOn;
   if (!FAIL_ON_VALUES.includes(failOn))
     throw new ConfigurationError(
       `--fail-on must be one of ${FAIL_ON_VALUES.join(', ')}, not ${JSON.stringify(cleanTargetText(failOn, 40))}`,
@@ -111,15 +128,17 @@ export function parseTrafficCommand(
       token.kind === 'option' && token.name === 'report' ? { ...token, name: 'format' } : token,
     ),
   );
+  const gate = gateArguments(values, config);
+  const shared = { failOn, reports, gate, ...(values.config ? { config: values.config } : {}) };
   const only = (allowed: string[]) => {
     for (const option of Object.keys(values))
-      if (!allowed.includes(option) && option !== 'help')
+      if (!allowed.includes(option) && !SHARED.includes(option) && option !== 'help')
         throw new ConfigurationError(
           `--${option} belongs to ${name === 'proxy' ? 'replay' : 'proxy'}, not ${name}`,
         );
   };
   if (name === 'replay') {
-    only(['spec', 'report', 'fail-on']);
+    only(['spec']);
     const [file, ...extra] = rest;
     if (!file)
       throw new ConfigurationError(
@@ -129,9 +148,9 @@ export function parseTrafficCommand(
       throw new ConfigurationError(
         `unexpected argument ${JSON.stringify(cleanTargetText(extra[0] ?? '', 80))}`,
       );
-    return { name, file, failOn, reports, ...(values.spec ? { spec: values.spec } : {}) };
+    return { name, file, ...shared, ...(values.spec ? { spec: values.spec } : {}) };
   }
-  only(['target', 'host', 'port', 'report', 'record', 'record-max-entries', 'max-body', 'fail-on']);
+  only(['target', 'host', 'port', 'record', 'record-max-entries', 'max-body']);
   if (rest.length > 0)
     throw new ConfigurationError(
       `unexpected argument ${JSON.stringify(cleanTargetText(rest[0] ?? '', 80))}`,
@@ -145,8 +164,7 @@ export function parseTrafficCommand(
     target: targetUrl(target),
     host: values.host ?? '127.0.0.1',
     port: whole('port', values.port, 0, 65535) ?? DEFAULT_PROXY_PORT,
-    failOn,
-    reports,
+    ...shared,
     ...(values.record !== undefined ? { record: values.record } : {}),
     recordMaxEntries:
       whole('record-max-entries', values['record-max-entries'], 1, 1_000_000) ??
@@ -154,4 +172,15 @@ export function parseTrafficCommand(
     maxBodyBytes:
       whole('max-body', values['max-body'], 1, 64 * 1024 * 1024) ?? DEFAULT_MAX_BODY_BYTES,
   };
+}
+
+/**
+ * The `--config FILE` of a traffic command line, read before the rest (whose defaults it gives).
+ *
+ * @example
+ * trafficConfigFile(['replay', 'traffic.har', '--config', 'ci.json']); // 'ci.json'
+ */
+export function trafficConfigFile(argv: string[]): string | undefined {
+  const { values } = parseArgs({ args: argv, options, allowPositionals: true, strict: false });
+  return typeof values.config === 'string' ? values.config : undefined;
 }

@@ -4,12 +4,20 @@ import { dirname, resolve } from 'node:path';
 import type { ReportDestination } from '../cli/args.js';
 import { helpText } from '../cli/help.js';
 import type { CliIo } from '../cli/main.js';
+import { writeBaselineFile } from '../gate/baseline.js';
+import { loadConfig } from '../gate/config.js';
 import { contractVersion } from '../generated/version.js';
 import { replayRecording } from '../replay/replay.js';
 import { maskSecrets } from '../runner/exchange-record.js';
-import { type ProxyCommand, parseTrafficCommand } from './args.js';
+import {
+  type ProxyCommand,
+  parseTrafficCommand,
+  type ReplayCommand,
+  trafficConfigFile,
+} from './args.js';
 import { startContractProxy } from './proxy.js';
-import { formatTrafficReport, type TrafficReport } from './traffic-report.js';
+import { trafficGate, validateTrafficSelection } from './traffic-gate.js';
+import { formatTrafficReport, type TrafficGate, type TrafficReport } from './traffic-report.js';
 
 /** The signals the proxy listens to: the process's, or a test's. */
 export interface SignalSource {
@@ -51,8 +59,33 @@ async function writeReports(
     io.stdout.write(`${maskSecrets(report.message)}\n`);
 }
 
+/**
+ * The gate of a command, its baseline read; `final` adds `--update-baseline`'s writing (the proxy's
+ * reports on demand judge against the baseline as it is, and write none).
+ */
+async function gateOf(command: ProxyCommand | ReplayCommand, io: CliIo) {
+  const gate: TrafficGate = await trafficGate(command.gate, io.cwd);
+  let next: Parameters<typeof writeBaselineFile>[2] | undefined;
+  const final: TrafficGate = command.gate.updateBaseline
+    ? {
+        ...gate,
+        updateBaseline: (baseline) => {
+          next = baseline;
+        },
+      }
+    : gate;
+  const writeBaseline = async () => {
+    if (next && command.gate.baseline !== undefined)
+      io.stderr.write(await writeBaselineFile(io.cwd, command.gate.baseline, next));
+  };
+  return { gate, final, writeBaseline };
+}
+
 async function runProxy(command: ProxyCommand, io: TrafficIo): Promise<number> {
   const signals = io.signals ?? process;
+  // An unknown operation or a glob that matches no check is said before anything listens.
+  validateTrafficSelection(command.gate.selection);
+  const { gate, final, writeBaseline } = await gateOf(command, io);
   const proxy = await startContractProxy({
     target: command.target,
     host: command.host,
@@ -81,7 +114,7 @@ async function runProxy(command: ProxyCommand, io: TrafficIo): Promise<number> {
   const onDemand = () => {
     writing = writing.then(async () => {
       try {
-        const report = await proxy.report();
+        const report = await proxy.report(gate);
         await writeReports(io, command.reports, report, false);
         await writeRecording();
       } catch (error) {
@@ -104,7 +137,8 @@ async function runProxy(command: ProxyCommand, io: TrafficIo): Promise<number> {
   });
   await writing;
   await proxy.close();
-  const report = await proxy.report();
+  const report = await proxy.report(final);
+  await writeBaseline();
   await writeReports(io, command.reports, report, true);
   await writeRecording();
   return report.exitCode;
@@ -119,17 +153,22 @@ async function runProxy(command: ProxyCommand, io: TrafficIo): Promise<number> {
  * process.exitCode = await runTrafficCommand(['replay', 'traffic.har', '--spec', 'next.yaml'], io);
  */
 export async function runTrafficCommand(argv: string[], io: TrafficIo): Promise<number> {
-  const command = parseTrafficCommand(argv, io.env);
+  const help = argv.some((arg) => arg === '--help' || arg === '-h');
+  const config = help ? undefined : await loadConfig(io.cwd, trafficConfigFile(argv));
+  const command = parseTrafficCommand(argv, io.env, config);
   if (command.name === 'help') {
     io.stdout.write(helpText(command.topic));
     return 0;
   }
   if (command.name === 'proxy') return runProxy(command, io);
+  const { final, writeBaseline } = await gateOf(command, io);
   const report = await replayRecording({
     file: resolve(io.cwd, command.file),
     ...(command.spec !== undefined ? { specFile: resolve(io.cwd, command.spec) } : {}),
     failOn: command.failOn,
+    gate: final,
   });
+  await writeBaseline();
   await writeReports(io, command.reports, report, true);
   return report.exitCode;
 }

@@ -6,7 +6,7 @@ import { cleanTargetText } from '../untrusted-text.js';
 import { type CapturedExchange, startForwardingProxy } from './forward.js';
 import { createHarRecorder, type HarLimits } from './har.js';
 import { createTrafficChecker, type TrafficExchange } from './traffic-checker.js';
-import { type TrafficReport, trafficReport } from './traffic-report.js';
+import { type TrafficGate, type TrafficReport, trafficReport } from './traffic-report.js';
 
 /** Options of `startContractProxy`. */
 export interface ContractProxyOptions {
@@ -30,8 +30,8 @@ export interface ContractProxyOptions {
 export interface ContractProxy {
   /** The URL to give the app as its base URL. */
   url: string;
-  /** The report of the traffic so far (exchanges still queued for checking are checked first). */
-  report(): Promise<TrafficReport>;
+  /** The report of the traffic so far (exchanges still queued for checking are checked first), under a gate when given. */
+  report(gate?: TrafficGate): Promise<TrafficReport>;
   /** The HAR recorder, when recording. */
   recording: ReturnType<typeof createHarRecorder> | undefined;
   /** Copies of bodies in flight or queued, in bytes (bounded by the proxy's budget). */
@@ -148,7 +148,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     get bufferedBytes() {
       return forwarding.bufferedBytes;
     },
-    async report() {
+    async report(gate) {
       // Exchanges handed on in this turn are queued on the next: wait a turn, then drain.
       await new Promise((resolve) => setImmediate(resolve));
       await drain();
@@ -162,6 +162,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
         startedAt,
         now: now(),
         errors: [...errors],
+        ...(gate ? { gate } : {}),
       });
     },
     close: () => forwarding.close(),

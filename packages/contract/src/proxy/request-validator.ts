@@ -40,6 +40,16 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 /** The element every `Authorization` check enforces: the bearer scheme (documented, §5). */
 const BEARER: ElementRef = { pointer: '/components/securitySchemes/bearerAuth' };
 const UNDECLARED: ElementRef = { pointer: '/components/responses/NotFound' };
+const AUTHORIZATION_CHECK: SchemaCheck = {
+  id: 'request.header.Authorization',
+  title: 'your request: Authorization: Bearer with a secret key (sk_…)',
+  element: BEARER,
+};
+const UNDECLARED_CHECK: SchemaCheck = {
+  id: 'request.route.undeclared',
+  title: 'your request: a method and path the spec declares',
+  element: UNDECLARED,
+};
 
 type Node = Record<string, unknown>;
 
@@ -155,6 +165,33 @@ export function createRequestValidator(documents: Record<SpecName, SpecDocument>
     return Array.isArray(security) && security.length > 0;
   }
 
+  const parameterCheck = (
+    spec: SpecName,
+    pointer: string,
+    where: 'query' | 'header',
+    name: string,
+  ): SchemaCheck => ({
+    id: `request.${where}.${name}`,
+    title: `your request: the ${where} parameter ${name}, when sent, is valid`,
+    element: { spec, pointer },
+  });
+
+  /** An operation's declared request body: its pointer, node and the `request.body` check; undefined without one. */
+  function bodyOf(operation: OperationEntry) {
+    const spec = operation.spec;
+    const declared = `${operationPointer(operation)}/requestBody`;
+    const pointer = resolve(spec, declared);
+    const node = nodeAt(documents[spec], pointer);
+    if (!node) return undefined;
+    const mediaTypes = Object.keys((node.content ?? {}) as Node);
+    const check: SchemaCheck = {
+      id: 'request.body',
+      title: `your request: a body of ${mediaTypes.join(' or ')} that parses${node.required === true ? ' (required)' : ''}`,
+      element: { spec, pointer: declared },
+    };
+    return { pointer, node, mediaTypes, check };
+  }
+
   function checkParameters(
     operation: OperationEntry,
     request: RequestFacts,
@@ -166,11 +203,7 @@ export function createRequestValidator(documents: Record<SpecName, SpecDocument>
       const where = node.in;
       if (where !== 'query' && where !== 'header') continue;
       const name = String(node.name);
-      const check: SchemaCheck = {
-        id: `request.${where}.${name}`,
-        title: `your request: the ${where} parameter ${name}, when sent, is valid`,
-        element: { spec, pointer },
-      };
+      const check = parameterCheck(spec, pointer, where, name);
       checks.push(check);
       const value =
         where === 'query'
@@ -208,21 +241,13 @@ export function createRequestValidator(documents: Record<SpecName, SpecDocument>
     violations: SchemaViolation[],
   ) {
     const spec = operation.spec;
-    const declared = `${operationPointer(operation)}/requestBody`;
-    const pointer = resolve(spec, declared);
-    const node = nodeAt(documents[spec], pointer);
-    if (!node) return;
-    const content = (node.content ?? {}) as Node;
-    const mediaTypes = Object.keys(content);
-    const bodyCheck: SchemaCheck = {
-      id: 'request.body',
-      title: `your request: a body of ${mediaTypes.join(' or ')} that parses${node.required === true ? ' (required)' : ''}`,
-      element: { spec, pointer: declared },
-    };
+    const body = bodyOf(operation);
+    if (!body) return;
+    const { pointer, node, mediaTypes, check: bodyCheck } = body;
     if (request.bodyUnread) return;
     checks.push(bodyCheck);
-    const body = request.body;
-    if (body === undefined || body === '') {
+    const text = request.body;
+    if (text === undefined || text === '') {
       if (node.required === true)
         violations.push({
           ...bodyCheck,
@@ -242,9 +267,9 @@ export function createRequestValidator(documents: Record<SpecName, SpecDocument>
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body);
+      parsed = JSON.parse(text);
     } catch {
-      violations.push({ ...bodyCheck, expected: 'a JSON body', actual: quote(body.slice(0, 80)) });
+      violations.push({ ...bodyCheck, expected: 'a JSON body', actual: quote(text.slice(0, 80)) });
       return;
     }
     if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) {
@@ -296,6 +321,35 @@ export function createRequestValidator(documents: Record<SpecName, SpecDocument>
   return {
     operations,
     /**
+     * Every check a request can be held to, by operation: the key, the declared query and header
+     * parameters, the body and its elements (and `request.route.undeclared` under `routes`); what
+     * `--operation`, `--check` and `--exclude` of `proxy` and `replay` are checked against.
+     *
+     * @example
+     * validator.declaredChecks().some((check) => check.id === 'request.schema.CreatePaymentRequest.amount'); // true
+     */
+    declaredChecks(): Array<SchemaCheck & { operation: string }> {
+      const all: Array<SchemaCheck & { operation: string }> = [];
+      for (const operation of operations) {
+        const spec = operation.spec;
+        const checks: SchemaCheck[] = needsKey(operation) ? [AUTHORIZATION_CHECK] : [];
+        for (const { pointer, node } of parametersOf(operation))
+          if (node.in === 'query' || node.in === 'header')
+            checks.push(parameterCheck(spec, pointer, node.in, String(node.name)));
+        const body = bodyOf(operation);
+        if (body) {
+          checks.push(body.check);
+          for (const mediaType of body.mediaTypes)
+            checks.push(
+              ...bodyElements(spec, `${body.pointer}/content/${pointerToken(mediaType)}/schema`),
+            );
+        }
+        for (const check of checks) all.push({ ...check, operation: operation.operationId });
+      }
+      all.push({ ...UNDECLARED_CHECK, operation: 'routes' });
+      return all;
+    },
+    /**
      * Checks one request: the route is declared, the key is a bearer secret key, the declared
      * query and header parameters are valid, and the body matches the operation's schema.
      *
@@ -305,17 +359,12 @@ export function createRequestValidator(documents: Record<SpecName, SpecDocument>
     check(request: RequestFacts): RequestResult {
       const operation = findOperation(operations, request.method, request.path);
       if (!operation) {
-        const check: SchemaCheck = {
-          id: 'request.route.undeclared',
-          title: 'your request: a method and path the spec declares',
-          element: UNDECLARED,
-        };
         return {
           operation: 'undeclared',
-          checks: [check],
+          checks: [UNDECLARED_CHECK],
           violations: [
             {
-              ...check,
+              ...UNDECLARED_CHECK,
               expected: 'a route of the spec',
               actual: `${request.method} ${request.path} is not in the spec`,
             },
@@ -325,11 +374,7 @@ export function createRequestValidator(documents: Record<SpecName, SpecDocument>
       const checks: SchemaCheck[] = [];
       const violations: SchemaViolation[] = [];
       if (needsKey(operation)) {
-        const check: SchemaCheck = {
-          id: 'request.header.Authorization',
-          title: 'your request: Authorization: Bearer with a secret key (sk_…)',
-          element: BEARER,
-        };
+        const check = AUTHORIZATION_CHECK;
         checks.push(check);
         const value = request.headers.authorization;
         if (value === undefined || !/^Bearer sk_\S+$/.test(value)) {

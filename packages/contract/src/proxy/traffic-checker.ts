@@ -37,7 +37,7 @@ export interface TrafficExchange {
 }
 
 /** Which side of an exchange broke the contract. */
-export type Cause = 'request' | 'answer';
+export type Cause = NonNullable<CheckResult['cause']>;
 
 /** A check result of traffic: `cause` says whose mistake a failure is. */
 export interface TrafficCheckResult extends CheckResult {

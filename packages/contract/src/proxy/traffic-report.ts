@@ -1,4 +1,7 @@
 // The report of a team's traffic (proxy or replay): a check report whose checks each carry their cause, the exit code under --fail-on, and every format with the app's own mistakes apart from the provider's drift.
+import { type BaselineFile, baselineNotes, updatedBaseline, utcDate } from '../gate/baseline.js';
+import { isEmptySelection } from '../gate/filters.js';
+import { applyGate, type GateOptions } from '../gate/gate.js';
 import { contractVersion } from '../generated/version.js';
 import { type ContractReport, exitCodeFor, type FailOn, summarize } from '../report.js';
 import { formatBounded, REPORT_LIMITS, type ReportFormat } from '../reports/index.js';
@@ -27,6 +30,15 @@ export interface TrafficReport extends ContractReport {
   };
 }
 
+/** The gate a traffic report is judged under (`check`'s: selection and baseline; today is the report's date). */
+export interface TrafficGate extends Omit<GateOptions, 'today'> {
+  /**
+   * `--update-baseline`: called with the baseline the selected checks' failures make, which the
+   * report is then judged against (the caller writes it).
+   */
+  updateBaseline?: (next: BaselineFile) => void;
+}
+
 /** What a traffic report is built from. */
 export interface TrafficReportInput {
   mode: 'proxy' | 'replay';
@@ -41,6 +53,26 @@ export interface TrafficReportInput {
   now: number;
   /** Unexpected errors of the checker (a bug here): exit 4 unless a counted check failed. */
   errors?: ContractReport['errors'];
+  /** Only the selected checks are reported; the baseline's known failures do not count. */
+  gate?: TrafficGate;
+}
+
+/** The checks under the gate: selected, the baseline (updated first with `updateBaseline`) applied. */
+function gated(checks: TrafficCheckResult[], gate: TrafficGate | undefined, now: number) {
+  if (!gate) return { checks };
+  const today = utcDate(now);
+  let { baseline } = gate;
+  if (gate.updateBaseline) {
+    const selected = applyGate(checks, { ...gate, baseline: undefined, today }).checks;
+    const next = updatedBaseline(selected, baseline ?? { file: 'baseline', entries: [] }, today);
+    gate.updateBaseline(next);
+    baseline = { file: baseline?.file ?? 'baseline', entries: next.known };
+  }
+  return applyGate(checks, {
+    ...(gate.selection ? { selection: gate.selection } : {}),
+    ...(baseline ? { baseline } : {}),
+    today,
+  });
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -62,10 +94,14 @@ function failedCounts(checks: TrafficCheckResult[]): string {
  */
 export function trafficReport(input: TrafficReportInput): TrafficReport {
   const errors = input.errors ?? [];
-  const summary = summarize(input.checks);
+  const { checks, baseline } = gated(input.checks, input.gate, input.now);
+  const summary = summarize(checks);
   const counted = exitCodeFor(summary, input.failOn, errors.length);
   const verdict = counted === 1 ? 'failed' : counted === 4 ? 'no-verdict' : 'passed';
-  const failed = input.checks.filter((check) => check.outcome === 'failed');
+  // Known failures (the baseline's) are reported, not counted.
+  const failed = checks.filter(
+    (check) => check.outcome === 'failed' && check.baseline?.state !== 'known',
+  );
   const fromRequests = failed.filter((check) => check.cause === 'request');
   const fromAnswers = failed.filter((check) => check.cause === 'answer');
   const answersLine =
@@ -82,6 +118,7 @@ export function trafficReport(input: TrafficReportInput): TrafficReport {
       ? `; not failing under --fail-on ${input.failOn}`
       : '';
   const noVerdict = verdict === 'no-verdict' ? `; ${errors.length} internal error(s)` : '';
+  const notes = baseline ? baselineNotes(baseline).map((note) => `; ${note}`) : [];
   const info = (input.spec as { info?: { title?: unknown; version?: unknown } }).info;
   return {
     schemaVersion: 1,
@@ -93,14 +130,18 @@ export function trafficReport(input: TrafficReportInput): TrafficReport {
     target: { baseUrl: input.target, sandboxControls: false, webhooks: false },
     policy: { failOn: input.failOn, maxRequests: 0, rate: null },
     seed: null,
+    ...(input.gate?.selection && !isEmptySelection(input.gate.selection)
+      ? { selection: input.gate.selection }
+      : {}),
+    ...(baseline ? { baseline } : {}),
     startedAt: new Date(input.startedAt).toISOString(),
     durationMs: Math.max(0, input.now - input.startedAt),
     requests: input.notes.exchanges,
     verdict,
     exitCode: counted,
-    message: `${head}: ${answersLine}; ${requestsLine}${counting}${noVerdict} (${plural(input.notes.exchanges, 'exchange')}, ${summary.passed} checks passed)`,
+    message: `${head}: ${answersLine}; ${requestsLine}${counting}${noVerdict}${notes.join('')} (${plural(input.notes.exchanges, 'exchange')}, ${summary.passed} checks passed)`,
     summary,
-    checks: input.checks,
+    checks,
     errors,
     traffic: {
       ...input.notes,
@@ -224,15 +265,16 @@ function githubReport(report: TrafficReport): string {
 }
 
 /**
- * Renders a traffic report in one of `check`'s formats, within the format's bound. JSON and JUnit
- * hold every check (each JSON check with its `cause`); text, Markdown and GitHub show the
+ * Renders a traffic report in one of `check`'s formats, within the format's bound. JSON, JUnit and
+ * SARIF hold every check (each JSON check and SARIF result with its `cause`); text, Markdown and GitHub show the
  * target's drift as `check` does, then the app's own mistakes apart, under "Your requests".
  *
  * @example
  * writeFileSync('proxy-report.xml', formatTrafficReport('junit', report));
  */
 export function formatTrafficReport(format: ReportFormat, report: TrafficReport): string {
-  if (format === 'json' || format === 'junit') return formatBounded(format, report);
+  if (format === 'json' || format === 'junit' || format === 'sarif')
+    return formatBounded(format, report);
   const answers = formatBounded(format, answersOnly(report));
   if (format === 'github') return `${githubReport(report)}${answers}`;
   if (format === 'text') return `${answers}${textReport(report)}`;

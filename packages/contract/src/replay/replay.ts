@@ -1,7 +1,8 @@
 // Replay: re-checks recorded traffic (HAR) against the current spec, or another spec file, offline; the same report and exit policy as the proxy's.
 import { basename } from 'node:path';
 import { createTrafficChecker } from '../proxy/traffic-checker.js';
-import { type TrafficReport, trafficReport } from '../proxy/traffic-report.js';
+import { validateTrafficSelection } from '../proxy/traffic-gate.js';
+import { type TrafficGate, type TrafficReport, trafficReport } from '../proxy/traffic-report.js';
 import type { FailOn } from '../report.js';
 import { type SpecDocument, specDocuments } from '../spec/spec-index.js';
 import { cleanTargetText } from '../untrusted-text.js';
@@ -15,6 +16,8 @@ export interface ReplayOptions {
   /** Check against this spec file (YAML or JSON) instead of the kit's own spec. */
   specFile?: string;
   failOn?: FailOn;
+  /** Only the selected checks are reported; the baseline's known failures do not count. */
+  gate?: TrafficGate;
   /** The wall clock (tests inject one). */
   now?: () => number;
 }
@@ -33,15 +36,11 @@ export async function replayRecording(options: ReplayOptions): Promise<TrafficRe
   const now = options.now ?? Date.now;
   const startedAt = now();
   const spec = options.specFile ? await loadSpecFile(options.specFile) : undefined;
+  const documents = spec ? { openapi: spec.document, sandbox: specDocuments.sandbox } : undefined;
+  // Checked against the spec replayed against: its operations and checks.
+  if (options.gate?.selection) validateTrafficSelection(options.gate.selection, documents);
   const exchanges = await readHar(options.file);
-  const checker = createTrafficChecker(
-    spec
-      ? {
-          documents: { openapi: spec.document, sandbox: specDocuments.sandbox },
-          locate: spec.locate,
-        }
-      : {},
-  );
+  const checker = createTrafficChecker(spec && documents ? { documents, locate: spec.locate } : {});
   const errors: TrafficReport['errors'] = [];
   for (const [index, exchange] of exchanges.entries()) {
     try {
@@ -65,5 +64,6 @@ export async function replayRecording(options: ReplayOptions): Promise<TrafficRe
     startedAt,
     now: now(),
     errors,
+    ...(options.gate ? { gate: options.gate } : {}),
   });
 }

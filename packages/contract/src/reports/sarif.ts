@@ -1,4 +1,4 @@
-// The SARIF 2.1.0 report (`--format sarif`) for code-scanning tabs: one rule per check with its provenance, one result per failed check located on the spec's line, known failures suppressed.
+// The SARIF 2.1.0 report (`--format sarif`) for code-scanning tabs: one rule per check with its provenance, one result per failed check located on the spec's line (a traffic check with its cause), known failures suppressed.
 import type { CheckResult } from '../checks/ledger.js';
 import type { ContractReport } from '../report.js';
 import { exitCodeFor } from '../report.js';
@@ -22,6 +22,13 @@ function counted(check: CheckResult, report: ContractReport): boolean {
     ) === 1
   );
 }
+
+/** What a traffic check's cause (`proxy`, `replay`) says in a result's message. */
+const CAUSE_LINES = {
+  request:
+    "cause: your request: the app sent what the spec does not allow (not the provider's drift)",
+  answer: "cause: the target's answer drifts from the spec",
+} as const;
 
 /** Text for SARIF: what the target sent is already cleaned by the ledger; clean and cap it again here. */
 const text = (value: string, max = 2000) => cleanTargetText(value, max);
@@ -60,7 +67,8 @@ export function formatSarif(report: ContractReport): string {
           ? { 'spec.value': text(check.element.value, 200) }
           : {}),
         kind: check.kind,
-        tags: ['contract', provenance.kind],
+        ...(check.cause ? { cause: check.cause } : {}),
+        tags: ['contract', provenance.kind, ...(check.cause === 'request' ? ['request'] : [])],
       },
     };
   });
@@ -70,6 +78,7 @@ export function formatSarif(report: ContractReport): string {
       const known = check.baseline?.state === 'known';
       const message = [
         `${check.title} (${check.operation})`,
+        ...(check.cause ? [CAUSE_LINES[check.cause]] : []),
         `provenance: ${provenanceLine(check)}`,
         ...(check.baseline ? [`baseline: ${baselineLine(check)}`] : []),
         ...evidenceLines(check).map(([label, value]) => `${label}: ${value}`),
@@ -117,6 +126,7 @@ export function formatSarif(report: ContractReport): string {
           : {}),
         properties: {
           provenance: check.element.provenance.kind,
+          ...(check.cause ? { cause: check.cause } : {}),
           operation: text(check.operation, 200),
           failures: check.failures,
           runs: check.runs,
