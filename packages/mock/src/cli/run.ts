@@ -172,7 +172,7 @@ async function serve(settings: CliSettings, output: CliOutput): Promise<RunningM
       `    -d '{"amount":1000,"currency":"KZT","payment_method":{"type":"token","token":"tok_test_success"}}'`,
       '',
       'Sandbox controls: /_sandbox/reset, /_sandbox/clock, /_sandbox/clock/advance, /_sandbox/faults,',
-      '  /_sandbox/webhook_deliveries, /_sandbox/events/{id}/redeliver, /_sandbox/inspector',
+      '  /_sandbox/webhook_deliveries, /_sandbox/events/{id}/redeliver, /_sandbox/inspector, /_sandbox/health',
       '',
       ...(settings.webhookUrl === undefined
         ? []
