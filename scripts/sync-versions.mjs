@@ -26,7 +26,7 @@ function rewrite(file, pattern, replacement) {
 // The SDK's User-Agent constant.
 rewrite('packages/sdk/src/version.ts', /sdkVersion = '[^']*'/, `sdkVersion = '${sdk}'`);
 // The mock's version, answered by GET /_sandbox/health.
-rewrite('packages/mock/src/version.ts', /mockVersion = '[^']*'/, `mockVersion = '${mock}'`);
+rewrite('packages/mock/src/shared/version.ts', /mockVersion = '[^']*'/, `mockVersion = '${mock}'`);
 // Both spec documents ship in @payment-service/openapi: their info.version is that package's version.
 for (const spec of ['spec/openapi.yaml', 'spec/sandbox.yaml']) {
   rewrite(spec, /^( {2}version: ).*$/m, `$1${openapi}`);

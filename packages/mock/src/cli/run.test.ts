@@ -1,7 +1,7 @@
 // The command line run in process with fake stdout and stderr: --ready-json's line, the help.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningMockServer } from '../server/node-server.js';
-import { mockVersion } from '../version.js';
+import { mockVersion } from '../shared/version.js';
 import { main, readyLine } from './run.js';
 
 /** A stream stand-in that keeps what is written. */

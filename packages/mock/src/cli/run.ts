@@ -6,7 +6,7 @@ import { type RunningMockServer, startMockServer } from '../server/node-server.j
 import { newTestApiKey } from '../shared/ids.js';
 import { createLineWriter, type LineSink } from '../shared/line-writer.js';
 import { maskUrl } from '../shared/secrets.js';
-import { mockVersion } from '../version.js';
+import { mockVersion } from '../shared/version.js';
 import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from '../webhooks/default-endpoint.js';
 import { watchLauncher } from './launcher-watch.js';
 import { type CliSettings, HELP, readCli } from './options.js';

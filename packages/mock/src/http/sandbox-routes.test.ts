@@ -1,8 +1,8 @@
 // The sandbox controls as a caller on another machine sees them: statuses, never a receiver's answer.
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mockVersion } from '../shared/version.js';
 import { createHarness, type Harness, TEST_KEY } from '../test-support/harness.js';
-import { mockVersion } from '../version.js';
 
 /** The bindings @hono/node-server gives a request that came over the network. */
 const fromNetwork = { incoming: { socket: { remoteAddress: '192.0.2.7' } } };

@@ -1,7 +1,7 @@
 // The sandbox controls of spec/sandbox.yaml: one route per operationId, on the caller's own key.
 import type { SandboxComponents, SandboxOperations, SandboxPaths } from '@payment-service/openapi';
 import type { SandboxValidators } from '../shared/validation.js';
-import { mockVersion } from '../version.js';
+import { mockVersion } from '../shared/version.js';
 import type { RouteTable } from './operations.js';
 import { noBody, requiredBody } from './routes.js';
 
