@@ -9,6 +9,7 @@ const versionOf = (dir) =>
   JSON.parse(readFileSync(`${root}packages/${dir}/package.json`, 'utf8')).version;
 const sdk = versionOf('sdk');
 const openapi = versionOf('openapi');
+const mock = versionOf('mock');
 
 /** Rewrites `file` with `edit`; fails if the pattern the edit relies on is missing. */
 function rewrite(file, pattern, replacement) {
@@ -24,6 +25,8 @@ function rewrite(file, pattern, replacement) {
 
 // The SDK's User-Agent constant.
 rewrite('packages/sdk/src/version.ts', /sdkVersion = '[^']*'/, `sdkVersion = '${sdk}'`);
+// The mock's version, answered by GET /_sandbox/health.
+rewrite('packages/mock/src/shared/version.ts', /mockVersion = '[^']*'/, `mockVersion = '${mock}'`);
 // Both spec documents ship in @payment-service/openapi: their info.version is that package's version.
 for (const spec of ['spec/openapi.yaml', 'spec/sandbox.yaml']) {
   rewrite(spec, /^( {2}version: ).*$/m, `$1${openapi}`);

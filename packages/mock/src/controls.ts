@@ -17,6 +17,8 @@ export type WebhookDeliveryList = Schemas['WebhookDeliveryList'];
 /** What a redelivery queued. */
 export type EventRedelivery = Schemas['EventRedelivery'];
 export type SandboxInspector = Schemas['Inspector'];
+/** The sandbox's health: `status: ok` and its version. */
+export type SandboxHealth = Schemas['SandboxHealth'];
 
 /** Options of `createSandboxControls`. */
 export interface SandboxControlsOptions {
@@ -30,6 +32,8 @@ export interface SandboxControlsOptions {
 
 /** The sandbox controls of one key. Each method throws a `SandboxControlError` on a non-2xx. */
 export interface SandboxControls {
+  /** Whether the sandbox serves requests, and its version. */
+  health(): Promise<SandboxHealth>;
   reset(): Promise<SandboxReset>;
   getClock(): Promise<SandboxClock>;
   advanceClock(seconds: number): Promise<SandboxClock>;
@@ -86,6 +90,7 @@ export function createSandboxControls(options: SandboxControlsOptions): SandboxC
   }
 
   return {
+    health: () => unwrap(client.GET('/_sandbox/health')),
     reset: () => unwrap(client.POST('/_sandbox/reset')),
     getClock: () => unwrap(client.GET('/_sandbox/clock')),
     advanceClock: (seconds) =>

@@ -53,7 +53,12 @@ describe('readCli', () => {
       settlementDelaySeconds: 5,
       http: DEFAULT_HTTP_LIMITS,
       quiet: false,
+      readyJson: false,
     });
+  });
+
+  it('takes --ready-json', () => {
+    expect(settingsOf(['--ready-json', '--port', '0'])).toMatchObject({ readyJson: true, port: 0 });
   });
 
   it('takes the port from --port before $PORT', () => {

@@ -41,6 +41,9 @@ Options:
                                 requests start (default: ${DEFAULT_HTTP_LIMITS.maxUnsentBytes})
   --write-timeout <ms>          Answer bytes left unread this long close the connection (default: ${DEFAULT_HTTP_LIMITS.writeTimeoutMs})
   --quiet                       Do not log requests
+  --ready-json                  Once listening, print one JSON line on stdout: {"url", "key",
+                                "webhook_secret"} (null without --webhook-url); the banner and the
+                                request log go to stderr instead, so stdout's first line parses
   -v, --version                 Print the version
   -h, --help                    Show this help
 `;
@@ -67,6 +70,8 @@ export interface CliSettings {
   keyMemoryBudgetBytes?: number;
   http: HttpLimits;
   quiet: boolean;
+  /** `--ready-json`: one JSON line on stdout once listening; everything else on stderr. */
+  readyJson: boolean;
   allowPrivateWebhookUrls: boolean;
   /** Loopback endpoints on a network --host too (undefined: only on a loopback --host). */
   allowLoopbackWebhookUrls?: true;
@@ -128,6 +133,7 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
           Object.keys(INTEGER_FLAGS).map((flag) => [flag, { type: 'string' as const }]),
         ),
         quiet: { type: 'boolean', default: false },
+        'ready-json': { type: 'boolean', default: false },
         'allow-private-webhook-urls': { type: 'boolean', default: false },
         'allow-loopback-webhook-urls': { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
@@ -169,6 +175,7 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
       }),
       http,
       quiet: values.quiet === true,
+      readyJson: values['ready-json'] === true,
       allowPrivateWebhookUrls: values['allow-private-webhook-urls'] === true,
     };
     if (values['allow-loopback-webhook-urls'] === true) settings.allowLoopbackWebhookUrls = true;

@@ -1,5 +1,7 @@
 // The sandbox controls as a caller on another machine sees them: statuses, never a receiver's answer.
+import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mockVersion } from '../shared/version.js';
 import { createHarness, type Harness, TEST_KEY } from '../test-support/harness.js';
 
 /** The bindings @hono/node-server gives a request that came over the network. */
@@ -56,5 +58,27 @@ describe('answers of receivers, by caller', () => {
     );
     expect(deliveries.length).toBeGreaterThan(0);
     expect(JSON.stringify(inspector.body)).not.toContain('root:x');
+  });
+});
+
+describe('GET /_sandbox/health', () => {
+  it('answers ok and the package version to any sk_test_ key', async () => {
+    harness = createHarness();
+    const { status, body } = await readAs(harness, '/_sandbox/health');
+    expect(status).toBe(200);
+    expect(body).toEqual({ object: 'sandbox_health', status: 'ok', version: mockVersion });
+  });
+
+  it('asks for a key like every other sandbox control', async () => {
+    harness = createHarness();
+    const response = await harness.mock.app.fetch(
+      new Request('http://sandbox.test/_sandbox/health'),
+    );
+    expect(response.status).toBe(401);
+  });
+
+  it('carries the version of package.json', () => {
+    const manifest = createRequire(import.meta.url)('../../package.json') as { version: string };
+    expect(mockVersion).toBe(manifest.version);
   });
 });

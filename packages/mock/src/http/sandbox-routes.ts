@@ -1,6 +1,7 @@
 // The sandbox controls of spec/sandbox.yaml: one route per operationId, on the caller's own key.
 import type { SandboxComponents, SandboxOperations, SandboxPaths } from '@payment-service/openapi';
 import type { SandboxValidators } from '../shared/validation.js';
+import { mockVersion } from '../shared/version.js';
 import type { RouteTable } from './operations.js';
 import { noBody, requiredBody } from './routes.js';
 
@@ -13,6 +14,13 @@ import { noBody, requiredBody } from './routes.js';
  */
 export function createSandboxRoutes(validators: SandboxValidators) {
   return {
+    getSandboxHealth: {
+      body: noBody,
+      handle: () => ({
+        status: 200,
+        body: { object: 'sandbox_health', status: 'ok', version: mockVersion },
+      }),
+    },
     resetSandbox: {
       body: noBody,
       handle: ({ service }) => ({ status: 200, body: service.reset() }),

@@ -35,6 +35,50 @@ export const sandboxDocument = {
     }
   ],
   "paths": {
+    "/_sandbox/health": {
+      "get": {
+        "operationId": "getSandboxHealth",
+        "summary": "Check that the sandbox is up",
+        "description": "Answers 200 with `status: ok` and the sandbox's version once it serves requests: a readiness probe for scripts and CI. Like every sandbox control it takes the caller's `sk_test_` key (any one works); it reads and changes nothing of the key's data.",
+        "tags": [
+          "Sandbox"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control; lets a script wait until the sandbox answers.",
+        "responses": {
+          "200": {
+            "description": "The sandbox serves requests.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Sandbox control response.",
+            "headers": {
+              "Request-Id": {
+                "$ref": "#/components/headers/Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SandboxHealth"
+                },
+                "examples": {
+                  "ok": {
+                    "summary": "The sandbox is up",
+                    "value": {
+                      "object": "sandbox_health",
+                      "status": "ok",
+                      "version": "0.1.0"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
     "/_sandbox/reset": {
       "post": {
         "operationId": "resetSandbox",
@@ -645,6 +689,37 @@ export const sandboxDocument = {
       }
     },
     "schemas": {
+      "SandboxHealth": {
+        "type": "object",
+        "required": [
+          "object",
+          "status",
+          "version"
+        ],
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control response.",
+        "properties": {
+          "object": {
+            "type": "string",
+            "const": "sandbox_health",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Names the object."
+          },
+          "status": {
+            "type": "string",
+            "const": "ok",
+            "description": "Always `ok`; a sandbox that cannot serve does not answer.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "The readiness probe's answer."
+          },
+          "version": {
+            "type": "string",
+            "description": "The version of @payment-service/mock serving the request.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Tells a CI log which sandbox answered."
+          }
+        }
+      },
       "SandboxReset": {
         "type": "object",
         "required": [

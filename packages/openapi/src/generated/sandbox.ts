@@ -2,6 +2,26 @@
 // at the repository root after changing the spec.
 
 export interface paths {
+    "/_sandbox/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the sandbox is up
+         * @description Answers 200 with `status: ok` and the sandbox's version once it serves requests: a readiness probe for scripts and CI. Like every sandbox control it takes the caller's `sk_test_` key (any one works); it reads and changes nothing of the key's data.
+         */
+        get: operations["getSandboxHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/reset": {
         parameters: {
             query?: never;
@@ -154,6 +174,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        SandboxHealth: {
+            /** @constant */
+            object: "sandbox_health";
+            /**
+             * @description Always `ok`; a sandbox that cannot serve does not answer.
+             * @constant
+             */
+            status: "ok";
+            /** @description The version of @payment-service/mock serving the request. */
+            version: string;
+        };
         SandboxReset: {
             /** @constant */
             object: "sandbox_reset";
@@ -405,6 +436,28 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getSandboxHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox serves requests. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxHealth"];
+                };
+            };
+            401: components["responses"]["Problem"];
+        };
+    };
     resetSandbox: {
         parameters: {
             query?: never;
