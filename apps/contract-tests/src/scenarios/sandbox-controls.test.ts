@@ -35,6 +35,12 @@ describe.each(targetNames())('sandbox controls (%s)', (name) => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
   });
 
+  it('answers its health, with the sandbox version', async () => {
+    const health = await ctx.controls(ctx.newApiKey()).health();
+    expect(health).toMatchObject({ object: 'sandbox_health', status: 'ok' });
+    expect(health.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   it('rejects malformed control requests and keys', async () => {
     const apiKey = ctx.newApiKey();
     for (const [path, method, body] of [
@@ -55,6 +61,7 @@ describe.each(targetNames())('sandbox controls (%s)', (name) => {
       ['/_sandbox/faults', 'PUT'],
       ['/_sandbox/faults', 'DELETE'],
       ['/_sandbox/inspector', 'GET'],
+      ['/_sandbox/health', 'GET'],
     ] as const) {
       const response = await ctx.send(path, {
         apiKey: 'sk_live_abcdefghijklmnop',
