@@ -1,6 +1,7 @@
 // The sandbox's data directory: a locked directory holding one journal file, appended before each answer and compacted as it grows.
 import {
   closeSync,
+  fdatasync,
   fdatasyncSync,
   fsyncSync,
   ftruncateSync,
@@ -64,6 +65,9 @@ export class DataDirectory implements StoreJournal {
   private pending: string[] = [];
   private flushQueued = false;
   private dirty = false;
+  /** A background fdatasync is running; descriptors retired meanwhile are closed after it. */
+  private syncing = false;
+  private retired: number[] = [];
   private content: StoreContent | undefined;
   /** The journal to read back before anything is written, and the older files to delete then. */
   private unread: { file: string; older: string[] } | undefined;
@@ -148,7 +152,7 @@ export class DataDirectory implements StoreJournal {
     }
     this.content = content;
     this.compactAt = Math.max(MIN_COMPACT_BYTES, this.fileBytes * 2);
-    this.fsyncTimer = setInterval(() => this.sync(), FSYNC_INTERVAL_MS);
+    this.fsyncTimer = setInterval(() => this.syncInBackground(), FSYNC_INTERVAL_MS);
     this.fsyncTimer.unref?.();
   }
 
@@ -190,7 +194,32 @@ export class DataDirectory implements StoreJournal {
     return this.failure === undefined;
   }
 
-  /** Forces written changes to the disk now (also done once a second, and at close). */
+  /**
+   * Forces written changes to the disk off the event loop (the once-a-second timer): an
+   * `fdatasync` of a busy journal can take a few hundred ms, which must not stall the answers.
+   */
+  private syncInBackground(): void {
+    if (!this.dirty || this.closed || this.syncing) return;
+    this.syncing = true;
+    this.dirty = false;
+    const fd = this.fd;
+    fdatasync(fd, (error) => {
+      this.syncing = false;
+      if (error !== null) {
+        if (fd === this.fd) this.dirty = true;
+        this.options.log?.(`data directory: fdatasync of ${this.path} failed: ${error.message}`);
+      }
+      for (const retired of this.retired.splice(0)) closeQuietly(retired);
+    });
+  }
+
+  /** Closes a journal's descriptor, once no background sync is using it. */
+  private retire(fd: number): void {
+    if (this.syncing) this.retired.push(fd);
+    else closeQuietly(fd);
+  }
+
+  /** Forces written changes to the disk now (at close; the timer syncs in the background). */
   sync(): void {
     if (!this.dirty || this.closed) return;
     try {
@@ -208,10 +237,12 @@ export class DataDirectory implements StoreJournal {
     if (this.closed) return;
     if (this.fsyncTimer !== undefined) clearInterval(this.fsyncTimer);
     this.flush();
+    // A background sync may still be running: this one makes everything durable before the exit.
+    if (this.syncing) this.dirty = true;
     this.sync();
     this.closed = true;
     try {
-      closeSync(this.fd);
+      this.retire(this.fd);
     } finally {
       this.release();
     }
@@ -275,7 +306,7 @@ export class DataDirectory implements StoreJournal {
       return false;
     }
     const old = this.journalPath;
-    closeSync(this.fd);
+    this.retire(this.fd);
     this.fd = openSync(finalPath, 'a', 0o600);
     this.generation = next;
     this.fileBytes = bytes;
@@ -376,4 +407,13 @@ function openJournal(path: string): {
   checkJournalHeader(file);
   const older = generations.slice(1).map((generation) => join(path, journalName(generation)));
   return { generation: newest, fd: openSync(file, 'a', 0o600), bytes: 0, unread: { file, older } };
+}
+
+/** Closes a descriptor; one already closed (a failed disk) is nothing to report. */
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed.
+  }
 }
