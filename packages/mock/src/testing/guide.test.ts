@@ -159,5 +159,7 @@ describe('the README’s testing guide', () => {
     async (_title, code) => {
       await run(code);
     },
+    // The first example pays for loading the sandbox and the SDK: seconds on a busy 2-core runner.
+    30_000,
   );
 });
