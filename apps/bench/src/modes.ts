@@ -17,6 +17,8 @@ export interface BenchSettings {
   memoryCreatesPerPhase: number;
   memoryKeys: number;
   profileSeconds: number;
+  /** Exchanges per endpoint, straight and through the contract proxy (0: not measured). */
+  proxyRequests: number;
   /** Install Prism when it is absent (the full run) or skip it (smoke). */
   installPrism: boolean;
   /** Build the pre-redesign mock when it is absent (the full run) or skip it (smoke). */
@@ -51,6 +53,7 @@ export function settingsFor(mode: BenchMode): BenchSettings {
       memoryCreatesPerPhase: 200_000,
       memoryKeys: 1_000,
       profileSeconds: 5,
+      proxyRequests: 3_000,
       installPrism: true,
       buildBaselineMock: true,
       targetsOnly: false,
@@ -70,6 +73,7 @@ export function settingsFor(mode: BenchMode): BenchSettings {
       memoryCreatesPerPhase: 0,
       memoryKeys: 0,
       profileSeconds: 0,
+      proxyRequests: 0,
       installPrism: false,
       buildBaselineMock: false,
       targetsOnly: true,
@@ -88,6 +92,7 @@ export function settingsFor(mode: BenchMode): BenchSettings {
     memoryCreatesPerPhase: 5_000,
     memoryKeys: 100,
     profileSeconds: 1,
+    proxyRequests: 200,
     installPrism: process.env.BENCH_PRISM === '1',
     buildBaselineMock: process.env.BENCH_BASELINE === '1',
     targetsOnly: false,

@@ -17,6 +17,11 @@ export const SPEC_PATH = join(REPO_ROOT, 'spec/openapi.yaml');
 export const MOCK_DIR = dirname(require.resolve('@payment-service/mock/package.json'));
 /** The mock's CLI, as published (`payment-service-mock`): the bin launcher. */
 export const MOCK_CLI = join(MOCK_DIR, 'bin/payment-service-mock.js');
+/** The contract CLI, as published (`payment-service-contract`), through the workspace link. */
+export const CONTRACT_CLI = join(
+  dirname(require.resolve('@payment-service/contract/package.json')),
+  'bin/payment-service-contract.js',
+);
 /**
  * The node flags of the launcher's shebang (`#!/usr/bin/env -S node …`), which a shell or npm's
  * bin shim passes to node: the harness starts the CLI the way a user's `npx` does.

@@ -11,6 +11,8 @@ import type { MachineInfo, Versions } from './machine.js';
 import type { MemoryResult } from './memory.js';
 import type { BenchSettings } from './modes.js';
 import type { ProfileResult } from './profile.js';
+import type { ProxyOverheadResult } from './proxy-overhead.js';
+import { proxyOverheadTargets, renderProxyOverhead } from './proxy-overhead-report.js';
 import type { SdkOverheadResult } from './sdk-overhead.js';
 import { SERVER_LABELS, type ServerName } from './servers.js';
 import { ratio, round } from './stats.js';
@@ -24,6 +26,8 @@ export interface Measurements {
   throughput: ThroughputResult[];
   coldStart: ColdStartResult[];
   sdkOverhead: SdkOverheadResult[];
+  /** What the contract proxy adds per exchange (empty in a quick run). */
+  proxyOverhead: ProxyOverheadResult[];
   /** Absent from a quick run. */
   memory?: MemoryResult;
   /** Absent from a quick run. */
@@ -179,6 +183,7 @@ export function buildReport(measurements: Measurements): BenchReport {
       met: memory === undefined ? null : memory.plateaus,
     },
     attackMemoryTarget(measurements.attackMemory),
+    ...proxyOverheadTargets(measurements.proxyOverhead),
     ...dataDirTargets(measurements.dataDir, measurements.memory),
   ];
   return {
@@ -355,6 +360,7 @@ export function renderMarkdown(report: BenchReport): string {
       `| ${SERVER_LABELS[result.server]} | ${result.concurrency} | ${formatRate(result.fetchRequestsPerSecond)} | ${formatRate(result.sameInitFetchRequestsPerSecond)} | ${formatRate(result.sdkRequestsPerSecond)} | ${(result.overhead * 100).toFixed(1)} % | ${(result.machineryOverhead * 100).toFixed(1)} % |`,
     );
   }
+  out.push(...renderProxyOverhead(report.proxyOverhead));
   const memory = report.memory;
   if (memory !== undefined) {
     out.push(

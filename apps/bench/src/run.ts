@@ -13,6 +13,7 @@ import { type MemoryResult, measureMemory } from './memory.js';
 import { type BenchMode, settingsFor } from './modes.js';
 import { ensurePrism } from './prism.js';
 import { type ProfileResult, profileMock } from './profile.js';
+import { measureProxyCost, type ProxyOverheadResult } from './proxy-overhead.js';
 import { type BenchReport, buildReport, renderMarkdown } from './report.js';
 import { measureSdkOverhead, type SdkOverheadResult } from './sdk-overhead.js';
 import { type RunningServer, type ServerName, serverCommand, startServer } from './servers.js';
@@ -73,6 +74,11 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
       const floor = running.find((server) => server.name === 'floor') as RunningServer;
       sdkOverhead.push(...(await measureSdkOverhead(floor, settings, log)));
     }
+    const proxyOverhead: ProxyOverheadResult[] = [];
+    if (settings.proxyRequests > 0) {
+      const mockQuiet = running.find((server) => server.name === 'mock-quiet') as RunningServer;
+      proxyOverhead.push(...(await measureProxyCost(mockQuiet, settings, logDir, log)));
+    }
     await Promise.all(running.splice(0).map((server) => server.stop()));
 
     // The floors show how much of a cold start is node's own on this machine today.
@@ -116,6 +122,7 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
       throughput,
       coldStart,
       sdkOverhead,
+      proxyOverhead,
       memory,
       dataDir,
       attackMemory,

@@ -6,7 +6,14 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { BASELINE_MOCK_COMMIT } from './baseline-mock.js';
 import { parseJson, sendRequest } from './http-client.js';
-import { FLOOR_MAIN, HONO_FLOOR_MAIN, MOCK_CLI, MOCK_CLI_NODE_FLAGS, SPEC_PATH } from './paths.js';
+import {
+  CONTRACT_CLI,
+  FLOOR_MAIN,
+  HONO_FLOOR_MAIN,
+  MOCK_CLI,
+  MOCK_CLI_NODE_FLAGS,
+  SPEC_PATH,
+} from './paths.js';
 import { CREATE_BODY_TEXT, CREATE_HEADERS, isPaymentBody } from './payment-request.js';
 
 /**
@@ -21,6 +28,7 @@ export type ServerName =
   | 'mock-data-dir'
   | 'mock-before'
   | 'mock-previous'
+  | 'contract-proxy'
   | 'prism';
 
 /** Human labels of the servers, for the report. */
@@ -32,6 +40,8 @@ export const SERVER_LABELS: Record<ServerName, string> = {
   'mock-data-dir': 'our mock (CLI, --quiet, --data-dir)',
   'mock-before': `our mock before the redesign (${BASELINE_MOCK_COMMIT}, CLI, default settings)`,
   'mock-previous': 'our mock as built at $BENCH_PREVIOUS (CLI, default settings; quick A/B)',
+  'contract-proxy':
+    'the contract proxy (payment-service-contract proxy) in front of our mock (--quiet)',
   prism: 'Prism 5.14 on our spec',
 };
 
@@ -64,6 +74,8 @@ export interface OnDemandEntries {
   mockPrevious?: string;
   /** The data directory of `mock-data-dir`. */
   dataDir?: string;
+  /** The URL `contract-proxy` forwards to. */
+  proxyTarget?: string;
 }
 
 /**
@@ -111,6 +123,14 @@ export function serverCommand(name: ServerName, entries: OnDemandEntries = {}): 
       const entry = entries.mockPrevious;
       if (entry === undefined) throw new Error('BENCH_PREVIOUS names no CLI script.');
       return { name, args: (port) => [...MOCK_CLI_NODE_FLAGS, entry, '--port', String(port)] };
+    }
+    case 'contract-proxy': {
+      const target = entries.proxyTarget;
+      if (target === undefined) throw new Error('contract-proxy needs a target URL.');
+      return {
+        name,
+        args: (port) => [CONTRACT_CLI, 'proxy', '--target', target, '--port', String(port)],
+      };
     }
     case 'prism': {
       const entry = entries.prism;

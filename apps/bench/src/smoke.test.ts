@@ -80,6 +80,15 @@ describe('bench smoke run', () => {
     expect(report.ratios['coldStart.mock/floor']).toBeGreaterThan(0);
     expect(report.sdkOverhead.length).toBeGreaterThanOrEqual(2);
     for (const result of report.sdkOverhead) expect(result.correct).toBe(true);
+    // The proxy's cost on create and retrieve, every exchange answered 2xx on both sides.
+    expect(report.proxyOverhead.map((result) => result.endpoint)).toEqual(['create', 'retrieve']);
+    for (const result of report.proxyOverhead) {
+      expect(result.non2xx, result.endpoint).toEqual({ direct: 0, proxied: 0 });
+      expect(result.proxied.p50, result.endpoint).toBeGreaterThan(0);
+    }
+    expect(
+      report.targets.filter((target) => target.name.startsWith('contract proxy')),
+    ).toHaveLength(2);
     expect(report.memory?.correct).toBe(true);
     expect(report.memory?.rssAfterSecondMiB).toBeGreaterThan(0);
     expect(report.profile?.topFunctions.length).toBeGreaterThan(0);

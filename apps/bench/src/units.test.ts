@@ -4,6 +4,7 @@ import { wrkScript } from './load/wrk.js';
 import { MOCK_CLI_NODE_FLAGS, shebangNodeFlags } from './paths.js';
 import { BENCH_KEYS, benchApiKey, createLoadSpec } from './payment-request.js';
 import { packageOf, shortLocation, summarizeProfile } from './profile-summary.js';
+import { proxyOverheadTargets } from './proxy-overhead-report.js';
 import { buildReport, type Measurements } from './report.js';
 import { SDK_FETCH_INIT } from './sdk-overhead.js';
 import { median, ratio, round } from './stats.js';
@@ -163,6 +164,7 @@ describe('buildReport', () => {
       throughput,
       coldStart: [],
       sdkOverhead: [],
+      proxyOverhead: [],
       attackMemory: [],
       fixes: [],
       skipped: [],
@@ -181,5 +183,27 @@ describe('buildReport', () => {
     );
     expect(report.ratios['create.mock/hono-floor']).toBeNull();
     expect(report.ratios['create.p99.mock/hono-floor']).toBeNull();
+  });
+});
+
+describe('proxyOverheadTargets', () => {
+  const row = (endpoint: 'create' | 'retrieve', p50: number, p99: number, refusals = 0) => ({
+    endpoint,
+    requests: 10,
+    direct: { p50: 1, p99: 2 },
+    proxied: { p50: 1 + p50, p99: 2 + p99 },
+    added: { p50, p99 },
+    non2xx: { direct: 0, proxied: refusals },
+  });
+
+  it('judges the worst endpoint against 1 ms at p50 and 3 ms at p99', () => {
+    const [p50, p99] = proxyOverheadTargets([row('create', 0.4, 3.5), row('retrieve', 0.9, 1)]);
+    expect(p50).toMatchObject({ value: '0.90 ms', met: true });
+    expect(p99).toMatchObject({ value: '3.50 ms', met: false });
+  });
+
+  it('measures nothing when an answer was not 2xx, or nothing ran', () => {
+    expect(proxyOverheadTargets([row('create', 0.1, 0.1, 1)])[0]).toMatchObject({ met: null });
+    expect(proxyOverheadTargets([])[1]).toMatchObject({ value: 'n/a (not measured)', met: null });
   });
 });

@@ -15,6 +15,8 @@ export interface ProxyOverhead {
   proxied: Quantiles;
   /** `proxied` minus `direct`, quantile by quantile: what the proxy adds. */
   added: Quantiles;
+  /** Measured answers outside 2xx, per side: a refusal is never measured as speed, so any makes the run invalid. */
+  non2xx: { direct: number; proxied: number };
 }
 
 /** One request the measurement sends (to both URLs alike). */
@@ -42,9 +44,15 @@ function quantiles(samples: number[]): Quantiles {
   return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
 }
 
+/** One exchange's time and status. */
+interface Sent {
+  elapsed: number;
+  status: number;
+}
+
 function send(base: string, agent: Agent, item: OverheadRequest, now: () => number) {
   const url = new URL(item.path, base);
-  return new Promise<number>((resolve, reject) => {
+  return new Promise<Sent>((resolve, reject) => {
     const started = now();
     const outgoing = request(
       {
@@ -60,7 +68,9 @@ function send(base: string, agent: Agent, item: OverheadRequest, now: () => numb
       },
       (response) => {
         response.resume();
-        response.on('end', () => resolve(now() - started));
+        response.on('end', () =>
+          resolve({ elapsed: now() - started, status: response.statusCode ?? 0 }),
+        );
         response.on('error', reject);
       },
     );
@@ -72,7 +82,8 @@ function send(base: string, agent: Agent, item: OverheadRequest, now: () => numb
 /**
  * Sends `requests` exchanges straight to `target` and as many through `proxy`, one at a time,
  * alternating which goes first, after `warmup` of each; returns p50 and p99 of both and their
- * difference. `next(index)` gives each request (the same to both sides).
+ * difference, and how many answers were not 2xx on each side. `next(index)` gives each request
+ * (the same to both sides).
  *
  * @example
  * const overhead = await measureProxyOverhead({ target: mock.url, proxy: proxy.url, requests: 2000, next: () => createPayment });
@@ -94,6 +105,7 @@ export async function measureProxyOverhead(options: {
   const direct: number[] = [];
   const proxied: number[] = [];
   const warmup = options.warmup ?? Math.min(200, options.requests);
+  const non2xx = { direct: 0, proxied: 0 };
   try {
     for (let index = 0; index < warmup + options.requests; index++) {
       const item = options.next(index);
@@ -103,8 +115,10 @@ export async function measureProxyOverhead(options: {
       ];
       if (index % 2 === 1) pair.reverse();
       for (const [side, base, agent] of pair) {
-        const elapsed = await send(base, agent, item, now);
-        if (index >= warmup) (side === 'direct' ? direct : proxied).push(elapsed);
+        const sent = await send(base, agent, item, now);
+        if (index < warmup) continue;
+        (side === 'direct' ? direct : proxied).push(sent.elapsed);
+        if (sent.status < 200 || sent.status > 299) non2xx[side] += 1;
       }
     }
   } finally {
@@ -117,5 +131,6 @@ export async function measureProxyOverhead(options: {
     direct: a,
     proxied: b,
     added: { p50: b.p50 - a.p50, p99: b.p99 - a.p99 },
+    non2xx,
   };
 }
