@@ -164,7 +164,7 @@ export async function runTrafficCommand(argv: string[], io: TrafficIo): Promise<
   const { final, writeBaseline } = await gateOf(command, io);
   const report = await replayRecording({
     file: resolve(io.cwd, command.file),
-    ...(command.spec !== undefined ? { specFile: resolve(io.cwd, command.spec) } : {}),
+    ...(command.spec !== undefined ? { specFile: resolve(io.cwd, command.spec), cwd: io.cwd } : {}),
     failOn: command.failOn,
     gate: final,
   });

@@ -15,6 +15,8 @@ export interface ReplayOptions {
   file: string;
   /** Check against this spec file (YAML or JSON) instead of the kit's own spec. */
   specFile?: string;
+  /** The directory reports name the spec file from (default: the process's). */
+  cwd?: string;
   failOn?: FailOn;
   /** Only the selected checks are reported; the baseline's known failures do not count. */
   gate?: TrafficGate;
@@ -35,7 +37,7 @@ const MAX_ERRORS = 20;
 export async function replayRecording(options: ReplayOptions): Promise<TrafficReport> {
   const now = options.now ?? Date.now;
   const startedAt = now();
-  const spec = options.specFile ? await loadSpecFile(options.specFile) : undefined;
+  const spec = options.specFile ? await loadSpecFile(options.specFile, options.cwd) : undefined;
   const documents = spec ? { openapi: spec.document, sandbox: specDocuments.sandbox } : undefined;
   // Checked against the spec replayed against: its operations and checks.
   if (options.gate?.selection) validateTrafficSelection(options.gate.selection, documents);

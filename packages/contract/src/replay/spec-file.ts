@@ -1,5 +1,7 @@
 // Loads a spec file (YAML or JSON) at run time, so a replay can check recorded traffic against another version of the contract; knows each element's line in that file.
 import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { ConfigurationError } from '../errors.js';
 import { nestsDeeperThan } from '../runner/json-depth.js';
@@ -12,8 +14,27 @@ export interface LoadedSpec {
   document: SpecDocument;
   /** The file as given on the command line. */
   file: string;
-  /** The file and line where an element starts (or its nearest enclosing element that has one). */
+  /**
+   * The file and line where an element starts (or its nearest enclosing element that has one);
+   * the file as `reportUri` gives it.
+   */
   locate(element: ResolvedElement): Pick<ResolvedElement, 'file' | 'line'>;
+}
+
+/**
+ * How reports name a spec file: relative to `cwd` with forward slashes when it lies under it (so
+ * GitHub code scanning places results in the repository), else an absolute `file:` URI.
+ *
+ * @example
+ * reportUri('/repo/spec/next.yaml', '/repo'); // 'spec/next.yaml'
+ * reportUri('/tmp/next.yaml', '/repo'); // 'file:///tmp/next.yaml'
+ */
+export function reportUri(file: string, cwd = process.cwd()): string {
+  const absolute = resolve(cwd, file);
+  const inside = relative(cwd, absolute);
+  if (inside !== '' && !inside.startsWith('..') && !isAbsolute(inside))
+    return inside.split(sep).join('/');
+  return pathToFileURL(absolute).href;
 }
 
 /** The largest spec file read, in bytes (ours is under 100 kB). */
@@ -24,13 +45,14 @@ const fail = (file: string, problem: string) =>
 
 /**
  * Reads an OpenAPI document from a YAML or JSON file; a file that is missing, too large, not YAML,
- * or not an OpenAPI 3 document with `paths` is a ConfigurationError (exit 2) saying which.
+ * or not an OpenAPI 3 document with `paths` is a ConfigurationError (exit 2) saying which. Reports
+ * name the file from `cwd` (see `reportUri`).
  *
  * @example
  * const spec = await loadSpecFile('spec/openapi.next.yaml');
  * createTrafficChecker({ documents: { openapi: spec.document, sandbox: specDocuments.sandbox }, locate: spec.locate });
  */
-export async function loadSpecFile(file: string): Promise<LoadedSpec> {
+export async function loadSpecFile(file: string, cwd = process.cwd()): Promise<LoadedSpec> {
   let size: number;
   try {
     size = (await stat(file)).size;
@@ -81,6 +103,7 @@ export async function loadSpecFile(file: string): Promise<LoadedSpec> {
     }
     return offset === undefined ? undefined : lineCounter.linePos(offset).line;
   };
+  const uri = reportUri(file, cwd);
   return {
     document: document as SpecDocument,
     file,
@@ -94,9 +117,9 @@ export async function loadSpecFile(file: string): Promise<LoadedSpec> {
         if (!lines.has(key)) lines.set(key, lineOf(tokens.slice(0, length)));
         const line = lines.get(key);
         // A key's value node starts on the key's line or the next: report the value's.
-        if (line !== undefined) return { file, line };
+        if (line !== undefined) return { file: uri, line };
       }
-      return { file };
+      return { file: uri };
     },
   };
 }
