@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createHarness, TEST_KEY, validCreateBody } from '../test-support/harness.js';
+import { spyOnResponseClone } from '../test-support/response-clone.js';
 
 describe('eviction over HTTP', () => {
   it('keeps at most maxPaymentsPerKey payments, evicting the oldest', async () => {
@@ -128,7 +129,7 @@ describe('logging', () => {
     const lines: string[] = [];
     const { call } = createHarness({ logger: (line) => lines.push(line) });
     // The code comes from the text the mock answered with, not from a copy of the Response.
-    const clone = vi.spyOn(Response.prototype, 'clone');
+    const clone = spyOnResponseClone();
     try {
       await call('GET', '/v1/payments');
       await call('GET', '/v1/payments/sk_test_leakedkey123');

@@ -1,6 +1,7 @@
 import { startWebhookReceiver } from '@payment-service/sdk/node';
 import { describe, expect, it, vi } from 'vitest';
 import { createHarness, TEST_KEY } from '../test-support/harness.js';
+import { spyOnResponseClone } from '../test-support/response-clone.js';
 
 const OTHER_KEY = 'sk_test_harness_other_01';
 const payment = (token: string, extra: Record<string, unknown> = {}) => ({
@@ -50,7 +51,7 @@ describe('GET /_sandbox/inspector', () => {
   it('records replays and refusals with the answers sent, without copying a Response', async () => {
     const harness = createHarness();
     // The recorder reads the text the mock answered with; a copy would build a stream tee.
-    const clone = vi.spyOn(Response.prototype, 'clone');
+    const clone = spyOnResponseClone();
     try {
       const first = await harness.call('POST', '/v1/payments', {
         body: payment('tok_test_success'),
