@@ -2,6 +2,7 @@
 import type { CreatePaymentParams, WebhookEvent } from '@payment-service/sdk';
 import {
   IdempotencyError,
+  InvalidRequestError,
   WebhookSignatureError,
   WebhookTimestampError,
   webhooks,
@@ -53,6 +54,22 @@ async function settled(ctx: TargetContext): Promise<void> {
 
 describe.each(targetNames())('webhooks (%s)', (name) => {
   const ctx = useTarget(name);
+
+  it('throws an InvalidRequestError whose problem lists every bad field of a registration', async () => {
+    const error = await ctx
+      .client()
+      .webhookEndpoints.create({
+        url: 'mailto:ops@shop.test',
+        events: ['payment.teleported' as 'payment.succeeded'],
+      })
+      .catch((caught) => caught);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error.status).toBe(400);
+    expect(error.problem.errors.map((each: { param: string }) => each.param).sort()).toEqual([
+      'events.0',
+      'url',
+    ]);
+  });
 
   it('replays a registration for the same idempotencyKey, and a reused or in-flight key is an IdempotencyError', async () => {
     const apiKey = ctx.newApiKey();
