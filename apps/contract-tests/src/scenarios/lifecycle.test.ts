@@ -1,4 +1,4 @@
-// The payment lifecycle through the SDK: one smoke path, and what the SDK adds, each refusal as its typed error (InvalidRequestError, NotFoundError, ConflictError) with the problem's details. The transitions themselves (capture, cancel, refunds, settlement, every forbidden action) are @payment-service/contract's checks, run in contract-check.test.ts; the sandbox clock's and reset's per-key scope stays here.
+// The payment lifecycle through the SDK: one smoke path, and what the SDK adds, each refusal as its typed error (InvalidRequestError, NotFoundError, ConflictError) with the problem's details. The transitions themselves (capture, cancel, refunds, settlement, every forbidden action) are @payment-service/contract's checks, run in contract-check.test.ts. The sandbox clock's and reset's scope per key are in sandbox-controls.test.ts.
 import { forbiddenActions } from '@payment-service/contract/toolkit';
 import { ConflictError, InvalidRequestError, NotFoundError } from '@payment-service/sdk';
 import { describe, expect, it } from 'vitest';
@@ -69,24 +69,4 @@ describe.each(targetNames())('payment lifecycle through the SDK (%s)', (name) =>
       expect(error.problem.detail).toContain(status);
     },
   );
-
-  describe('on the sandbox clock', () => {
-    it("moves only the calling key's clock", async () => {
-      const mine = ctx.newApiKey();
-      const theirs = ctx.newApiKey();
-      const pending = await ctx.client(theirs).payments.create(params('tok_test_pending'));
-      await ctx.controls(mine).advanceClock(3600);
-      expect((await ctx.client(theirs).payments.retrieve(pending.id)).status).toBe('PENDING');
-      expect((await ctx.controls(theirs).getClock()).offset_seconds).toBe(0);
-    });
-
-    it('reset deletes the key’s payments', async () => {
-      const apiKey = ctx.newApiKey();
-      const client = ctx.client(apiKey);
-      const payment = await client.payments.create(params('tok_test_success'));
-      const reset = await ctx.controls(apiKey).reset();
-      expect(reset.deleted_payments).toBe(1);
-      await expect(client.payments.retrieve(payment.id)).rejects.toBeInstanceOf(NotFoundError);
-    });
-  });
 });
