@@ -1,12 +1,13 @@
-// Listing payments: newest first, cursor pagination by hand and with `for await`, each key sees only its own.
+// Listing payments through the SDK's pagination helper: `listAll` follows the cursor for the caller, one request per page. The listing's own facts (newest first, cursor, page size, an empty account) are @payment-service/contract's checks, run in contract-check.test.ts.
+import type { RequestLogEntry } from '@payment-service/sdk';
 import { describe, expect, it } from 'vitest';
 import { targetNames } from '../harness/targets.js';
 import { useTarget } from '../harness/use-target.js';
 
-describe.each(targetNames())('list payments (%s)', (name) => {
+describe.each(targetNames())('listAll (%s)', (name) => {
   const ctx = useTarget(name);
 
-  async function createSome(count: number, apiKey = ctx.newApiKey()) {
+  async function createSome(count: number, apiKey: string) {
     const client = ctx.client(apiKey);
     const ids: string[] = [];
     for (let index = 0; index < count; index++) {
@@ -17,47 +18,37 @@ describe.each(targetNames())('list payments (%s)', (name) => {
       });
       ids.push(payment.id);
     }
-    return { client, ids, apiKey };
+    return ids;
   }
 
-  it('pages through every payment newest first, each exactly once', async () => {
-    const { client, ids } = await createSome(7);
-    const seen: string[] = [];
-    let startingAfter: string | undefined;
-    let pages = 0;
-    for (;;) {
-      const page = await client.payments.list({
-        limit: 3,
-        ...(startingAfter ? { starting_after: startingAfter } : {}),
-      });
-      pages++;
-      expect(page.object).toBe('list');
-      expect(page.data.length).toBeLessThanOrEqual(3);
-      seen.push(...page.data.map((payment) => payment.id));
-      if (!page.has_more) break;
-      startingAfter = page.data.at(-1)?.id;
-    }
-    expect(pages).toBe(3);
-    expect(seen).toEqual([...ids].reverse());
-  });
-
-  it('iterates every page with for await', async () => {
-    const { client, ids } = await createSome(12);
+  it('iterates every payment once with for await, one request per page', async () => {
+    const apiKey = ctx.newApiKey();
+    const ids = await createSome(12, apiKey);
+    const log: RequestLogEntry[] = [];
+    const client = ctx.client(apiKey, { logger: (entry) => log.push(entry) });
     const seen: string[] = [];
     for await (const payment of client.payments.listAll({ limit: 5 })) seen.push(payment.id);
     expect(seen).toEqual([...ids].reverse());
+    expect(log.map((entry) => entry.status)).toEqual([200, 200, 200]);
   });
 
-  it('defaults to ten per page', async () => {
-    const { client } = await createSome(11);
-    const page = await client.payments.list();
-    expect(page.data).toHaveLength(10);
-    expect(page.has_more).toBe(true);
+  it('stops early when the loop breaks: no page past the one in hand is fetched', async () => {
+    const apiKey = ctx.newApiKey();
+    await createSome(6, apiKey);
+    const log: RequestLogEntry[] = [];
+    const client = ctx.client(apiKey, { logger: (entry) => log.push(entry) });
+    let seen = 0;
+    for await (const _payment of client.payments.listAll({ limit: 2 })) {
+      seen++;
+      if (seen === 3) break;
+    }
+    expect(log).toHaveLength(2);
   });
 
-  it('lists nothing for a new key', async () => {
-    await createSome(2);
-    const page = await ctx.client().payments.list();
-    expect(page).toEqual({ object: 'list', data: [], has_more: false });
+  it('yields nothing for an account without payments', async () => {
+    const client = ctx.client();
+    const seen: unknown[] = [];
+    for await (const payment of client.payments.listAll()) seen.push(payment);
+    expect(seen).toEqual([]);
   });
 });

@@ -1,8 +1,14 @@
-// The mock's own controls through the SDK and raw HTTP: injected faults reach the SDK as its typed errors, latency, and malformed control requests (the provider's operations are checked by @payment-service/contract's scenarios, in contract-check.test.ts).
-import { RateLimitError, ServerError } from '@payment-service/sdk';
+// The mock's own controls through the SDK and raw HTTP: injected faults reach the SDK as its typed errors, latency, the clock and reset scoped to the calling key, and malformed control requests (the provider's operations are checked by @payment-service/contract's scenarios, in contract-check.test.ts).
+import { NotFoundError, RateLimitError, ServerError } from '@payment-service/sdk';
 import { describe, expect, it } from 'vitest';
 import { targetNames } from '../harness/targets.js';
 import { useTarget } from '../harness/use-target.js';
+
+const params = (token: string) => ({
+  amount: 10_000,
+  currency: 'KZT',
+  payment_method: { type: 'token' as const, token },
+});
 
 describe.each(targetNames())('sandbox controls (%s)', (name) => {
   const ctx = useTarget(name);
@@ -94,6 +100,24 @@ describe.each(targetNames())('sandbox controls (%s)', (name) => {
       expect(text.status).toBe(415);
     },
   );
+
+  it("moves only the calling key's clock", async () => {
+    const mine = ctx.newApiKey();
+    const theirs = ctx.newApiKey();
+    const pending = await ctx.client(theirs).payments.create(params('tok_test_pending'));
+    await ctx.controls(mine).advanceClock(3600);
+    expect((await ctx.client(theirs).payments.retrieve(pending.id)).status).toBe('PENDING');
+    expect((await ctx.controls(theirs).getClock()).offset_seconds).toBe(0);
+  });
+
+  it('reset deletes the key’s payments', async () => {
+    const apiKey = ctx.newApiKey();
+    const client = ctx.client(apiKey);
+    const payment = await client.payments.create(params('tok_test_success'));
+    const reset = await ctx.controls(apiKey).reset();
+    expect(reset.deleted_payments).toBe(1);
+    await expect(client.payments.retrieve(payment.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
 
   it('never serves the controls under /v1', async () => {
     const response = await ctx.send('/v1/_sandbox/reset', { method: 'POST' });
