@@ -1,61 +1,14 @@
 // The packed payment-service-contract CLI in a fresh project, against the installed payment-service-mock and a drifted proxy in front of it.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type CliSandbox, startCliSandbox } from './cli-sandbox.js';
-import { freshProject } from './fresh-project.js';
-import { toolPath } from './pack.js';
+import { contract, startDrifted } from './contract-command.js';
+import { sharedProject } from './shared-project.js';
 
 const key = 'sk_test_packed_contract_cli';
-
-/** Runs `npx --no-install payment-service-contract …` in the project; resolves with its exit code and output. */
-function contract(
-  cwd: string,
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'npx',
-      ['--no-install', 'payment-service-contract', ...args],
-      {
-        cwd,
-        env: { ...process.env, PATH: toolPath(), NO_COLOR: '1' },
-        maxBuffer: 32 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? Number((error as { code?: number }).code ?? 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** Starts the installed package's drift proxy (`@payment-service/contract/drift`) in front of `upstream`. */
-async function startDrifted(
-  cwd: string,
-  upstream: string,
-): Promise<{ url: string; child: ChildProcess }> {
-  const script = `import('@payment-service/contract/drift').then(async ({ DRIFTS, startDriftProxy }) => {
-    const proxy = await startDriftProxy({ upstreamUrl: ${JSON.stringify(upstream)}, drifts: Object.keys(DRIFTS) });
-    console.log('DRIFTED ' + proxy.url);
-  });`;
-  const child = spawn(process.execPath, ['-e', script], {
-    cwd,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /DRIFTED (\S+)/.exec(output);
-      if (match) resolve(match[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`the drift proxy exited (${code}): ${output}`)));
-  });
-  return { url, child };
-}
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -73,7 +26,7 @@ describe('npx payment-service-contract from the packed tarballs', () => {
     contract(project, ['check', '--base-url', baseUrl, '--key', key, '--rate', '500', ...extra]);
 
   beforeAll(async () => {
-    project = await freshProject('commonjs', Object.values(inject('tarballs')));
+    project = await sharedProject('contract', inject('tarballs'));
     sandbox = await startCliSandbox(project);
     drifted = await startDrifted(project, sandbox.url);
   });

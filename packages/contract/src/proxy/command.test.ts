@@ -307,6 +307,32 @@ describe('payment-service-contract proxy and replay', () => {
   });
 });
 
+describe('the proxy started by npx', () => {
+  it('stops as at SIGTERM when the process that started it ends: reports written, its exit code', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-orphan-'));
+    const run = io(cwd);
+    let parentGone: () => void = () => {};
+    const traffic: TrafficIo = {
+      ...run.io,
+      parent: {
+        onGone: (listener) => {
+          parentGone = listener;
+          return () => {};
+        },
+      },
+    };
+    const exit = main(
+      ['proxy', '--target', 'http://127.0.0.1:9', '--port', '0', '--report', 'json:report.json'],
+      traffic,
+    );
+    await run.url;
+    parentGone();
+    expect(await exit).toBe(0);
+    expect(run.err()).toContain('the process that started the proxy ended');
+    expect(JSON.parse(await readFile(join(cwd, 'report.json'), 'utf8')).traffic.exchanges).toBe(0);
+  });
+});
+
 describe('startContractProxy without traffic', () => {
   it('reports an empty pass, as often as asked', async () => {
     const { startContractProxy } = await import('./proxy.js');

@@ -15,6 +15,7 @@ import {
   type ReplayCommand,
   trafficConfigFile,
 } from './args.js';
+import { type ParentWatch, watchParent } from './parent-watch.js';
 import { startContractProxy } from './proxy.js';
 import { trafficGate, validateTrafficSelection } from './traffic-gate.js';
 import { formatTrafficReport, type TrafficGate, type TrafficReport } from './traffic-report.js';
@@ -31,6 +32,11 @@ export interface TrafficIo extends CliIo {
   signals?: SignalSource;
   /** Called once the proxy listens, with its URL (tests learn the port from it). */
   onListening?: (url: string) => void;
+  /**
+   * Stops the proxy as SIGTERM does once the process that started it ends (under `npx`, npm's
+   * shell dies on SIGTERM without passing it on). Default: this process's parent.
+   */
+  parent?: ParentWatch;
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -125,15 +131,23 @@ async function runProxy(command: ProxyCommand, io: TrafficIo): Promise<number> {
     });
   };
   await new Promise<void>((done) => {
+    let unwatch: () => void = () => {};
     const stop = () => {
       signals.off('SIGINT', stop);
       signals.off('SIGTERM', stop);
       signals.off(REPORT_SIGNAL, onDemand);
+      unwatch();
       done();
     };
     signals.on('SIGINT', stop);
     signals.on('SIGTERM', stop);
     signals.on(REPORT_SIGNAL, onDemand);
+    unwatch = (io.parent ?? watchParent()).onGone(() => {
+      io.stderr.write(
+        'payment-service-contract: the process that started the proxy ended (npx passes no SIGTERM on): stopping as at SIGTERM\n',
+      );
+      stop();
+    });
   });
   await writing;
   await proxy.close();

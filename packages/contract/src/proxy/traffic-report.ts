@@ -174,8 +174,20 @@ function noteLines(report: TrafficReport): string[] {
   return lines;
 }
 
+/** The app's own failures that count: a baseline's known ones are listed apart (`knownRequestLine`). */
 function requestGroups(report: TrafficReport) {
-  return failureGroups(report.checks.filter((check) => check.cause === 'request'));
+  return failureGroups(
+    report.checks.filter((check) => check.cause === 'request' && check.baseline?.state !== 'known'),
+  );
+}
+
+/** The app's own failures the baseline accepts, in one line; undefined without any. */
+function knownRequestLine(report: TrafficReport): string | undefined {
+  const known = failureGroups(
+    report.checks.filter((check) => check.cause === 'request' && check.baseline?.state === 'known'),
+  );
+  if (known.length === 0) return undefined;
+  return `Your requests' known failures (${known.length}), accepted by ${cleanTargetText(report.baseline?.file ?? 'the baseline', 200)}: ${known.map((group) => group.check.id).join(', ')}`;
 }
 
 function answersOnly(report: TrafficReport): ContractReport {
@@ -193,6 +205,8 @@ function textReport(report: TrafficReport): string {
   ];
   for (const group of groups.slice(0, 200)) lines.push(...requestBlock(group));
   if (groups.length > 200) lines.push(`  … ${groups.length - 200} more: see the JSON report`);
+  const known = knownRequestLine(report);
+  if (known !== undefined) lines.push('', known);
   lines.push(
     '',
     'Traffic:',
@@ -232,6 +246,8 @@ function markdownReport(report: TrafficReport, budget: number): string {
     lines.push(...entry);
   }
   if (omitted > 0) lines.push(`- ${omitted} more not shown (1 MiB summary): see the JSON report`);
+  const known = knownRequestLine(report);
+  if (known !== undefined) lines.push('', codeSpan(known));
   lines.push('', '### Traffic', '', ...noteLines(report).map((line) => `- ${codeSpan(line)}`), '');
   return lines.join('\n');
 }

@@ -78,7 +78,7 @@ export function formatMarkdown(report: ContractReport): string {
     '',
     `> ${codeSpan(report.message)}`,
     '',
-    `Target ${codeSpan(report.target.baseUrl)} · spec ${cell(report.spec.title)} ${report.spec.version} · ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s · \`--fail-on ${report.policy.failOn}\` · \`--seed ${report.seed}\`${report.summary.known > 0 ? ` · ${report.summary.known} known failure(s) accepted by ${codeSpan(report.baseline?.file ?? '')}` : ''}`,
+    `Target ${codeSpan(report.target.baseUrl)} · spec ${cell(report.spec.title)} ${report.spec.version} · ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s · \`--fail-on ${report.policy.failOn}\`${report.seed === null ? '' : ` · \`--seed ${report.seed}\``}${report.summary.known > 0 ? ` · ${report.summary.known} known failure(s) accepted by ${codeSpan(report.baseline?.file ?? '')}` : ''}`,
     '',
     '| | documented | inferred |',
     '|---|---|---|',

@@ -120,6 +120,24 @@ describe('the report formats', () => {
   });
 });
 
+describe('the seed line', () => {
+  it('markdown names --seed when the run had one, and nothing for traffic that was not ours', async () => {
+    const mock = createMockServer();
+    const report = await runContractCheck({
+      baseUrl: 'http://mock.local',
+      apiKey,
+      fetch: (request) => mock.fetch(request),
+      rate: Number.POSITIVE_INFINITY,
+      scenarios: ['create-payment'],
+      seed: 7,
+    });
+    mock.close();
+    expect(formatters.markdown(report)).toContain('`--seed 7`');
+    const traffic = formatters.markdown({ ...report, seed: null });
+    expect(traffic).not.toContain('--seed');
+  }, 120_000);
+});
+
 describe('escaping', () => {
   it('escapes XML and drops characters XML 1.0 cannot carry', () => {
     expect(escapeXml(`a<b>&"c"'d'\u0001`)).toBe('a&lt;b&gt;&amp;&quot;c&quot;&apos;d&apos;\uFFFD');

@@ -88,6 +88,9 @@ describe('SARIF and JUnit', () => {
       artifactLocation: { uri: 'spec/openapi.yaml' },
       region: { startLine: expect.any(Number) },
     });
+    // Lines of the message are lines for a code-scanning tab, not an escaped "\u000a".
+    expect(known.message.text.split('\n')[1]).toMatch(/^provenance: documented/);
+    expect(known.message.text).not.toContain('\\u000a');
     const fresh = run.results.find((item: { ruleId: string }) => item.ruleId === 'status.success');
     expect(fresh).toMatchObject({ level: 'warning', baselineState: 'new' });
     expect(run.tool.driver.rules[fresh.ruleIndex].id).toBe('status.success');

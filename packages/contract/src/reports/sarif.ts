@@ -33,6 +33,15 @@ const CAUSE_LINES = {
 /** Text for SARIF: what the target sent is already cleaned by the ledger; clean and cap it again here. */
 const text = (value: string, max = 2000) => cleanTargetText(value, max);
 
+/** MESSAGE_CHARS at most: each line cleaned (a newline the target sent stays escaped), joined by real newlines. */
+const MESSAGE_CHARS = 4000;
+function messageText(lines: string[]): string {
+  const joined = lines.map((line) => text(line)).join('\n');
+  if (joined.length <= MESSAGE_CHARS) return joined;
+  const kept = [...joined.slice(0, MESSAGE_CHARS)].slice(0, -1).join('');
+  return `${kept}… (${joined.length - kept.length} more characters)`;
+}
+
 /**
  * Renders a report as a SARIF 2.1.0 log: `runs[0].tool.driver.rules` holds every check that ran
  * (its provenance in `properties`), `results` every failed check on its spec line, known failures
@@ -76,18 +85,18 @@ export function formatSarif(report: ContractReport): string {
     .filter((check) => check.outcome === 'failed')
     .map((check) => {
       const known = check.baseline?.state === 'known';
-      const message = [
+      const lines = [
         `${check.title} (${check.operation})`,
         ...(check.cause ? [CAUSE_LINES[check.cause]] : []),
         `provenance: ${provenanceLine(check)}`,
         ...(check.baseline ? [`baseline: ${baselineLine(check)}`] : []),
         ...evidenceLines(check).map(([label, value]) => `${label}: ${value}`),
-      ].join('\n');
+      ];
       return {
         ruleId: text(check.id, 200),
         ruleIndex: index.get(check.id) ?? 0,
         level: known ? 'note' : counted(check, report) ? 'error' : 'warning',
-        message: { text: text(message, 4000) },
+        message: { text: messageText(lines) },
         locations: [
           {
             ...(check.element.file
