@@ -79,3 +79,17 @@ describe("the traffic report's requests section", () => {
     expect(formatTrafficReport('github', known)).not.toContain(AMOUNT);
   });
 });
+
+describe("the traffic report's text", () => {
+  it('closes once, with the counts and the verdict of the whole run (both causes)', () => {
+    for (const known of [false, true]) {
+      const whole = report(known);
+      const text = formatTrafficReport('text', whole);
+      expect(text.split(whole.message)).toHaveLength(2);
+      expect(text.trimEnd().endsWith(whole.message)).toBe(true);
+      const counts = text.split('\n').filter((line) => /^\d+ checks: /.test(line));
+      expect(counts).toEqual([expect.stringContaining(`${whole.summary.checks} checks: `)]);
+      if (known) expect(counts[0]).toContain(`${whole.summary.known} known`);
+    }
+  });
+});

@@ -14,6 +14,7 @@ import {
   groupOperations,
   provenanceLine,
 } from '../reports/shared.js';
+import { CLOSING_LINE_COUNT, closingLines } from '../reports/text.js';
 import type { SpecDocument } from '../spec/spec-index.js';
 import { cleanTargetText } from '../untrusted-text.js';
 import type { TrafficCheckResult, TrafficNotes } from './traffic-checker.js';
@@ -212,8 +213,8 @@ function textReport(report: TrafficReport): string {
     'Traffic:',
     ...noteLines(report).map((line) => `  ${line}`),
     '',
-    report.message,
-    '',
+    // One closing for the whole run: counts and verdict over both causes.
+    ...closingLines(report),
   );
   return lines.join('\n');
 }
@@ -293,7 +294,11 @@ export function formatTrafficReport(format: ReportFormat, report: TrafficReport)
     return formatBounded(format, report);
   const answers = formatBounded(format, answersOnly(report));
   if (format === 'github') return `${githubReport(report)}${answers}`;
-  if (format === 'text') return `${answers}${textReport(report)}`;
+  if (format === 'text') {
+    // The answers' part closes with its own counts and verdict: the whole run's close the report.
+    const lines = answers.split('\n');
+    return `${lines.slice(0, -CLOSING_LINE_COUNT).join('\n')}\n${textReport(report)}`;
+  }
   const budget = REPORT_LIMITS.markdown - Buffer.byteLength(answers);
   return `${answers}${markdownReport(report, budget)}`;
 }

@@ -69,12 +69,24 @@ export function formatText(report: ContractReport): string {
   }
   for (const error of report.errors)
     lines.push('', `Error in scenario ${error.scenario}: ${error.message.split('\n')[0]}`);
+  lines.push('', ...closingLines(report));
+  return lines.join('\n');
+}
+
+/** How many lines `formatText` ends with: the counts, the verdict and a blank line. */
+export const CLOSING_LINE_COUNT = 3;
+
+/**
+ * The lines a text report ends with: the counts, the verdict, and a blank line.
+ *
+ * @example
+ * closingLines(report); // ['12 checks: 12 passed, 0 documented and 0 inferred failed, 0 skipped; …', 'PASSED …', '']
+ */
+export function closingLines(report: ContractReport): string[] {
   const { summary } = report;
-  lines.push(
-    '',
+  return [
     `${summary.checks} checks: ${summary.passed} passed, ${summary.failedDocumented} documented and ${summary.failedInferred} inferred failed, ${summary.known > 0 ? `${summary.known} known, ` : ''}${summary.skipped} skipped; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s${report.seed === null ? '' : `; seed ${report.seed}`}`,
     report.message,
     '',
-  );
-  return lines.join('\n');
+  ];
 }
