@@ -44,6 +44,13 @@ type Faults = SandboxComponents['schemas']['Faults'];
  * - A write never throws once it has changed something (the service builds everything that can
  *   fail first).
  *
+ * NOT STORE STATE
+ *
+ * What only this process's open work holds stays out of the store: the requests each key has
+ * waiting on its `latency_ms` fault (`SandboxState.heldRequests`), the dispatcher's attempts in
+ * flight per key and the keys it watches for due work (keyed by the handles `find`/`open`
+ * return: a networked store keeps one handle per key, or the dispatcher keys them by API key).
+ *
  * SYNCHRONOUS NOW, ASYNC FOR A NETWORKED STORE
  *
  * Every call is synchronous today: the memory store answers in the same tick, and the create and
@@ -51,9 +58,9 @@ type Faults = SandboxComponents['schemas']['Faults'];
  * Hono app). A networked store makes these calls return a Promise (marked `@async` below):
  * `SandboxStore.find`, `open`, `admit`, `reset`, `release`; on `AccountStore` every read
  * (`payment`, `listPayments`, `storedPayments`, `idempotencyRecord`, `listIdempotencyRecords`,
- * `recentRequests`, `faults`/`offsetSeconds`, which it reads with the account) and every write;
- * on `WebhookStore` every call. `now(serverNow)` stays synchronous (the offset comes with the
- * account), and `closed` is a property of the handle. The in-flight Idempotency-Key record is
+ * `recentRequests`) and every write; on `WebhookStore` every call. `faults` and `offsetSeconds`
+ * stay properties: a networked store reads them with the account in `find`/`open` (one round
+ * trip), so `now(serverNow)` stays synchronous too; `closed` is a property of the handle. The in-flight Idempotency-Key record is
  * what makes a concurrent request with the same key a 409: with an async store the claim is the
  * atomic set-if-absent `claimIdempotencyKey`, so this holds without the synchronous step.
  */
@@ -140,7 +147,8 @@ export interface AccountStore {
   storedPayments(): Iterable<StoredPayment>;
   /**
    * Stores a new payment as the newest (evicting the key's oldest past its cap or budget) and,
-   * when `idempotency` is given, completes that record with its answer: both or neither. @async
+   * when `idempotency` is given, completes that record with its answer (setting its `response`,
+   * so the caller does not complete it again): both or neither. @async
    */
   createPayment(record: PaymentRecord, idempotency?: IdempotencyCompletion): StoredPayment;
   /**
@@ -202,8 +210,6 @@ export interface AccountStore {
  * if (attempt !== undefined) send(attempt).then(() => state.finishAttempt(attempt));
  */
 export interface WebhookStore {
-  /** Attempts of this key in flight in this process (the dispatcher's fair share). */
-  inFlight: number;
   endpointCount(): number;
   /** One endpoint with its signing key. @async */
   endpointById(id: string): EndpointRecord | undefined;

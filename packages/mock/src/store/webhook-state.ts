@@ -76,8 +76,6 @@ export class AccountWebhooks implements WebhookStore {
   readonly queue = new MinHeap<QueuedDelivery>(
     (a, b) => a.dueAt - b.dueAt || a.sequence - b.sequence,
   );
-  /** Delivery attempts of this key in flight now. */
-  inFlight = 0;
   /** Attempts taken off the queue and not yet finished (kept only for a durable store). */
   readonly taken = new Set<QueuedDelivery>();
   private nextSequence = 0;

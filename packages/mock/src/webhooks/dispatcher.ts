@@ -91,6 +91,11 @@ export class WebhookDispatcher {
   readonly defaultEndpoint: EndpointRecord | undefined;
   private readonly active = new Set<AccountStore>();
   private readonly inFlight = new Set<AbortController>();
+  /**
+   * Attempts in flight now per key, in this process (the fair share of each key): the
+   * dispatcher's own count, not the store's.
+   */
+  private readonly keyInFlight = new Map<WebhookStore, number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private running = 0;
@@ -214,6 +219,10 @@ export class WebhookDispatcher {
     return target === this.defaultEndpoint || state.endpointById(target.endpoint.id) === target;
   }
 
+  private inFlightOf(state: WebhookStore): number {
+    return this.keyInFlight.get(state) ?? 0;
+  }
+
   private watch(account: AccountStore): void {
     this.active.add(account);
     this.kick();
@@ -284,7 +293,7 @@ export class WebhookDispatcher {
       const next = state.nextAttemptAt();
       if (next !== undefined && next > accountNow) {
         earliest = Math.min(earliest, next - (accountNow - serverNow));
-      } else if (next === undefined && state.inFlight === 0) {
+      } else if (next === undefined && this.inFlightOf(state) === 0) {
         this.active.delete(account);
       }
     }
@@ -313,10 +322,11 @@ export class WebhookDispatcher {
         const { account, state, accountNow } = ready[
           (first + index) % ready.length
         ] as (typeof ready)[number];
-        if (state.inFlight >= share) continue;
+        const inFlight = this.inFlightOf(state);
+        if (inFlight >= share) continue;
         const free =
           this.running < this.maxConcurrent ||
-          (state.inFlight === 0 && this.running < this.maxConcurrent * 2);
+          (inFlight === 0 && this.running < this.maxConcurrent * 2);
         if (!free) continue;
         // One store call: the attempt is this dispatcher's alone (or none is due).
         const next = state.claimDueAttempt(accountNow);
@@ -349,7 +359,7 @@ export class WebhookDispatcher {
     }, this.options.timeoutMs);
     timeout.unref?.();
     this.running++;
-    state.inFlight++;
+    this.keyInFlight.set(state, this.inFlightOf(state) + 1);
     this.inFlight.add(controller);
     const serverNow = clock.now();
     const attemptedAt = account.now(serverNow);
@@ -379,7 +389,9 @@ export class WebhookDispatcher {
     } finally {
       clearTimeout(timeout);
       this.running--;
-      state.inFlight--;
+      const left = this.inFlightOf(state) - 1;
+      if (left > 0) this.keyInFlight.set(state, left);
+      else this.keyInFlight.delete(state);
       this.inFlight.delete(controller);
     }
     if (this.closed || account.closed) {
