@@ -6,11 +6,12 @@ import {
   sandboxRequestValidators,
 } from '../generated/request-validators.js';
 import {
-  AccountService,
+  type AccountService,
   type EventDelivery,
   type SandboxState,
   settleDuePayments,
 } from '../service/account-service.js';
+import { ServiceCache } from '../service/service-cache.js';
 import { seededRandom, systemRandom } from '../shared/ids.js';
 import type { ProblemInit } from '../shared/problems.js';
 import { maskSecrets } from '../shared/secrets.js';
@@ -19,7 +20,7 @@ import {
   createSchemaValidators,
   type SandboxValidators,
 } from '../shared/validation.js';
-import { AccountStore } from '../store/accounts.js';
+import { MemoryStore } from '../store/accounts.js';
 import { DataDirectory } from '../store/data-dir/data-directory.js';
 import { dumpStore } from '../store/data-dir/dump.js';
 import { replayJournal } from '../store/data-dir/replay.js';
@@ -96,7 +97,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
       : DataDirectory.open(resolved.dataDir, {
           log: resolved.logger ?? ((line) => process.emitWarning(line, DATA_DIRECTORY_WARNING)),
         });
-  const store = new AccountStore(
+  const store = new MemoryStore(
     {
       maxPaymentsPerKey: resolved.maxPaymentsPerKey,
       maxPaymentsTotal: resolved.maxPaymentsTotal,
@@ -125,6 +126,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     webhookPolicy: resolved.webhookPolicy,
     random,
   };
+  const services = new ServiceCache(sandbox);
   const { webhookFetch } = resolved;
   const webhooks = new WebhookDispatcher({
     clock: resolved.clock,
@@ -194,7 +196,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     },
     serviceFor(apiKey) {
       store.sweep(resolved.clock.now());
-      return new AccountService(sandbox, apiKey);
+      return services.get(apiKey);
     },
     deliver(events) {
       // Delivery runs after a change was committed: its failure is logged, never answered.

@@ -2,7 +2,7 @@
 import { newPaymentId, newRefundId, type RandomSource, systemRandom } from '../shared/ids.js';
 import type { ProblemInit } from '../shared/problems.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { Account } from '../store/account.js';
+import type { AccountStore } from '../store/store.js';
 import type { TokenTable } from './tokens.js';
 import { applyOutcome } from './transitions.js';
 import type { CreatePaymentRequest, Payment, PaymentList, Refund } from './types.js';
@@ -84,8 +84,11 @@ export function buildPayment(
  * @example
  * retrievePayment(account, 'pay_123'); // { ok: false, problem: { code: 'not_found', … } }
  */
-export function retrievePayment(account: Account | undefined, id: string): DomainResult<Payment> {
-  const stored = account?.payments.get(id);
+export function retrievePayment(
+  account: AccountStore | undefined,
+  id: string,
+): DomainResult<Payment> {
+  const stored = account?.payment(id);
   if (account === undefined || stored === undefined) return paymentNotFound(id);
   const text = stored.json;
   return {
@@ -105,7 +108,7 @@ export function retrievePayment(account: Account | undefined, id: string): Domai
  * listPayments(account, 10); // { ok: true, status: 200, body: { object: 'list', data: […], has_more: false } }
  */
 export function listPayments(
-  account: Account | undefined,
+  account: AccountStore | undefined,
   limit: number,
   startingAfter?: string,
 ): DomainResult<PaymentList> {

@@ -131,7 +131,7 @@ export function observe(
       const dropped = exchange.drop || exchange.aborted;
       const request = clip(exchange.bodyText ?? null);
       const response = clip(dropped ? null : (answer?.body ?? null));
-      service.recordRequest(
+      service.inspector.recordRequest(
         {
           requestId: exchange.requestId,
           method: exchange.method,

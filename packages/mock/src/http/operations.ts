@@ -3,6 +3,7 @@
 import type { AccountService, EventDelivery } from '../service/account-service.js';
 import type { ProblemInit } from '../shared/problems.js';
 import type { Checked } from '../shared/validation.js';
+import type { IdempotencyRecord } from '../store/records.js';
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options' | 'trace';
 
@@ -58,6 +59,12 @@ export type RequestBody<Operation> = Operation extends { requestBody?: never }
 /** What a handler is given: the key's account service, the `{id}` path parameter, the checked body. */
 export interface HandlerInput<Body> {
   service: AccountService;
+  /**
+   * The request's in-flight Idempotency-Key record (/v1 POSTs sent with the header): an
+   * operation that stores its answer in the same store call as its change takes it (a create);
+   * the pipeline completes it otherwise.
+   */
+  idempotency: IdempotencyRecord | undefined;
   /** The `{id}` path parameter, decoded; empty when the path has none. */
   id: string;
   body: Body;

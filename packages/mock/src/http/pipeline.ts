@@ -5,8 +5,8 @@ import { checkIdempotencyKey, type IdempotentRequest } from '../service/idempote
 import { heldRequestsFull } from '../shared/faults.js';
 import type { ProblemInit } from '../shared/problems.js';
 import type { Checked } from '../shared/validation.js';
-import type { Account } from '../store/account.js';
 import type { IdempotencyRecord, StoredResponse } from '../store/records.js';
+import type { AccountStore } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
 import { callerOnThisMachine } from './caller.js';
@@ -57,7 +57,7 @@ export interface OperationShape {
 interface Pending {
   request: IdempotentRequest;
   record: IdempotencyRecord;
-  account: Account;
+  account: AccountStore;
   /** The handler's own answer (not a replay or a problem before it): what the record keeps. */
   stored: StoredResponse | undefined;
   /** Whether the record was completed (or given back) already. */
@@ -103,7 +103,7 @@ export function operationPipeline(
     if (pending?.account.closed === true) {
       // The key was reset while this request waited: its record went with the old account, so
       // take the key again on the new one (no payment may be left without its record).
-      const decision = service.beginIdempotentRequest(pending.request);
+      const decision = service.idempotency.begin(pending.request);
       if (decision.kind === 'problem') return answerProblem(exchange, decision.problem);
       if (decision.kind === 'replay') return answerWith(exchange, decision.response, true);
       const account = service.find();
@@ -113,12 +113,13 @@ export function operationPipeline(
       }
     }
     if (shape.api) {
-      const { events } = service.settleDue();
+      const { events } = service.payments.settleDue();
       if (events.length > 0) deliver(events);
     }
     const url = c.req.url;
     const answer = handler({
       service,
+      idempotency: pending?.record,
       id: shape.hasId ? (c.req.param('id') ?? '') : '',
       // Parsed only when a handler reads it (the list operations).
       get query() {
@@ -130,16 +131,18 @@ export function operationPipeline(
       },
     });
     if (answer.events !== undefined) deliver(answer.events);
+    // A record the operation completed with its change holds the answer already.
     const stored =
-      'problem' in answer
+      pending?.record.response ??
+      ('problem' in answer
         ? toStoredProblem(answer.problem, exchange.requestId)
-        : toStoredJson(answer.status, answer.body, answer.text);
+        : toStoredJson(answer.status, answer.body, answer.text));
     if (pending !== undefined) {
       // The record is completed in the same synchronous step as the change it answers, so a
       // durable store writes both or neither.
       pending.stored = stored;
       pending.finished = true;
-      service.finishIdempotentRequest(pending.record, stored.status !== 400 ? stored : undefined);
+      service.idempotency.finish(pending.record, stored.status !== 400 ? stored : undefined);
     }
     return answerWith(exchange, stored);
   };
@@ -167,16 +170,16 @@ export function operationPipeline(
         bodyText: exchange.bodyText,
         body,
       };
-      const decision = service.beginIdempotentRequest(request);
+      const decision = service.idempotency.begin(request);
       if (decision.kind === 'problem') return answerProblem(exchange, decision.problem);
       if (decision.kind === 'replay') {
-        exchange.drop = service.takeDrop();
+        exchange.drop = service.faults.takeDrop();
         return answerWith(exchange, decision.response, true);
       }
       const full = service.checkCapacity();
       if (full !== undefined) {
         // Nothing was done: the key is free again for the retry that Retry-After invites.
-        service.finishIdempotentRequest(decision.record, undefined);
+        service.idempotency.finish(decision.record, undefined);
         return answerProblem(exchange, full);
       }
       record = decision.record;
@@ -193,9 +196,9 @@ export function operationPipeline(
     } finally {
       if (record !== undefined && pending?.finished !== true) {
         // The handler threw, or never ran: the key is free again.
-        service.finishIdempotentRequest(pending?.record ?? record, undefined);
+        service.idempotency.finish(pending?.record ?? record, undefined);
       }
-      if (!failed) exchange.drop = service.takeDrop();
+      if (!failed) exchange.drop = service.faults.takeDrop();
       service.release();
     }
   };
@@ -238,16 +241,16 @@ export function operationPipeline(
     const service = serviceFor(auth.apiKey);
     exchange.service = service;
     if (!shape.api) return afterFaults(c, exchange, service, undefined);
-    const latencyMs = service.latencyMs();
+    const latencyMs = service.faults.latencyMs();
     if (latencyMs === 0) {
-      const failure = service.takeFailure();
+      const failure = service.faults.takeFailure();
       if (failure !== undefined) return answerProblem(exchange, failure);
       return afterFaults(c, exchange, service, undefined);
     }
-    const release = service.holdRequest();
+    const release = service.faults.holdRequest();
     if (release === undefined) return answerProblem(exchange, heldRequestsFull(latencyMs));
     try {
-      const failure = service.takeFailure();
+      const failure = service.faults.takeFailure();
       if (failure !== undefined) {
         await sleep(latencyMs);
         return answerProblem(exchange, failure);

@@ -6,9 +6,7 @@ import {
   type ProblemInit,
   renderProblem,
 } from '../shared/problems.js';
-import type { StoredResponse } from '../store/records.js';
-
-const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
+import { jsonResponse, type StoredResponse } from '../store/records.js';
 
 /**
  * A 2xx body as a stored response (status, headers, body text): serialized here unless `text`
@@ -19,7 +17,7 @@ const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'applic
  * toStoredJson(201, { id: 'pay_1' }); // { status: 201, headers: { 'content-type': 'application/json' }, body: '{"id":"pay_1"}' }
  */
 export function toStoredJson(status: number, body: unknown, text?: string): StoredResponse {
-  return { status, headers: JSON_HEADERS, body: text ?? JSON.stringify(body) };
+  return jsonResponse(status, text ?? JSON.stringify(body));
 }
 
 /**

@@ -135,6 +135,7 @@ function erase<Operation>(route: Route<Operation>): ErasedRoute {
         value: (input) =>
           route.handle({
             service: input.service,
+            idempotency: input.idempotency,
             id: input.id,
             body,
             get query() {

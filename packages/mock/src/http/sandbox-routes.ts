@@ -27,12 +27,12 @@ export function createSandboxRoutes(validators: SandboxValidators) {
     },
     getSandboxClock: {
       body: noBody,
-      handle: ({ service }) => ({ status: 200, body: service.clock() }),
+      handle: ({ service }) => ({ status: 200, body: service.clock.get() }),
     },
     advanceSandboxClock: {
       body: requiredBody(validators.validator('AdvanceClockRequest')),
       handle: ({ service, body }) => {
-        const { result, events } = service.advanceClock(body.seconds);
+        const { result, events } = service.clock.advance(body.seconds);
         if (!result.ok) return { problem: result.problem };
         // Always handed over (even empty): retries that came due with the clock run now.
         return { status: 200, body: result.body, events };
@@ -40,20 +40,20 @@ export function createSandboxRoutes(validators: SandboxValidators) {
     },
     getSandboxFaults: {
       body: noBody,
-      handle: ({ service }) => ({ status: 200, body: service.faults() }),
+      handle: ({ service }) => ({ status: 200, body: service.faults.get() }),
     },
     setSandboxFaults: {
       body: requiredBody(validators.validator('Faults')),
-      handle: ({ service, body }) => ({ status: 200, body: service.setFaults(body) }),
+      handle: ({ service, body }) => ({ status: 200, body: service.faults.set(body) }),
     },
     clearSandboxFaults: {
       body: noBody,
-      handle: ({ service }) => ({ status: 200, body: service.clearFaults() }),
+      handle: ({ service }) => ({ status: 200, body: service.faults.clear() }),
     },
     getSandboxInspector: {
       body: noBody,
       handle: ({ service, callerOnThisMachine }) => {
-        const inspector = service.inspector();
+        const inspector = service.inspector.get();
         if (callerOnThisMachine) return { status: 200, body: inspector };
         const events = inspector.events.map((event) => ({
           ...event,
@@ -65,7 +65,7 @@ export function createSandboxRoutes(validators: SandboxValidators) {
     listWebhookDeliveries: {
       body: noBody,
       handle: ({ service, query, callerOnThisMachine }) => {
-        const list = service.webhookDeliveries(query.get('event_id'));
+        const list = service.webhooks.listDeliveries(query.get('event_id'));
         if (callerOnThisMachine) return { status: 200, body: list };
         return { status: 200, body: { ...list, data: list.data.map(withoutAnswer) } };
       },
@@ -73,7 +73,7 @@ export function createSandboxRoutes(validators: SandboxValidators) {
     redeliverEvent: {
       body: noBody,
       handle: ({ service, id }) => {
-        const { result: endpoints, events } = service.redeliverEvent(id);
+        const { result: endpoints, events } = service.webhooks.redeliverEvent(id);
         if (endpoints === undefined) {
           const detail = `No event with id ${id} exists for this API key (the last 1000 events are kept).`;
           return { problem: { code: 'not_found', detail } };

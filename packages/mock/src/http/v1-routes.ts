@@ -22,7 +22,7 @@ export interface LimitBounds {
  * The answer of a domain result: its status and body, or its problem; with the events caused.
  *
  * @example
- * answer(service.retrievePayment('pay_1')); // { status: 200, body: { id: 'pay_1', … } }
+ * answer(service.payments.retrieve('pay_1')); // { status: 200, body: { id: 'pay_1', … } }
  */
 export function answer<Body>(
   result: DomainResult<Body>,
@@ -54,8 +54,8 @@ export function createV1Routes(
   return {
     createPayment: {
       body: withTokenCheck(requiredBody(validators.validator('CreatePaymentRequest')), tokens),
-      handle: ({ service, body }) => {
-        const { result, events } = service.createPayment(body);
+      handle: ({ service, body, idempotency }) => {
+        const { result, events } = service.payments.create(body, idempotency);
         return answer(result, events);
       },
     },
@@ -64,45 +64,45 @@ export function createV1Routes(
       handle: ({ service, query }) => {
         const parsed = parseListQuery(query, limitBounds);
         if ('errors' in parsed) return { problem: invalidRequest(parsed.errors) };
-        return answer(service.listPayments(parsed.limit, parsed.startingAfter));
+        return answer(service.payments.list(parsed.limit, parsed.startingAfter));
       },
     },
     retrievePayment: {
       body: noBody,
-      handle: ({ service, id }) => answer(service.retrievePayment(id)),
+      handle: ({ service, id }) => answer(service.payments.retrieve(id)),
     },
     capturePayment: {
       body: optionalBody(validators.validator('CapturePaymentRequest')),
       handle: ({ service, id, body }) => {
-        const { result, events } = service.capturePayment(id, body);
+        const { result, events } = service.payments.capture(id, body);
         return answer(result, events);
       },
     },
     cancelPayment: {
       body: optionalBody(validators.validator('CancelPaymentRequest')),
       handle: ({ service, id }) => {
-        const { result, events } = service.cancelPayment(id);
+        const { result, events } = service.payments.cancel(id);
         return answer(result, events);
       },
     },
     createRefund: {
       body: optionalBody(validators.validator('CreateRefundRequest')),
       handle: ({ service, id, body }) => {
-        const { result, events } = service.createRefund(id, body);
+        const { result, events } = service.payments.refund(id, body);
         return answer(result, events);
       },
     },
     createWebhookEndpoint: {
       body: requiredBody(validators.validator('CreateWebhookEndpointRequest')),
-      handle: ({ service, body }) => answer(service.createWebhookEndpoint(body)),
+      handle: ({ service, body }) => answer(service.webhooks.createEndpoint(body)),
     },
     listWebhookEndpoints: {
       body: noBody,
-      handle: ({ service }) => answer(service.listWebhookEndpoints()),
+      handle: ({ service }) => answer(service.webhooks.listEndpoints()),
     },
     deleteWebhookEndpoint: {
       body: noBody,
-      handle: ({ service, id }) => answer(service.deleteWebhookEndpoint(id)),
+      handle: ({ service, id }) => answer(service.webhooks.deleteEndpoint(id)),
     },
   } satisfies RouteTable<operations, paths>;
 }

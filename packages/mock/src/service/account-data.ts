@@ -2,19 +2,19 @@
 import type { components } from '@payment-service/openapi';
 import { type Faults, normalizeFaults } from '../shared/faults.js';
 import {
-  type Account,
   type IdempotencyRecord,
   packTimeline,
   type StoredResponse,
   type TimelineStep,
-} from '../store/account.js';
+} from '../store/records.js';
+import type { AccountStore, WebhookStore } from '../store/store.js';
 import type {
   EndpointRecord,
   QueuedDelivery,
   StoredEvent,
   WebhookDelivery,
 } from '../store/webhook-state.js';
-import type { SandboxState } from './account-service.js';
+import type { SandboxState } from './key-scope.js';
 
 type Payment = components['schemas']['Payment'];
 
@@ -110,7 +110,7 @@ export function readAccountData(sandbox: SandboxState, apiKey: string): AccountD
     });
   }
   const idempotencyRecords: IdempotencyData[] = [];
-  for (const record of account.idempotencyRecords.values()) {
+  for (const record of account.listIdempotencyRecords()) {
     if (record.response === undefined) continue;
     const { key, method, path, bodyFingerprint, expiresAt, serverExpiresAt } = record;
     const response = { ...record.response, headers: { ...record.response.headers } };
@@ -135,23 +135,24 @@ export function readAccountData(sandbox: SandboxState, apiKey: string): AccountD
 
 /** Copies of a key's endpoints, events, log and queued attempts (to live endpoints only). */
 function readWebhookData(
-  state: Account['webhooks'],
+  state: WebhookStore | undefined,
   defaultEndpoint: EndpointRecord | undefined,
 ): WebhookData {
   if (state === undefined) return noWebhooks();
-  const endpoints = [...state.endpoints.values()].map(({ endpoint, key }) => ({
+  const endpoints = state.listEndpoints().map(({ endpoint, key }) => ({
     endpoint: { ...endpoint, events: endpoint.events === null ? null : [...endpoint.events] },
     key: Uint8Array.from(key),
   }));
   // An attempt to a deleted endpoint is dropped when it falls due: it is not part of the state.
   const live = (delivery: QueuedDelivery) =>
     delivery.target === defaultEndpoint ||
-    state.endpoints.get(delivery.target.endpoint.id) === delivery.target;
-  const waiting = state.queue
-    .items()
+    state.endpointById(delivery.target.endpoint.id) === delivery.target;
+  const waiting = state
+    .queuedAttempts()
     .filter(live)
     .sort((a, b) => a.dueAt - b.dueAt || a.sequence - b.sequence);
-  const kept = new Set(state.events.keys());
+  const keptEvents = state.listEvents();
+  const kept = new Set(keptEvents.map((event) => event.id));
   const sentOnly = new Map<string, StoredEvent>();
   for (const { event } of waiting) {
     if (!kept.has(event.id)) sentOnly.set(event.id, event);
@@ -159,8 +160,8 @@ function readWebhookData(
   return {
     endpoints,
     // Events only the queue still holds are older than every kept one.
-    events: [...sentOnly.values(), ...state.events.values()].map((event) => ({ ...event })),
-    log: state.log.map((entry) => ({ ...entry })),
+    events: [...sentOnly.values(), ...keptEvents].map((event) => ({ ...event })),
+    log: state.deliveryLog().map((entry) => ({ ...entry })),
     queued: waiting.map(({ event, target, attempt, dueAt }) => ({
       event: { ...event },
       endpointId: target.endpoint.id,
@@ -187,7 +188,7 @@ export function addPayments(
   const account = sandbox.store.open(apiKey);
   for (const { payment, token, settlesAt, timeline } of payments) {
     const created = { at: Date.parse(payment.created_at), change: 'created', ...payment } as const;
-    sandbox.store.insertPayment(account, {
+    account.createPayment({
       id: payment.id,
       json: JSON.stringify(payment),
       token,
@@ -222,16 +223,17 @@ export function replaceAccountData(sandbox: SandboxState, apiKey: string, data: 
       serverExpiresAt: record.serverExpiresAt,
       owner: undefined,
     };
-    sandbox.store.addIdempotencyRecord(account, stored);
-    sandbox.store.completeIdempotencyRecord(account, stored, { ...record.response });
+    // Expires nothing: the records are restored as they are.
+    account.claimIdempotencyKey(stored, Number.NEGATIVE_INFINITY);
+    account.completeIdempotencyRecord(stored, { ...record.response });
   }
   writeWebhookData(account, data.webhooks, sandbox.defaultEndpoint);
-  sandbox.store.dropIfEmpty(account);
+  sandbox.store.release(account);
 }
 
 /** Registers the endpoints, remembers the events and the log, queues the attempts. */
 function writeWebhookData(
-  account: Account,
+  account: AccountStore,
   data: WebhookData,
   defaultEndpoint: EndpointRecord | undefined,
 ): void {
@@ -248,7 +250,7 @@ function writeWebhookData(
     const target =
       endpointId === defaultEndpoint?.endpoint.id
         ? defaultEndpoint
-        : state.endpoints.get(endpointId);
+        : state.endpointById(endpointId);
     if (target !== undefined) state.enqueue({ event: { ...event }, target, attempt, dueAt });
   }
 }

@@ -2,8 +2,8 @@
 import { hash } from 'node:crypto';
 import { flatCopy } from '../shared/intern.js';
 import type { FieldError, ProblemInit } from '../shared/problems.js';
-import type { Account, IdempotencyRecord, StoredResponse } from '../store/account.js';
-import type { AccountStore } from '../store/accounts.js';
+import type { IdempotencyRecord, StoredResponse } from '../store/records.js';
+import type { AccountStore } from '../store/store.js';
 
 /** The request an Idempotency-Key is used with. */
 export interface IdempotentRequest {
@@ -99,50 +99,22 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * Looks the key up and decides. On `proceed` an in-flight record is stored at once (synchronously),
- * so a concurrent request with the same key sees it and gets a 409.
+ * Takes the key for this request, or decides against it: one set-if-absent call of the store
+ * stores the new in-flight record unless the key has one (records expired on the key's clock
+ * go first). On `proceed` the record is stored at once, so a concurrent request with the same
+ * key sees it and gets a 409; otherwise the key's record decides: replay, 409 or 422.
  *
  * @example
- * const decision = beginIdempotentRequest(store, account, request, accountNow, serverNow, 86_400_000);
- * if (decision.kind === 'proceed') completeIdempotentRequest(store, account, decision.record, response);
+ * const decision = beginIdempotentRequest(account, request, accountNow, serverNow, 86_400_000);
+ * if (decision.kind === 'proceed') account.completeIdempotencyRecord(decision.record, response);
  */
 export function beginIdempotentRequest(
-  store: AccountStore,
-  account: Account,
+  account: AccountStore,
   request: IdempotentRequest,
   accountNow: number,
   serverNow: number,
   ttlMs: number,
 ): IdempotencyDecision {
-  store.expireIdempotencyRecords(account, accountNow);
-  const existing = account.idempotencyRecords.get(request.key);
-  if (existing !== undefined) {
-    const differences: string[] = [];
-    if (existing.method !== request.method) differences.push(`method (${existing.method})`);
-    if (existing.path !== request.path) differences.push(`path (${existing.path})`);
-    if (!sameBody(existing.bodyFingerprint, request.bodyText, request.body))
-      differences.push('body');
-    if (differences.length > 0) {
-      return {
-        kind: 'problem',
-        problem: {
-          code: 'idempotency_key_reused',
-          detail: `This Idempotency-Key was first used with ${existing.method} ${existing.path}; this request differs in its ${differences.join(', ')}. Use a new key for a different request.`,
-        },
-      };
-    }
-    if (existing.response === undefined) {
-      return {
-        kind: 'problem',
-        problem: {
-          code: 'idempotency_key_in_use',
-          detail:
-            'A request with this Idempotency-Key is still being processed. Retry after it finishes to get its response.',
-        },
-      };
-    }
-    return { kind: 'replay', response: existing.response };
-  }
   const record: IdempotencyRecord = {
     key: request.key,
     method: request.method,
@@ -153,35 +125,30 @@ export function beginIdempotentRequest(
     serverExpiresAt: serverNow + ttlMs,
     owner: undefined,
   };
-  store.addIdempotencyRecord(account, record);
-  return { kind: 'proceed', record };
-}
-
-/**
- * Stores the first response of the key, for replay until the record expires.
- *
- * @example
- * completeIdempotentRequest(store, account, record, { status: 201, headers: {}, body: '{…}' });
- */
-export function completeIdempotentRequest(
-  store: AccountStore,
-  account: Account,
-  record: IdempotencyRecord,
-  response: StoredResponse,
-): void {
-  store.completeIdempotencyRecord(account, record, response);
-}
-
-/**
- * Forgets an in-flight record whose request was not processed (so the key can be used again).
- *
- * @example
- * abandonIdempotentRequest(store, account, record);
- */
-export function abandonIdempotentRequest(
-  store: AccountStore,
-  account: Account,
-  record: IdempotencyRecord,
-): void {
-  store.deleteIdempotencyRecord(account, record);
+  const existing = account.claimIdempotencyKey(record, accountNow);
+  if (existing === undefined) return { kind: 'proceed', record };
+  const differences: string[] = [];
+  if (existing.method !== request.method) differences.push(`method (${existing.method})`);
+  if (existing.path !== request.path) differences.push(`path (${existing.path})`);
+  if (existing.bodyFingerprint !== record.bodyFingerprint) differences.push('body');
+  if (differences.length > 0) {
+    return {
+      kind: 'problem',
+      problem: {
+        code: 'idempotency_key_reused',
+        detail: `This Idempotency-Key was first used with ${existing.method} ${existing.path}; this request differs in its ${differences.join(', ')}. Use a new key for a different request.`,
+      },
+    };
+  }
+  if (existing.response === undefined) {
+    return {
+      kind: 'problem',
+      problem: {
+        code: 'idempotency_key_in_use',
+        detail:
+          'A request with this Idempotency-Key is still being processed. Retry after it finishes to get its response.',
+      },
+    };
+  }
+  return { kind: 'replay', response: existing.response };
 }

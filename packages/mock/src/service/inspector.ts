@@ -3,8 +3,8 @@ import type { components, SandboxComponents } from '@payment-service/openapi';
 import { extend } from '../shared/objects.js';
 import { maskBody, maskSecrets, maskUrl } from '../shared/secrets.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { Account } from '../store/account.js';
 import type { RecordedEntry } from '../store/request-log.js';
+import type { AccountStore } from '../store/store.js';
 
 type Schemas = SandboxComponents['schemas'];
 type EventType = components['schemas']['EventType'];
@@ -20,11 +20,11 @@ export const INSPECTED_EVENTS = 100;
  * const { requests, payments, events } = inspectAccount(account);
  */
 export function inspectAccount(
-  account: Account | undefined,
+  account: AccountStore | undefined,
 ): Pick<Schemas['Inspector'], 'requests' | 'payments' | 'events'> {
   if (account === undefined) return { requests: [], payments: [], events: [] };
   return {
-    requests: (account.requests?.newestFirst() ?? []).map(recordedRequest),
+    requests: account.recentRequests().map(recordedRequest),
     payments: inspectedPayments(account),
     events: inspectedEvents(account),
   };
@@ -46,7 +46,7 @@ function recordedRequest(entry: RecordedEntry): Schemas['RecordedRequest'] {
   };
 }
 
-function inspectedPayments(account: Account): Schemas['InspectedPayment'][] {
+function inspectedPayments(account: AccountStore): Schemas['InspectedPayment'][] {
   const { data } = account.listPayments(INSPECTED_PAYMENTS) ?? { data: [] };
   return data.map((stored) => {
     const steps = stored.timeline;
@@ -63,12 +63,12 @@ interface EventBody {
   data: { object: { id: string } };
 }
 
-function inspectedEvents(account: Account): Schemas['InspectedEvent'][] {
+function inspectedEvents(account: AccountStore): Schemas['InspectedEvent'][] {
   const state = account.webhooks;
   if (state === undefined) return [];
-  const recent = [...state.events.values()].slice(-INSPECTED_EVENTS).reverse();
+  const recent = state.listEvents().slice(-INSPECTED_EVENTS).reverse();
   const deliveries = new Map<string, Schemas['WebhookDelivery'][]>();
-  for (const entry of state.log) {
+  for (const entry of state.deliveryLog()) {
     const list = deliveries.get(entry.event_id);
     if (list === undefined) deliveries.set(entry.event_id, [entry]);
     else list.push(entry);

@@ -6,7 +6,7 @@ import { checkWebhookUrl } from '../domain/webhook-url.js';
 import { type RandomSource, systemRandom } from '../shared/ids.js';
 import { extend } from '../shared/objects.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { Account } from '../store/account.js';
+import type { AccountStore } from '../store/store.js';
 import { MAX_ENDPOINTS_PER_KEY, type WebhookEndpoint } from '../store/webhook-state.js';
 import { newSigningSecret } from '../webhooks/signing.js';
 
@@ -21,7 +21,7 @@ type Schemas = components['schemas'];
  * // { ok: true, status: 201, body: { id: 'we_…', secret: 'whsec_…', … } }
  */
 export function createWebhookEndpoint(
-  account: Account,
+  account: AccountStore,
   accountNow: number,
   request: Schemas['CreateWebhookEndpointRequest'],
   policy: WebhookAddressPolicy = PUBLIC_AND_LOOPBACK,
@@ -39,8 +39,7 @@ export function createWebhookEndpoint(
       },
     };
   }
-  const endpoints = account.webhooks?.endpoints;
-  if (endpoints !== undefined && endpoints.size >= MAX_ENDPOINTS_PER_KEY) {
+  if ((account.webhooks?.endpointCount() ?? 0) >= MAX_ENDPOINTS_PER_KEY) {
     const message = `a key can register at most ${MAX_ENDPOINTS_PER_KEY} webhook endpoints; delete one first`;
     return {
       ok: false,
@@ -67,9 +66,9 @@ export function createWebhookEndpoint(
  * listWebhookEndpoints(account); // { ok: true, status: 200, body: { object: 'list', data: […], has_more: false } }
  */
 export function listWebhookEndpoints(
-  account: Account | undefined,
+  account: AccountStore | undefined,
 ): DomainResult<Schemas['WebhookEndpointList']> {
-  const data = [...(account?.webhooks?.endpoints.values() ?? [])].map(({ endpoint }) => endpoint);
+  const data = (account?.webhooks?.listEndpoints() ?? []).map(({ endpoint }) => endpoint);
   return { ok: true, status: 200, body: { object: 'list', data, has_more: false } };
 }
 
@@ -80,7 +79,7 @@ export function listWebhookEndpoints(
  * deleteWebhookEndpoint(account, 'we_123'); // { ok: true, status: 200, body: { id: 'we_123', deleted: true, … } }
  */
 export function deleteWebhookEndpoint(
-  account: Account | undefined,
+  account: AccountStore | undefined,
   id: string,
 ): DomainResult<Schemas['DeletedWebhookEndpoint']> {
   if (account?.webhooks?.deleteEndpoint(id) !== true) {

@@ -1,26 +1,12 @@
 import type { components } from '@payment-service/openapi';
 import { describe, expect, it } from 'vitest';
+import { testPayment } from '../test-support/payment.js';
 import { Account, MAX_TIMELINE_STEPS, type PackedTimeline } from './account.js';
 import { ACCOUNT_BYTES, paymentBytes } from './memory.js';
 
 type Payment = components['schemas']['Payment'];
 
-function payment(id: string): Payment {
-  return {
-    id,
-    object: 'payment',
-    status: 'AUTHORIZED',
-    amount: 1000,
-    currency: 'KZT',
-    created_at: '2025-01-01T00:00:00Z',
-    capture: false,
-    description: null,
-    amount_captured: 0,
-    amount_refunded: 0,
-    failure_code: null,
-    failure_message: null,
-  };
-}
+const payment = (id: string): Payment => testPayment(id);
 
 const record = (value: Payment) => ({
   id: value.id,

@@ -9,9 +9,11 @@ import {
   type IdempotencyRecord,
   type PaymentRecord,
   StoredPayment,
+  type StoredResponse,
   type TimelineStep,
 } from './records.js';
-import { RequestLog } from './request-log.js';
+import { type RecordedEntry, RequestLog } from './request-log.js';
+import type { AccountStore, IdempotencyCompletion, PaymentPage } from './store.js';
 import { AccountWebhooks } from './webhook-state.js';
 
 export {
@@ -25,16 +27,11 @@ export {
   type StoredResponse,
   type TimelineStep,
 } from './records.js';
+export type { PaymentPage } from './store.js';
 
 type Payment = components['schemas']['Payment'];
 
 type Faults = SandboxComponents['schemas']['Faults'];
-
-/** A page of an account's payments, newest first. */
-export interface PaymentPage {
-  data: StoredPayment[];
-  has_more: boolean;
-}
 
 /** How an account reports the bytes it holds to the store, and its own budget. */
 export interface AccountMeter {
@@ -44,6 +41,26 @@ export interface AccountMeter {
   canHold(delta: number): boolean;
 }
 
+/**
+ * What an account leaves to the memory store that holds it: the calls that also change the
+ * store's totals, record orders and budgets (see `MemoryStore`).
+ */
+export interface AccountOwner {
+  createPayment(
+    account: Account,
+    record: PaymentRecord,
+    idempotency: IdempotencyCompletion | undefined,
+  ): StoredPayment;
+  addIdempotencyRecord(account: Account, record: IdempotencyRecord): void;
+  completeIdempotencyRecord(
+    account: Account,
+    record: IdempotencyRecord,
+    response: StoredResponse,
+  ): void;
+  deleteIdempotencyRecord(account: Account, record: IdempotencyRecord): void;
+  expireIdempotencyRecords(account: Account, accountNow: number): void;
+}
+
 const unmetered: AccountMeter = {
   keyBudgetBytes: Number.POSITIVE_INFINITY,
   onBytes() {},
@@ -51,15 +68,15 @@ const unmetered: AccountMeter = {
 };
 
 /**
- * The data of one sandbox key. Payments are kept oldest first, so the oldest is evicted first and
- * a page is a slice read backwards.
+ * The data of one sandbox key: the memory store's `AccountStore`. Payments are kept oldest first,
+ * so the oldest is evicted first and a page is a slice read backwards.
  *
  * @example
- * const account = new Account();
- * account.addPayment(payment, 'tok_test_success');
- * account.listPayments(10).data[0]?.id === payment.id; // true
+ * const account = store.open('sk_test_12345678');
+ * account.createPayment({ id: 'pay_1', json, token: 'tok_test_success', settlesAt: undefined, timeline });
+ * account.listPayments(10)?.data[0]?.id; // 'pay_1'
  */
-export class Account {
+export class Account implements AccountStore {
   readonly payments = new Map<string, StoredPayment>();
   readonly idempotencyRecords = new Map<string, IdempotencyRecord>();
   faults: Faults = {};
@@ -86,8 +103,77 @@ export class Account {
     private readonly meter: AccountMeter = unmetered,
     /** Where the account's changes are written, when the store is durable. */
     readonly journal: JournalTarget | undefined = undefined,
+    /** The memory store holding the account (absent: an account on its own, for unit tests). */
+    private readonly owner: AccountOwner | undefined = undefined,
   ) {
     this.addBytes(ACCOUNT_BYTES);
+  }
+
+  /** The store that holds the account, for the calls that change its totals too. */
+  private get store(): AccountOwner {
+    if (this.owner === undefined) throw new Error('this account is not held by a MemoryStore');
+    return this.owner;
+  }
+
+  payment(id: string): StoredPayment | undefined {
+    return this.payments.get(id);
+  }
+
+  createPayment(record: PaymentRecord, idempotency?: IdempotencyCompletion): StoredPayment {
+    return this.store.createPayment(this, record, idempotency);
+  }
+
+  transitionPayment(
+    id: string,
+    expectedJson: string,
+    payment: Payment,
+    step: TimelineStep,
+  ): boolean {
+    const stored = this.payments.get(id);
+    // The same string in the common case: a pointer comparison.
+    if (stored === undefined || stored.json !== expectedJson) return false;
+    this.updatePayment(stored, payment, step);
+    return true;
+  }
+
+  idempotencyRecord(key: string): IdempotencyRecord | undefined {
+    return this.idempotencyRecords.get(key);
+  }
+
+  claimIdempotencyKey(
+    record: IdempotencyRecord,
+    accountNow: number,
+  ): IdempotencyRecord | undefined {
+    const store = this.store;
+    store.expireIdempotencyRecords(this, accountNow);
+    const existing = this.idempotencyRecords.get(record.key);
+    if (existing !== undefined) return existing;
+    store.addIdempotencyRecord(this, record);
+    return undefined;
+  }
+
+  completeIdempotencyRecord(record: IdempotencyRecord, response: StoredResponse): void {
+    this.store.completeIdempotencyRecord(this, record, response);
+  }
+
+  forgetIdempotencyRecord(record: IdempotencyRecord): void {
+    this.store.deleteIdempotencyRecord(this, record);
+  }
+
+  expireIdempotencyRecords(accountNow: number): void {
+    this.store.expireIdempotencyRecords(this, accountNow);
+  }
+
+  listIdempotencyRecords(): Iterable<IdempotencyRecord> {
+    return this.idempotencyRecords.values();
+  }
+
+  recordRequest(entry: RecordedEntry): void {
+    this.requestLog().record(entry);
+  }
+
+  recentRequests(): RecordedEntry[] {
+    return this.requests?.newestFirst() ?? [];
   }
 
   /** The key's id in the journal (a hash of its API key), or '' for a memory-only account. */

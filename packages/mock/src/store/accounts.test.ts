@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 type Payment = components['schemas']['Payment'];
 
 import type { IdempotencyRecord } from './account.js';
-import { AccountStore } from './accounts.js';
+import { MemoryStore } from './accounts.js';
 
 let counter = 0;
 function payment(): Payment {
@@ -38,7 +38,7 @@ function record(key: string, expiresAt: number): IdempotencyRecord {
 
 const success = 'tok_test_success';
 
-describe('AccountStore', () => {
+describe('MemoryStore', () => {
   const limits = {
     maxPaymentsPerKey: 3,
     maxPaymentsTotal: 5,
@@ -52,10 +52,7 @@ describe('AccountStore', () => {
   /** A store on a manual clock, with its eviction log. */
   function storeWith(overrides: Partial<typeof limits> = {}) {
     const lines: string[] = [];
-    const store = new AccountStore(
-      { ...limits, ...overrides },
-      { log: (line) => lines.push(line) },
-    );
+    const store = new MemoryStore({ ...limits, ...overrides }, { log: (line) => lines.push(line) });
     // The server's time moves when a request starts (sweep), as in the runtime.
     const clock = {
       set now(serverNow: number) {

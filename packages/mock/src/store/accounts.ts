@@ -3,6 +3,7 @@ import type { components } from '@payment-service/openapi';
 import { intern } from '../shared/intern.js';
 import {
   Account,
+  type AccountOwner,
   type IdempotencyRecord,
   type PackedTimeline,
   type PaymentRecord,
@@ -12,6 +13,7 @@ import {
 import { FifoQueue } from './fifo-queue.js';
 import { keyIdOf, recordLine, type StoreJournal } from './journal.js';
 import { paymentBytes, recordBytes, responseBytes } from './memory.js';
+import type { AccountStore, IdempotencyCompletion, SandboxStore } from './store.js';
 
 type Payment = components['schemas']['Payment'];
 
@@ -43,16 +45,17 @@ export interface StoreContext {
 const RESTORED = '\u0000';
 
 /**
- * All accounts. No key's traffic ever removes another key's data: a key over its byte budget
+ * All accounts, in this process's memory: the default `SandboxStore` (journaled to a data
+ * directory when `context.journal` is given). No key's traffic ever removes another key's data: a key over its byte budget
  * loses its own oldest payments and idempotency records; when the whole sandbox is over its
  * budget (or a total cap), idle accounts are forgotten (logged) and, failing that, `admit()`
  * refuses new work. Records are kept in global creation order for O(1) expiry sweeps.
  *
  * @example
- * const store = new AccountStore({ maxPaymentsPerKey: 10, maxPaymentsTotal: 100, maxIdempotencyRecordsPerKey: 10, maxIdempotencyRecordsTotal: 100, maxAccounts: 10, memoryBudgetBytes: 1 << 20, keyMemoryBudgetBytes: 1 << 16, idleMs: 3_600_000 });
+ * const store = new MemoryStore({ maxPaymentsPerKey: 10, maxPaymentsTotal: 100, maxIdempotencyRecordsPerKey: 10, maxIdempotencyRecordsTotal: 100, maxAccounts: 10, memoryBudgetBytes: 1 << 20, keyMemoryBudgetBytes: 1 << 16, idleMs: 3_600_000 });
  * const account = store.open('sk_test_12345678');
  */
-export class AccountStore {
+export class MemoryStore implements SandboxStore, AccountOwner {
   private readonly accounts = new Map<string, Account>();
   private mostRecentKey: string | undefined;
   private readonly apiKeys = new WeakMap<Account, string>();
@@ -126,6 +129,7 @@ export class AccountStore {
         canHold: (delta) => this.totalBytes + delta <= this.limits.memoryBudgetBytes,
       },
       journal === undefined ? undefined : { keyId, journal },
+      this,
     );
     holder.account = account;
     account.lastUsedAt = this.serverNow;
@@ -158,6 +162,21 @@ export class AccountStore {
   ): StoredPayment {
     const timeline: PackedTimeline = [createdAt, payment.status, payment.amount, null];
     return this.insertPayment(account, { id: payment.id, json, token, settlesAt, timeline });
+  }
+
+  /**
+   * Stores a new payment and completes its idempotency record with the answer, in one step: a
+   * durable store writes both or neither.
+   */
+  createPayment(
+    account: Account,
+    record: PaymentRecord,
+    idempotency: IdempotencyCompletion | undefined,
+  ): StoredPayment {
+    const stored = this.insertPayment(account, record);
+    if (idempotency !== undefined)
+      this.completeIdempotencyRecord(account, idempotency.record, idempotency.response);
+    return stored;
   }
 
   /** Stores a payment given as a record (restored, or a fixture), as `addPayment` does. */
@@ -343,6 +362,10 @@ export class AccountStore {
   /** Forgets an account that holds nothing any more. */
   dropIfEmpty(account: Account): void {
     if (account.isEmpty()) this.remove(account);
+  }
+
+  release(account: AccountStore): void {
+    if (account instanceof Account) this.dropIfEmpty(account);
   }
 
   /** How much the store holds, for tests and diagnostics. */

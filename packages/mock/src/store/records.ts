@@ -131,6 +131,19 @@ export interface StoredResponse {
   code?: string;
 }
 
+const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
+
+/**
+ * A 2xx JSON answer as stored for replay. The headers object is shared: nothing changes a
+ * stored response's headers.
+ *
+ * @example
+ * jsonResponse(201, '{"id":"pay_1"}'); // { status: 201, headers: { 'content-type': 'application/json' }, body: '{"id":"pay_1"}' }
+ */
+export function jsonResponse(status: number, body: string): StoredResponse {
+  return { status, headers: JSON_HEADERS, body };
+}
+
 /** What the sandbox remembers about one Idempotency-Key. */
 export interface IdempotencyRecord {
   key: string;

@@ -4,6 +4,7 @@ import { extend } from '../shared/objects.js';
 import type { JournalLine } from './journal.js';
 import { stringBytes } from './memory.js';
 import { MinHeap } from './min-heap.js';
+import type { WebhookStore } from './store.js';
 
 /** An event type, such as `payment.succeeded`. */
 export type EventType = components['schemas']['EventType'];
@@ -65,7 +66,7 @@ export interface WebhookBudget {
  * const state = new AccountWebhooks();
  * state.rememberEvent({ id: 'evt_1', type: 'payment.succeeded', body: '{}' });
  */
-export class AccountWebhooks {
+export class AccountWebhooks implements WebhookStore {
   /** Bytes held: events, log entries and queued attempts. */
   bytes = 0;
   readonly endpoints = new Map<string, EndpointRecord>();
@@ -75,8 +76,6 @@ export class AccountWebhooks {
   readonly queue = new MinHeap<QueuedDelivery>(
     (a, b) => a.dueAt - b.dueAt || a.sequence - b.sequence,
   );
-  /** Delivery attempts of this key in flight now. */
-  inFlight = 0;
   /** Attempts taken off the queue and not yet finished (kept only for a durable store). */
   readonly taken = new Set<QueuedDelivery>();
   private nextSequence = 0;
@@ -88,6 +87,45 @@ export class AccountWebhooks {
     private readonly write: ((line: JournalLine) => void) | undefined = undefined,
     private readonly keyId = '',
   ) {}
+
+  endpointCount(): number {
+    return this.endpoints.size;
+  }
+
+  endpointById(id: string): EndpointRecord | undefined {
+    return this.endpoints.get(id);
+  }
+
+  listEndpoints(): EndpointRecord[] {
+    return [...this.endpoints.values()];
+  }
+
+  eventById(id: string): StoredEvent | undefined {
+    return this.events.get(id);
+  }
+
+  listEvents(): StoredEvent[] {
+    return [...this.events.values()];
+  }
+
+  deliveryLog(): readonly WebhookDelivery[] {
+    return this.log;
+  }
+
+  nextAttemptAt(): number | undefined {
+    return this.queue.peek()?.dueAt;
+  }
+
+  /** Takes the earliest attempt off the queue if it is due at `accountNow`. */
+  claimDueAttempt(accountNow: number): QueuedDelivery | undefined {
+    const next = this.queue.peek();
+    if (next === undefined || next.dueAt > accountNow) return undefined;
+    return this.takeQueued();
+  }
+
+  queuedAttempts(): QueuedDelivery[] {
+    return this.queue.items();
+  }
 
   /** Registers an endpoint, or writes an endpoint's new status. */
   saveEndpoint(record: EndpointRecord): void {
@@ -206,12 +244,12 @@ function logEntryBytes(entry: WebhookDelivery): number {
  * hasSubscribers(account.webhooks, undefined); // false for a key with no endpoints
  */
 export function hasSubscribers(
-  state: AccountWebhooks | undefined,
+  state: WebhookStore | undefined,
   defaultEndpoint: EndpointRecord | undefined,
 ): boolean {
   return (
     defaultEndpoint?.endpoint.status === 'enabled' ||
-    (state !== undefined && state.endpoints.size > 0)
+    (state !== undefined && state.endpointCount() > 0)
   );
 }
 
@@ -222,11 +260,11 @@ export function hasSubscribers(
  * receiversOf(account.webhooks, undefined, 'payment.succeeded').length; // 0 with no endpoints
  */
 export function receiversOf(
-  state: AccountWebhooks | undefined,
+  state: WebhookStore | undefined,
   defaultEndpoint: EndpointRecord | undefined,
   type: EventType,
 ): EndpointRecord[] {
-  const targets = state === undefined ? [] : [...state.endpoints.values()];
+  const targets = state === undefined ? [] : state.listEndpoints();
   if (defaultEndpoint !== undefined) targets.push(defaultEndpoint);
   return targets.filter(({ endpoint }) => {
     return (

@@ -105,7 +105,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
   const nextDueAt = (): number | undefined => {
     const account = runtime.state.store.find(apiKey);
     if (account === undefined) return undefined;
-    const times = [account.webhooks?.queue.peek()?.dueAt, account.nextSettlementAt()].filter(
+    const times = [account.webhooks?.nextAttemptAt(), account.nextSettlementAt()].filter(
       (time): time is number => time !== undefined,
     );
     return times.length === 0 ? undefined : Math.min(...times) - account.offsetSeconds * 1000;
@@ -124,19 +124,19 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
   };
   /** Settles what is due, sends what is due, and waits for the handlers' answers. */
   const runDue = async () => {
-    runtime.deliver(service().settleDue().events);
+    runtime.deliver(service().payments.settleDue().events);
     runtime.wake(apiKey);
     await settled();
   };
   /** The endpoints `deliverTo` registered that the key still has, to keep across a reset. */
   const wiring = (): EndpointRecord[] => {
-    const endpoints = runtime.state.store.find(apiKey)?.webhooks?.endpoints;
-    return [...(endpoints?.values() ?? [])].filter((record) => router.routes(record.key));
+    const endpoints = runtime.state.store.find(apiKey)?.webhooks?.listEndpoints() ?? [];
+    return endpoints.filter((record) => router.routes(record.key));
   };
 
   /** Sends the deliveries of an endpoint the key already has (a restored one) to `handler`. */
   const attach = (handler: WebhookHandler, id: unknown) => {
-    const record = runtime.state.store.find(apiKey)?.webhooks?.endpoints.get(String(id));
+    const record = runtime.state.store.find(apiKey)?.webhooks?.endpointById(String(id));
     if (record === undefined) {
       throw new TypeError(
         `webhooks.deliverTo(handler, { endpoint }): the sandbox has no endpoint ${JSON.stringify(id)}; restore the snapshot that holds it first`,
@@ -159,7 +159,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     },
     app: mock.app,
     clock: {
-      now: () => new Date(service().now()),
+      now: () => new Date(service().clock.now()),
       async advance(by) {
         open('clock.advance()');
         await advanceClock(clock, clock.now() + durationMs(by), nextDueAt, runDue);
@@ -167,7 +167,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
       async set(date) {
         open('clock.set()');
         const target = date instanceof Date ? date.getTime() : date;
-        const now = service().now();
+        const now = service().clock.now();
         if (typeof target !== 'number' || Number.isNaN(target) || target < now) {
           const from = new Date(now).toISOString();
           throw new RangeError(
@@ -230,14 +230,14 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
         validators: runtime.validators,
         tokens: runtime.tokens,
         random: runtime.state.random,
-        now: service().now(),
+        now: service().clock.now(),
         settlementDelayMs: runtime.state.settlementDelayMs,
-        existingIds: new Set(account?.payments.keys() ?? []),
+        existingIds: new Set([...(account?.storedPayments() ?? [])].map((stored) => stored.id)),
       });
       addPayments(runtime.state, apiKey, payments);
       await runDue();
       return payments
-        .map(({ payment }) => service().retrievePayment(payment.id))
+        .map(({ payment }) => service().payments.retrieve(payment.id))
         .flatMap((found) => (found.ok ? [found.body] : []));
     },
     snapshot() {

@@ -2,9 +2,8 @@
 import { PUBLIC_AND_LOOPBACK, type WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { maskSecrets, maskUrl } from '../shared/secrets.js';
 import { type Clock, formatLogTime, formatTimestamp } from '../shared/time.js';
-import type { Account } from '../store/account.js';
+import type { AccountStore, WebhookStore } from '../store/store.js';
 import {
-  type AccountWebhooks,
   type EndpointRecord,
   hasSubscribers,
   MAX_QUEUED_PER_KEY,
@@ -23,7 +22,7 @@ import {
 
 /** An event to deliver, as the account service hands it over. */
 export interface Delivery {
-  account: Account;
+  account: AccountStore;
   event: StoredEvent;
   /** When it is due, on the key's sandbox clock. */
   dueAt: number;
@@ -53,7 +52,7 @@ export interface DispatcherOptions {
    * Settles a watched key's payments that are due (the account service's one settlement
    * routine) and returns the events to deliver.
    */
-  settleDue(account: Account, accountNow: number): { events: Delivery[] };
+  settleDue(account: AccountStore, accountNow: number): { events: Delivery[] };
   random?: () => number;
   /**
    * Sends attempts through this `fetch` instead of the network (a test double, an in-process
@@ -90,8 +89,13 @@ const MAX_TIMER_MS = 2_147_483_647;
  */
 export class WebhookDispatcher {
   readonly defaultEndpoint: EndpointRecord | undefined;
-  private readonly active = new Set<Account>();
+  private readonly active = new Set<AccountStore>();
   private readonly inFlight = new Set<AbortController>();
+  /**
+   * Attempts in flight now per key, in this process (the fair share of each key): the
+   * dispatcher's own count, not the store's.
+   */
+  private readonly keyInFlight = new Map<WebhookStore, number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private running = 0;
@@ -127,7 +131,7 @@ export class WebhookDispatcher {
   }
 
   /** Watches a key for due retries and settlements (after its clock moved), and runs them. */
-  wake(account: Account): void {
+  wake(account: AccountStore): void {
     if (!this.closed) this.watch(account);
   }
 
@@ -177,8 +181,8 @@ export class WebhookDispatcher {
   }
 
   private enqueueEvent(
-    account: Account,
-    state: AccountWebhooks,
+    account: AccountStore,
+    state: WebhookStore,
     event: StoredEvent,
     dueAt: number,
   ): number {
@@ -191,7 +195,7 @@ export class WebhookDispatcher {
   }
 
   /** Queues an attempt, or logs that it was dropped because too many wait already. */
-  private enqueue(state: AccountWebhooks, delivery: Omit<QueuedDelivery, 'sequence'>): boolean {
+  private enqueue(state: WebhookStore, delivery: Omit<QueuedDelivery, 'sequence'>): boolean {
     if (state.enqueue(delivery)) return true;
     state.record({
       object: 'webhook_delivery',
@@ -210,12 +214,16 @@ export class WebhookDispatcher {
     return false;
   }
 
-  private deliverable(state: AccountWebhooks, target: EndpointRecord): boolean {
+  private deliverable(state: WebhookStore, target: EndpointRecord): boolean {
     if (target.endpoint.status !== 'enabled') return false;
-    return target === this.defaultEndpoint || state.endpoints.get(target.endpoint.id) === target;
+    return target === this.defaultEndpoint || state.endpointById(target.endpoint.id) === target;
   }
 
-  private watch(account: Account): void {
+  private inFlightOf(state: WebhookStore): number {
+    return this.keyInFlight.get(state) ?? 0;
+  }
+
+  private watch(account: AccountStore): void {
     this.active.add(account);
     this.kick();
   }
@@ -253,7 +261,7 @@ export class WebhookDispatcher {
     if (this.closed) return;
     const serverNow = this.options.clock.now();
     let earliest = Number.POSITIVE_INFINITY;
-    const ready: Array<{ account: Account; state: AccountWebhooks; accountNow: number }> = [];
+    const ready: Array<{ account: AccountStore; state: WebhookStore; accountNow: number }> = [];
     for (const account of this.active) {
       const state = account.webhooks;
       if (account.closed || state === undefined) {
@@ -263,7 +271,7 @@ export class WebhookDispatcher {
       const accountNow = account.now(serverNow);
       const subscribed = hasSubscribers(state, this.defaultEndpoint);
       if (subscribed) this.deliver(this.options.settleDue(account, accountNow).events);
-      let due = state.queue.peek()?.dueAt;
+      let due = state.nextAttemptAt();
       if (due !== undefined && due <= accountNow) {
         // Due now: started below, or by the kick of a finishing attempt.
         ready.push({ account, state, accountNow });
@@ -282,10 +290,10 @@ export class WebhookDispatcher {
     else earliest = Math.min(earliest, serverNow + STORE_RETRY_MS);
     for (const { account, state, accountNow } of ready) {
       // What is left due later than now needs the timer; what is due now waits for a slot.
-      const next = state.queue.peek()?.dueAt;
+      const next = state.nextAttemptAt();
       if (next !== undefined && next > accountNow) {
         earliest = Math.min(earliest, next - (accountNow - serverNow));
-      } else if (next === undefined && state.inFlight === 0) {
+      } else if (next === undefined && this.inFlightOf(state) === 0) {
         this.active.delete(account);
       }
     }
@@ -300,7 +308,7 @@ export class WebhookDispatcher {
    * nothing in flight may start one beyond `maxConcurrent`, up to twice it in all.
    */
   private startFairly(
-    ready: Array<{ account: Account; state: AccountWebhooks; accountNow: number }>,
+    ready: Array<{ account: AccountStore; state: WebhookStore; accountNow: number }>,
   ): void {
     if (ready.length === 0) return;
     const share = Math.max(
@@ -314,13 +322,15 @@ export class WebhookDispatcher {
         const { account, state, accountNow } = ready[
           (first + index) % ready.length
         ] as (typeof ready)[number];
-        const next = state.queue.peek();
-        if (next === undefined || next.dueAt > accountNow || state.inFlight >= share) continue;
+        const inFlight = this.inFlightOf(state);
+        if (inFlight >= share) continue;
         const free =
           this.running < this.maxConcurrent ||
-          (state.inFlight === 0 && this.running < this.maxConcurrent * 2);
+          (inFlight === 0 && this.running < this.maxConcurrent * 2);
         if (!free) continue;
-        state.takeQueued();
+        // One store call: the attempt is this dispatcher's alone (or none is due).
+        const next = state.claimDueAttempt(accountNow);
+        if (next === undefined) continue;
         if (this.deliverable(state, next.target)) {
           this.attempt(account, state, next).catch((error: unknown) =>
             this.report('attempt', error),
@@ -335,8 +345,8 @@ export class WebhookDispatcher {
   }
 
   private async attempt(
-    account: Account,
-    state: AccountWebhooks,
+    account: AccountStore,
+    state: WebhookStore,
     delivery: QueuedDelivery,
   ): Promise<void> {
     const { event, target, attempt } = delivery;
@@ -349,7 +359,7 @@ export class WebhookDispatcher {
     }, this.options.timeoutMs);
     timeout.unref?.();
     this.running++;
-    state.inFlight++;
+    this.keyInFlight.set(state, this.inFlightOf(state) + 1);
     this.inFlight.add(controller);
     const serverNow = clock.now();
     const attemptedAt = account.now(serverNow);
@@ -379,7 +389,9 @@ export class WebhookDispatcher {
     } finally {
       clearTimeout(timeout);
       this.running--;
-      state.inFlight--;
+      const left = this.inFlightOf(state) - 1;
+      if (left > 0) this.keyInFlight.set(state, left);
+      else this.keyInFlight.delete(state);
       this.inFlight.delete(controller);
     }
     if (this.closed || account.closed) {

@@ -1,6 +1,6 @@
 // The whole store as journal changes: what a compaction writes.
 import type { Account } from '../account.js';
-import type { AccountStore } from '../accounts.js';
+import type { MemoryStore } from '../accounts.js';
 import { type JournalLine, recordLine } from '../journal.js';
 import type { QueuedDelivery } from '../webhook-state.js';
 
@@ -12,7 +12,7 @@ import type { QueuedDelivery } from '../webhook-state.js';
  * @example
  * for (const line of dumpStore(store)) write(line);
  */
-export function* dumpStore(store: AccountStore): IterableIterator<JournalLine> {
+export function* dumpStore(store: MemoryStore): IterableIterator<JournalLine> {
   for (const account of store.allAccounts()) {
     if (!account.closed && account.journal !== undefined) yield* dumpAccount(account);
   }

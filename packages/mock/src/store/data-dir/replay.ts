@@ -1,6 +1,6 @@
 // Rebuilds the store from a journal: each change applied in order, later lines replacing earlier ones.
 import type { Account } from '../account.js';
-import type { AccountStore } from '../accounts.js';
+import type { MemoryStore } from '../accounts.js';
 import type { JournalAttempt, JournalLine } from '../journal.js';
 import type { EndpointRecord } from '../webhook-state.js';
 import { DataDirectoryError } from './lock.js';
@@ -18,7 +18,7 @@ export type JournalSource = (apply: (line: JournalLine) => void) => unknown;
  * const accounts = replayJournal(store, (apply) => directory.replay(apply), undefined);
  */
 export function replayJournal(
-  store: AccountStore,
+  store: MemoryStore,
   source: JournalSource,
   defaultEndpoint: EndpointRecord | undefined,
 ): Account[] {

@@ -1,0 +1,73 @@
+// The clock of one key: read it, and advance it (due payments settle, retries come due, records expire).
+import type { SandboxComponents } from '@payment-service/openapi';
+import type { DomainResult } from '../domain/payments.js';
+import type { ProblemInit } from '../shared/problems.js';
+import { formatTimestamp } from '../shared/time.js';
+import { type Change, type KeyScope, noEvents } from './key-scope.js';
+import { settleDuePayments } from './payments-facet.js';
+
+type Clock = SandboxComponents['schemas']['Clock'];
+
+/** The most a key's sandbox clock may be ahead of real time: 100 years, in seconds. */
+export const MAX_CLOCK_OFFSET_SECONDS = 3_155_760_000;
+
+/**
+ * The sandbox clock of one key (spec: getSandboxClock, advanceSandboxClock).
+ *
+ * @example
+ * service.clock.advance(3600).result; // { ok: true, status: 200, body: { object: 'sandbox_clock', offset_seconds: 3600, … } }
+ */
+export class ClockFacet {
+  constructor(private readonly scope: KeyScope) {}
+
+  /** The key's clock now (ms epoch): the server's time plus the key's offset. */
+  now(): number {
+    return this.scope.now();
+  }
+
+  get(): Clock {
+    const account = this.scope.find();
+    return clockBody(this.scope.now(account), account?.offsetSeconds ?? 0, 0);
+  }
+
+  /**
+   * Moves the key's clock forward: due payments settle, retries come due, records expire. The
+   * total offset is at most `MAX_CLOCK_OFFSET_SECONDS` (100 years); beyond it nothing moves.
+   */
+  advance(seconds: number): Change<DomainResult<Clock>> {
+    const offset = (this.scope.find()?.offsetSeconds ?? 0) + seconds;
+    if (offset > MAX_CLOCK_OFFSET_SECONDS) {
+      const message = `seconds would take the sandbox clock's total offset to ${offset} s, beyond the limit of ${MAX_CLOCK_OFFSET_SECONDS} s (100 years); reset the sandbox to start again`;
+      const problem: ProblemInit = {
+        code: 'invalid_request',
+        detail: `${message}.`,
+        param: 'seconds',
+        errors: [{ param: 'seconds', code: 'maximum', message }],
+      };
+      return { result: { ok: false, problem }, events: noEvents };
+    }
+    const account = this.scope.open();
+    account.setOffset(offset);
+    const accountNow = this.scope.now(account);
+    const { result: settled, events } = settleDuePayments(this.scope.sandbox, account, accountNow);
+    account.expireIdempotencyRecords(accountNow);
+    this.scope.release();
+    const body = clockBody(accountNow, account.offsetSeconds, settled);
+    return { result: { ok: true, status: 200, body }, events };
+  }
+}
+
+/**
+ * The clock as the sandbox API answers it.
+ *
+ * @example
+ * clockBody(0, 0, 0); // { object: 'sandbox_clock', now: '1970-01-01T00:00:00Z', offset_seconds: 0, settled_payments: 0 }
+ */
+export function clockBody(accountNow: number, offsetSeconds: number, settled: number): Clock {
+  return {
+    object: 'sandbox_clock',
+    now: formatTimestamp(accountNow),
+    offset_seconds: offsetSeconds,
+    settled_payments: settled,
+  };
+}

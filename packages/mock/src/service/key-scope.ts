@@ -1,0 +1,83 @@
+// What every facet of one key's account service shares: the sandbox's state, the key, and how an operation reports its change.
+import type { TokenTable } from '../domain/tokens.js';
+import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
+import type { RandomSource } from '../shared/ids.js';
+import type { Clock } from '../shared/time.js';
+import type { AccountStore, SandboxStore } from '../store/store.js';
+import type { EndpointRecord, StoredEvent } from '../store/webhook-state.js';
+
+/** What every account service of one server shares: the store, tokens, clock and settings. */
+export interface SandboxState {
+  /** Every key's data: the service reaches state only through this seam. */
+  store: SandboxStore;
+  tokens: TokenTable;
+  clock: Clock;
+  settlementDelayMs: number;
+  idempotencyTtlMs: number;
+  /** The server-wide endpoint (the CLI's `--webhook-url`), if any. */
+  defaultEndpoint: EndpointRecord | undefined;
+  /**
+   * Requests each key has waiting on its `latency_ms` fault in this process (by key, not by
+   * account: a reset does not end the waits, so it must not free their slots either). Not store
+   * state: it counts this process's own open requests, and ends with them.
+   */
+  heldRequests: Map<string, number>;
+  /** The addresses the key's webhook endpoints may reach. */
+  webhookPolicy: WebhookAddressPolicy;
+  /** Where ids, signing secrets and random choices come from (seeded in a test sandbox). */
+  random: RandomSource;
+}
+
+/** An event to deliver: made by an operation, handed to the webhook dispatcher. */
+export interface EventDelivery {
+  account: AccountStore;
+  event: StoredEvent;
+  /** When it is due, on the key's sandbox clock. */
+  dueAt: number;
+}
+
+/** What an operation did: its result, and the events it caused (in order). */
+export interface Change<Result> {
+  result: Result;
+  events: EventDelivery[];
+}
+
+/** The events of an operation that caused none (shared: never changed). */
+export const noEvents: EventDelivery[] = [];
+
+/**
+ * One key in one sandbox: finds or opens the key's account in the store and reads the key's
+ * clock. Shared by the facets of the key's account service.
+ *
+ * @example
+ * const scope = new KeyScope(sandbox, 'sk_test_12345678');
+ * scope.now(scope.find()); // the key's clock, ms epoch
+ */
+export class KeyScope {
+  constructor(
+    readonly sandbox: SandboxState,
+    readonly apiKey: string,
+  ) {}
+
+  /** The key's account, if it holds anything (reads never create one). */
+  find(): AccountStore | undefined {
+    return this.sandbox.store.find(this.apiKey);
+  }
+
+  /** The key's account, created on first write. */
+  open(): AccountStore {
+    return this.sandbox.store.open(this.apiKey);
+  }
+
+  /** The key's clock now (ms epoch): the server's time plus the key's offset. */
+  now(account: AccountStore | undefined = this.find()): number {
+    const serverNow = this.sandbox.clock.now();
+    return account === undefined ? serverNow : account.now(serverNow);
+  }
+
+  /** Forgets the account when it holds nothing any more. */
+  release(): void {
+    const account = this.find();
+    if (account !== undefined) this.sandbox.store.release(account);
+  }
+}

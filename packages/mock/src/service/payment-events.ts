@@ -1,0 +1,39 @@
+// The event a payment's new status causes: built before a change is committed, recorded after it.
+import type { components } from '@payment-service/openapi';
+import type { AccountStore } from '../store/store.js';
+import { hasSubscribers } from '../store/webhook-state.js';
+import { paymentEvent } from '../webhooks/events.js';
+import type { EventDelivery, SandboxState } from './key-scope.js';
+
+type Payment = components['schemas']['Payment'];
+
+/**
+ * The event of a payment's new status, built but not recorded (undefined with no listener).
+ *
+ * @example
+ * const event = prepareEvent(sandbox, account, payment, accountNow); // before the commit
+ */
+export function prepareEvent(
+  sandbox: SandboxState,
+  account: AccountStore,
+  payment: Payment,
+  at: number,
+): EventDelivery | undefined {
+  if (!hasSubscribers(account.webhooks, sandbox.defaultEndpoint)) return undefined;
+  return { account, event: paymentEvent(payment, at, sandbox.random), dueAt: at };
+}
+
+/**
+ * Records a prepared event for redelivery and lists it for delivery; cannot fail.
+ *
+ * @example
+ * if (event !== undefined) commitEvent(account, event, events); // after the commit
+ */
+export function commitEvent(
+  account: AccountStore,
+  delivery: EventDelivery,
+  events: EventDelivery[],
+): void {
+  account.webhookState().rememberEvent(delivery.event);
+  events.push(delivery);
+}

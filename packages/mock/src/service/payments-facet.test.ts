@@ -1,0 +1,113 @@
+// The payments facet on a store whose compare-and-set is refused: another change came first (as on a networked store).
+import { describe, expect, it } from 'vitest';
+import { createTokenTable } from '../domain/tokens.js';
+import { PUBLIC_AND_LOOPBACK } from '../domain/webhook-address.js';
+import { seededRandom } from '../shared/ids.js';
+import { MemoryStore } from '../store/accounts.js';
+import type { AccountStore, SandboxStore } from '../store/store.js';
+import { AccountService } from './account-service.js';
+import type { SandboxState } from './key-scope.js';
+
+const KEY = 'sk_test_payments_facet_01';
+
+/**
+ * A sandbox whose store refuses the next `refusals` transitions; before each refusal it lets
+ * `concurrent` change the payment first, as another instance would.
+ */
+function racingSandbox(concurrent: (account: AccountStore, id: string) => void) {
+  const memory = new MemoryStore({
+    maxPaymentsPerKey: 100,
+    maxPaymentsTotal: 100,
+    maxIdempotencyRecordsPerKey: 100,
+    maxIdempotencyRecordsTotal: 100,
+    maxAccounts: 10,
+    memoryBudgetBytes: 1 << 24,
+    keyMemoryBudgetBytes: 1 << 20,
+    idleMs: 3_600_000,
+  });
+  const race = { refusals: 0 };
+  const racing = (account: AccountStore): AccountStore =>
+    new Proxy(account, {
+      get(target, property, receiver) {
+        if (property !== 'transitionPayment') return Reflect.get(target, property, receiver);
+        return (...args: Parameters<AccountStore['transitionPayment']>) => {
+          if (race.refusals === 0) return target.transitionPayment(...args);
+          race.refusals--;
+          concurrent(target, args[0]);
+          return false;
+        };
+      },
+    });
+  const store: SandboxStore = {
+    find: (apiKey) => {
+      const account = memory.find(apiKey);
+      return account === undefined ? undefined : racing(account);
+    },
+    open: (apiKey) => racing(memory.open(apiKey)),
+    admit: () => memory.admit(),
+    reset: (apiKey) => memory.reset(apiKey),
+    release: (account) => memory.release(account),
+    sweep: (serverNow) => memory.sweep(serverNow),
+  };
+  const sandbox: SandboxState = {
+    store,
+    tokens: createTokenTable(),
+    clock: { now: () => Date.UTC(2025, 0, 15) },
+    settlementDelayMs: 5000,
+    idempotencyTtlMs: 86_400_000,
+    defaultEndpoint: undefined,
+    heldRequests: new Map(),
+    webhookPolicy: PUBLIC_AND_LOOPBACK,
+    random: seededRandom(1),
+  };
+  return { service: new AccountService(sandbox, KEY), race };
+}
+
+/** Creates an AUTHORIZED payment of the key: its id. */
+function authorized(service: AccountService): string {
+  const payment_method = { type: 'token', token: 'tok_test_success' } as const;
+  const created = service.payments.create({
+    amount: 1000,
+    currency: 'KZT',
+    capture: false,
+    payment_method,
+  }).result;
+  if (!created.ok) throw new Error('the create failed');
+  return created.body.id;
+}
+
+/** Captures an AUTHORIZED payment while the store refuses `refusals` transitions. */
+function captureRacing(refusals: number, concurrent: (account: AccountStore, id: string) => void) {
+  const { service, race } = racingSandbox(concurrent);
+  const id = authorized(service);
+  race.refusals = refusals;
+  const captured = service.payments.capture(id, undefined).result;
+  const stored = service.find()?.payment(id);
+  return { captured, changes: stored?.timeline.map((step) => step.change), stored };
+}
+
+describe('payments facet on a refused compare-and-set', () => {
+  it('makes the change again on the new state: a capture raced by a cancel answers 409 invalid_state', () => {
+    const { captured, changes } = captureRacing(1, (account, id) => {
+      const read = account.payment(id);
+      if (read === undefined) return;
+      const canceled = { ...read.payment, status: 'CANCELED' as const };
+      const step = { at: 0, change: 'canceled' as const, status: 'CANCELED' as const, amount: 0 };
+      account.transitionPayment(id, read.json, canceled, step);
+    });
+    expect(captured.ok === false && captured.problem.code).toBe('invalid_state');
+    expect(changes).toEqual(['created', 'canceled']);
+  });
+
+  it('applies the change once when a refusal changed nothing it depends on', () => {
+    const { captured, changes } = captureRacing(1, () => {});
+    expect(captured.ok && captured.body.status).toBe('SUCCEEDED');
+    expect(changes).toEqual(['created', 'captured']);
+  });
+
+  it('gives up with 409 after three refusals in a row, changing nothing', () => {
+    const { captured, stored } = captureRacing(3, () => {});
+    expect(captured.ok === false && captured.problem.detail).toMatch(/kept changing/);
+    expect(stored?.payment.status).toBe('AUTHORIZED');
+  });
+});

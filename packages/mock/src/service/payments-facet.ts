@@ -1,0 +1,218 @@
+// The payments of one key: create (with its Idempotency-Key answer, in one store call), retrieve, list, capture, cancel, refund, settle.
+import type { components } from '@payment-service/openapi';
+import * as payments from '../domain/payments.js';
+import {
+  cancelPayment,
+  capturePayment,
+  refundPayment,
+  settlePendingPayment,
+} from '../domain/transitions.js';
+import {
+  type IdempotencyRecord,
+  jsonResponse,
+  type PackedTimeline,
+  type TimelineStep,
+} from '../store/records.js';
+import type { AccountStore } from '../store/store.js';
+import {
+  type Change,
+  type EventDelivery,
+  type KeyScope,
+  noEvents,
+  type SandboxState,
+} from './key-scope.js';
+import { commitEvent, prepareEvent } from './payment-events.js';
+
+type Schemas = components['schemas'];
+type Payment = Schemas['Payment'];
+
+/** A change's answer, with the amount its timeline step records. */
+type ChangedPayment<Body> =
+  | (Extract<payments.DomainResult<Body>, { ok: true }> & { amount: number })
+  | Extract<payments.DomainResult<Body>, { ok: false }>;
+
+/**
+ * How often a change is made again on the payment's new state when another change came first
+ * (a networked store's compare-and-set refused it); the last refusal answers 409.
+ */
+const TRANSITION_ATTEMPTS = 3;
+
+/**
+ * Settles every PENDING payment of the account that is due at `accountNow`: the one place where
+ * pending payments settle. Returns how many settled and their events.
+ *
+ * @example
+ * const { result: settled, events } = settleDuePayments(sandbox, account, account.now(Date.now()));
+ */
+export function settleDuePayments(
+  sandbox: SandboxState,
+  account: AccountStore,
+  accountNow: number,
+): Change<number> {
+  const events: EventDelivery[] = [];
+  let settled = 0;
+  for (const stored of account.takeDueSettlements(accountNow)) {
+    const behaviour = sandbox.tokens.behaviourOf(stored.token);
+    const before = stored.json;
+    const payment = stored.payment;
+    if (behaviour === undefined || !settlePendingPayment(payment, behaviour)) continue;
+    const at = stored.settlesAt ?? accountNow;
+    const { status, amount_captured } = payment;
+    const step: TimelineStep = { at, change: 'settled', status, amount: amount_captured };
+    // Claimed by this caller only: a refusal means the payment changed meanwhile (not pending).
+    if (!account.transitionPayment(stored.id, before, payment, step)) continue;
+    settled++;
+    const event = prepareEvent(sandbox, account, payment, at);
+    if (event !== undefined) commitEvent(account, event, events);
+  }
+  return { result: settled, events };
+}
+
+/**
+ * The payments operations of one key (spec: createPayment, retrievePayment, listPayments,
+ * capturePayment, cancelPayment, createRefund) and the settlement of its pending payments.
+ *
+ * @example
+ * const { result, events } = service.payments.create({ amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_success' } });
+ */
+export class PaymentsFacet {
+  constructor(private readonly scope: KeyScope) {}
+
+  /** Settles the key's pending payments that are due. */
+  settleDue(): Change<number> {
+    const account = this.scope.find();
+    if (account === undefined) return { result: 0, events: noEvents };
+    return settleDuePayments(this.scope.sandbox, account, this.scope.now(account));
+  }
+
+  /**
+   * Creates a payment; with `idempotency` (the request's in-flight Idempotency-Key record) its
+   * answer is stored in the same store call as the payment. Everything that can fail (the
+   * payment, its timestamp, its event) is built before that call; nothing after it can fail.
+   */
+  create(
+    request: Schemas['CreatePaymentRequest'],
+    idempotency?: IdempotencyRecord,
+  ): Change<payments.DomainResult<Payment>> {
+    const { sandbox } = this.scope;
+    const existing = this.scope.find();
+    const accountNow = this.scope.now(existing);
+    const built = payments.buildPayment(
+      sandbox.tokens,
+      sandbox.settlementDelayMs,
+      accountNow,
+      request,
+      sandbox.random,
+    );
+    if (!built.ok) return { result: built, events: noEvents };
+    const { payment, settlesAt } = built.body;
+    const account = existing ?? this.scope.open();
+    const event = prepareEvent(sandbox, account, payment, accountNow);
+    // Serialized once: the answer, its idempotency record, the inspector and the store share it.
+    const json = JSON.stringify(payment);
+    const timeline: PackedTimeline = [accountNow, payment.status, payment.amount, null];
+    const token = request.payment_method.token;
+    // Commit: nothing below throws.
+    account.createPayment(
+      { id: payment.id, json, token, settlesAt, timeline },
+      idempotency === undefined
+        ? undefined
+        : { record: idempotency, response: jsonResponse(201, json) },
+    );
+    const events: EventDelivery[] = [];
+    if (event !== undefined) commitEvent(account, event, events);
+    return { result: { ok: true, status: 201, body: payment, text: json }, events };
+  }
+
+  retrieve(id: string): payments.DomainResult<Payment> {
+    return payments.retrievePayment(this.scope.find(), id);
+  }
+
+  list(limit: number, startingAfter?: string): payments.DomainResult<Schemas['PaymentList']> {
+    return payments.listPayments(this.scope.find(), limit, startingAfter);
+  }
+
+  capture(
+    id: string,
+    request: Schemas['CapturePaymentRequest'] | undefined,
+  ): Change<payments.DomainResult<Payment>> {
+    return this.change(id, 'captured', (draft) => {
+      const result = capturePayment(draft, request?.amount);
+      return result.ok
+        ? { ok: true, status: 200, body: draft, amount: draft.amount_captured }
+        : result;
+    });
+  }
+
+  cancel(id: string): Change<payments.DomainResult<Payment>> {
+    return this.change(id, 'canceled', (draft) => {
+      const result = cancelPayment(draft);
+      return result.ok ? { ok: true, status: 200, body: draft, amount: 0 } : result;
+    });
+  }
+
+  refund(
+    id: string,
+    request: Schemas['CreateRefundRequest'] | undefined,
+  ): Change<payments.DomainResult<Schemas['Refund']>> {
+    return this.change(id, 'refunded', (draft, accountNow) => {
+      const result = refundPayment(draft, request?.amount);
+      if (!result.ok) return result;
+      return {
+        ok: true,
+        status: 201,
+        body: payments.refundObject(draft, result.value, accountNow, this.scope.sandbox.random),
+        amount: result.value,
+      };
+    });
+  }
+
+  /**
+   * Changes one payment all or nothing: the change is made on a draft parsed from the payment as
+   * read, its answer and event are built from the draft, and only then does the store's
+   * compare-and-set put it in place (refused if the payment changed since it was read: the
+   * change is then made again on the new state).
+   */
+  private change<Body>(
+    id: string,
+    kind: TimelineStep['change'],
+    change: (draft: Payment, accountNow: number) => ChangedPayment<Body>,
+  ): Change<payments.DomainResult<Body>> {
+    const account = this.scope.find();
+    if (account === undefined) return { result: payments.paymentNotFound(id), events: noEvents };
+    const accountNow = this.scope.now(account);
+    for (let attempt = 1; ; attempt++) {
+      const stored = account.payment(id);
+      if (stored === undefined) return { result: payments.paymentNotFound(id), events: noEvents };
+      const before = stored.json;
+      const draft: Payment = stored.payment;
+      const statusBefore = draft.status;
+      const result = change(draft, accountNow);
+      if (!result.ok) return { result, events: noEvents };
+      const event =
+        draft.status === statusBefore
+          ? undefined
+          : prepareEvent(this.scope.sandbox, account, draft, accountNow);
+      const step: TimelineStep = {
+        at: accountNow,
+        change: kind,
+        status: draft.status,
+        amount: result.amount,
+      };
+      // Commit: nothing below throws.
+      if (account.transitionPayment(id, before, draft, step)) {
+        const events: EventDelivery[] = [];
+        if (event !== undefined) commitEvent(account, event, events);
+        const { amount: _amount, ...answer } = result;
+        return { result: answer, events };
+      }
+      if (attempt === TRANSITION_ATTEMPTS) {
+        const detail = `Payment ${id} kept changing while this request was processed; retry it.`;
+        return {
+          result: { ok: false, problem: { code: 'invalid_state', detail } },
+          events: noEvents,
+        };
+      }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+// The webhooks of one key: its endpoints (register, list, delete), its delivery log, and redelivery of an event.
+import type { components, SandboxComponents } from '@payment-service/openapi';
+import type { DomainResult } from '../domain/payments.js';
+import { receiversOf } from '../store/webhook-state.js';
+import { type Change, type KeyScope, noEvents } from './key-scope.js';
+import * as endpoints from './webhook-endpoints.js';
+
+type Schemas = components['schemas'];
+type SandboxSchemas = SandboxComponents['schemas'];
+
+/**
+ * The webhook operations of one key (spec: createWebhookEndpoint, listWebhookEndpoints,
+ * deleteWebhookEndpoint, listWebhookDeliveries, redeliverEvent).
+ *
+ * @example
+ * service.webhooks.createEndpoint({ url: 'http://127.0.0.1:3000/webhooks' }); // 201 with the whsec_ secret
+ */
+export class WebhooksFacet {
+  constructor(private readonly scope: KeyScope) {}
+
+  createEndpoint(
+    request: Schemas['CreateWebhookEndpointRequest'],
+  ): DomainResult<Schemas['WebhookEndpointWithSecret']> {
+    const { sandbox } = this.scope;
+    const account = this.scope.open();
+    return endpoints.createWebhookEndpoint(
+      account,
+      this.scope.now(account),
+      request,
+      sandbox.webhookPolicy,
+      sandbox.random,
+    );
+  }
+
+  listEndpoints(): DomainResult<Schemas['WebhookEndpointList']> {
+    return endpoints.listWebhookEndpoints(this.scope.find());
+  }
+
+  deleteEndpoint(id: string): DomainResult<Schemas['DeletedWebhookEndpoint']> {
+    return endpoints.deleteWebhookEndpoint(this.scope.find(), id);
+  }
+
+  /** The key's delivery attempts, newest first; only one event's when `eventId` is given. */
+  listDeliveries(eventId: string | null): SandboxSchemas['WebhookDeliveryList'] {
+    const log = this.scope.find()?.webhooks?.deliveryLog() ?? [];
+    const data = log.filter((entry) => eventId === null || entry.event_id === eventId);
+    return { object: 'list', data: data.reverse() };
+  }
+
+  /** Sends one of the key's events again: how many endpoints get it, or undefined if unknown. */
+  redeliverEvent(eventId: string): Change<number | undefined> {
+    const account = this.scope.find();
+    const event = account?.webhooks?.eventById(eventId);
+    if (account === undefined || event === undefined)
+      return { result: undefined, events: noEvents };
+    const receivers = receiversOf(account.webhooks, this.scope.sandbox.defaultEndpoint, event.type);
+    return {
+      result: receivers.length,
+      events: [{ account, event, dueAt: this.scope.now(account) }],
+    };
+  }
+}

@@ -1,0 +1,134 @@
+// The store seam's atomic calls, written against the interface so that every store can run them.
+import type { components } from '@payment-service/openapi';
+import { describe, expect, it } from 'vitest';
+import { testPayment } from '../test-support/payment.js';
+import { MemoryStore } from './accounts.js';
+import { jsonResponse, type PackedTimeline, type PaymentRecord } from './records.js';
+import type { SandboxStore } from './store.js';
+import type { EndpointRecord } from './webhook-state.js';
+
+type Payment = components['schemas']['Payment'];
+
+const KEY = 'sk_test_store_seam_01';
+
+function payment(id: string, status: Payment['status']): Payment {
+  return testPayment(id, { status });
+}
+
+/** An in-flight record of a create with the Idempotency-Key `key`. */
+function idempotencyRecord(key: string, bodyFingerprint: string) {
+  return {
+    key,
+    method: 'POST',
+    path: '/v1/payments',
+    bodyFingerprint,
+    expiresAt: 1000,
+    serverExpiresAt: 1000,
+  };
+}
+
+function paymentRecord(value: Payment, settlesAt?: number): PaymentRecord {
+  const timeline: PackedTimeline = [0, value.status, value.amount, null];
+  return {
+    id: value.id,
+    json: JSON.stringify(value),
+    token: 'tok_test_success',
+    settlesAt,
+    timeline,
+  };
+}
+
+const endpoint: EndpointRecord = {
+  endpoint: {
+    id: 'we_1',
+    object: 'webhook_endpoint',
+    url: 'http://127.0.0.1:9/hooks',
+    events: null,
+    status: 'enabled',
+    created_at: '2025-01-01T00:00:00Z',
+  },
+  key: new Uint8Array(32),
+};
+
+/** The seam's atomic calls, for any store. */
+function describeStore(name: string, makeStore: () => SandboxStore) {
+  describe(`${name}: the atomic calls of the store seam`, () => {
+    it('creates a payment together with the answer its Idempotency-Key replays', () => {
+      const account = makeStore().open(KEY);
+      const record = idempotencyRecord('order-1', 'h1');
+      expect(account.claimIdempotencyKey(record, 0)).toBeUndefined();
+      const created = paymentRecord(payment('pay_1', 'SUCCEEDED'));
+      const response = jsonResponse(201, created.json);
+      account.createPayment(created, { record, response });
+      expect(account.payment('pay_1')?.json).toBe(created.json);
+      expect(account.idempotencyRecord('order-1')?.response).toEqual(response);
+    });
+
+    it('claims an Idempotency-Key once: a second claim gets the first record and stores nothing', () => {
+      const account = makeStore().open(KEY);
+      const first = idempotencyRecord('k', 'a');
+      const second = idempotencyRecord('k', 'b');
+      expect(account.claimIdempotencyKey(first, 0)).toBeUndefined();
+      expect(account.claimIdempotencyKey(second, 0)?.bodyFingerprint).toBe('a');
+      // Expired on the key's clock: the key is free again.
+      expect(account.claimIdempotencyKey(second, 1000)).toBeUndefined();
+      expect(account.idempotencyRecord('k')?.bodyFingerprint).toBe('b');
+    });
+
+    it('refuses a transition from a stale status, changing nothing; takes the current one', () => {
+      const account = makeStore().open(KEY);
+      const authorized = payment('pay_2', 'AUTHORIZED');
+      account.createPayment(paymentRecord(authorized));
+      const readBefore = account.payment('pay_2')?.json ?? '';
+      const captured = { ...authorized, status: 'SUCCEEDED' as const, amount_captured: 1000 };
+      const step = {
+        at: 1,
+        change: 'captured' as const,
+        status: 'SUCCEEDED' as const,
+        amount: 1000,
+      };
+      expect(account.transitionPayment('pay_2', readBefore, captured, step)).toBe(true);
+      // A second capture made from the same (now stale) read: refused.
+      const canceled = { ...authorized, status: 'CANCELED' as const };
+      const cancel = { at: 2, change: 'canceled' as const, status: 'CANCELED' as const, amount: 0 };
+      expect(account.transitionPayment('pay_2', readBefore, canceled, cancel)).toBe(false);
+      const stored = account.payment('pay_2');
+      expect(stored?.payment.status).toBe('SUCCEEDED');
+      expect(stored?.timeline.map((entry) => entry.change)).toEqual(['created', 'captured']);
+      expect(account.transitionPayment('pay_unknown', readBefore, canceled, cancel)).toBe(false);
+    });
+
+    it('hands a due settlement to one caller only', () => {
+      const account = makeStore().open(KEY);
+      account.createPayment(paymentRecord(payment('pay_3', 'PENDING'), 500));
+      expect(account.takeDueSettlements(499)).toEqual([]);
+      expect(account.takeDueSettlements(500).map((stored) => stored.id)).toEqual(['pay_3']);
+      expect(account.takeDueSettlements(500)).toEqual([]);
+    });
+
+    it('claims a due delivery attempt once, and none before it is due', () => {
+      const state = makeStore().open(KEY).webhookState();
+      state.saveEndpoint(endpoint);
+      const event = { id: 'evt_1', type: 'payment.succeeded' as const, body: '{}' };
+      expect(state.enqueue({ event, target: endpoint, attempt: 1, dueAt: 100 })).toBe(true);
+      expect(state.claimDueAttempt(99)).toBeUndefined();
+      const claimed = state.claimDueAttempt(100);
+      expect(claimed?.event.id).toBe('evt_1');
+      expect(state.claimDueAttempt(100)).toBeUndefined();
+      expect(state.nextAttemptAt()).toBeUndefined();
+    });
+  });
+}
+
+describeStore('MemoryStore', () => {
+  return new MemoryStore({
+    maxPaymentsPerKey: 100,
+    maxPaymentsTotal: 1000,
+    maxIdempotencyRecordsPerKey: 100,
+    maxIdempotencyRecordsTotal: 1000,
+    maxAccounts: 10,
+    memoryBudgetBytes: 1 << 24,
+    keyMemoryBudgetBytes: 1 << 20,
+    idleMs: 3_600_000,
+  });
+});

@@ -1,0 +1,248 @@
+// The store seam: everything the service layer reads or changes of the sandbox's state, as one interface a store implements.
+import type { components, SandboxComponents } from '@payment-service/openapi';
+import type { ProblemInit } from '../shared/problems.js';
+import type {
+  IdempotencyRecord,
+  PaymentRecord,
+  StoredPayment,
+  StoredResponse,
+  TimelineStep,
+} from './records.js';
+import type { RecordedEntry } from './request-log.js';
+import type {
+  EndpointRecord,
+  QueuedDelivery,
+  StoredEvent,
+  WebhookDelivery,
+} from './webhook-state.js';
+
+type Payment = components['schemas']['Payment'];
+type Faults = SandboxComponents['schemas']['Faults'];
+
+/*
+ * THE SEAM
+ *
+ * The service layer (service/*) and webhook delivery (webhooks/*) reach the sandbox's state only
+ * through `SandboxStore` (every key) and `AccountStore` (one key, with its `WebhookStore`). The
+ * memory store (store/accounts.ts `MemoryStore`, whose accounts are store/account.ts `Account`,
+ * journaled to a data directory when one is given) is one implementation; a networked store
+ * (Valkey/Redis) is meant to be another.
+ *
+ * Rules a store keeps:
+ * - Anything that must be atomic is one call: `AccountStore.createPayment` (a payment with the
+ *   answer its Idempotency-Key replays), `AccountStore.transitionPayment` (compare-and-set on
+ *   the payment's state as it was read), `AccountStore.claimIdempotencyKey` (set-if-absent of an
+ *   in-flight record), `AccountStore.takeDueSettlements` and `WebhookStore.claimDueAttempt`
+ *   (each due item is handed to one caller only). A networked store makes each one script
+ *   (Lua/function) or one MULTI; nothing in the service reads, decides and writes back.
+ * - Budgets are the store's: a key over its byte budget loses its own oldest payments, records,
+ *   events and log entries inside the call that added data; `SandboxStore.admit()` answers
+ *   whether the whole sandbox has room (global byte budget and total caps) before new work.
+ * - Objects a call returns are the caller's view of the state at that call: a networked store
+ *   builds them from what it read (a `StoredPayment` from its hash), the memory store returns
+ *   its own records. The service never changes them except through a store call.
+ * - A write never throws once it has changed something (the service builds everything that can
+ *   fail first).
+ *
+ * NOT STORE STATE
+ *
+ * What only this process's open work holds stays out of the store: the requests each key has
+ * waiting on its `latency_ms` fault (`SandboxState.heldRequests`), the dispatcher's attempts in
+ * flight per key and the keys it watches for due work (keyed by the handles `find`/`open`
+ * return: a networked store keeps one handle per key, or the dispatcher keys them by API key).
+ *
+ * SYNCHRONOUS NOW, ASYNC FOR A NETWORKED STORE
+ *
+ * Every call is synchronous today: the memory store answers in the same tick, and the create and
+ * retrieve hot path allocates no promise per request (the mock's speed is measured against a bare
+ * Hono app). A networked store makes these calls return a Promise (marked `@async` below):
+ * `SandboxStore.find`, `open`, `admit`, `reset`, `release`; on `AccountStore` every read
+ * (`payment`, `listPayments`, `storedPayments`, `idempotencyRecord`, `listIdempotencyRecords`,
+ * `recentRequests`) and every write; on `WebhookStore` every call. `faults` and `offsetSeconds`
+ * stay properties: a networked store reads them with the account in `find`/`open` (one round
+ * trip), so `now(serverNow)` stays synchronous too; `closed` is a property of the handle. The in-flight Idempotency-Key record is
+ * what makes a concurrent request with the same key a 409: with an async store the claim is the
+ * atomic set-if-absent `claimIdempotencyKey`, so this holds without the synchronous step.
+ */
+
+/** An idempotency record to complete together with the change it answers. */
+export interface IdempotencyCompletion {
+  /** The in-flight record taken by `claimIdempotencyKey`. */
+  record: IdempotencyRecord;
+  /** The answer it replays from now on. */
+  response: StoredResponse;
+}
+
+/** A page of an account's payments, newest first. */
+export interface PaymentPage {
+  data: StoredPayment[];
+  has_more: boolean;
+}
+
+/**
+ * Every key's data. Keys are independent tenants: no key's traffic removes another key's data.
+ *
+ * @example
+ * const account = store.open('sk_test_12345678');
+ * account.createPayment(record);
+ */
+export interface SandboxStore {
+  /** The key's data, if it holds any; reads never create it. @async */
+  find(apiKey: string): AccountStore | undefined;
+  /** The key's data, created empty on first write. @async */
+  open(apiKey: string): AccountStore;
+  /**
+   * Whether the sandbox has room for new work (global byte budget and total caps), after
+   * forgetting idle keys if need be. @async
+   */
+  admit(): boolean;
+  /** Deletes everything of the key; returns how many payments it held. @async */
+  reset(apiKey: string): number;
+  /** Forgets the key's data when it holds nothing any more. @async */
+  release(account: AccountStore): void;
+  /**
+   * Drops what expired on the server's clock (idempotency records), at the start of a request.
+   * A networked store expires keys itself (TTL) and makes this a no-op.
+   */
+  sweep(serverNow: number): void;
+}
+
+/**
+ * One key's data: payments, idempotency records, faults, clock offset, webhooks, the request log.
+ * Times are on the key's clock (ms epoch) unless named `server…`.
+ *
+ * @example
+ * const account = store.open(apiKey);
+ * const claimed = account.claimIdempotencyKey(record, accountNow); // undefined: it is ours
+ * account.createPayment(paymentRecord, { record, response });
+ */
+export interface AccountStore {
+  /** Whether the key was reset or forgotten since this handle was taken: reopen it to write. */
+  readonly closed: boolean;
+
+  // The clock.
+  /** How far the key's clock runs ahead of the server's, in seconds. */
+  readonly offsetSeconds: number;
+  /** The key's clock: the server's time plus the offset. */
+  now(serverNow: number): number;
+  /** Sets the offset. @async */
+  setOffset(seconds: number): void;
+
+  // Faults.
+  /** The armed faults, as stored. */
+  readonly faults: Faults;
+  /** Replaces the faults. @async */
+  setFaults(faults: Faults): void;
+  /** Consumes one armed `fail_next` atomically: the problem to answer with, if any. @async */
+  consumeFailure(): ProblemInit | undefined;
+  /** Consumes one armed `drop_after_commit` atomically. @async */
+  consumeDrop(): boolean;
+
+  // Payments.
+  /** One payment by id. @async */
+  payment(id: string): StoredPayment | undefined;
+  /** A page newest first, after `startingAfter`; undefined when that id is not held. @async */
+  listPayments(limit: number, startingAfter?: string): PaymentPage | undefined;
+  /** Every payment, oldest first (snapshots, the inspector). @async */
+  storedPayments(): Iterable<StoredPayment>;
+  /**
+   * Stores a new payment as the newest (evicting the key's oldest past its cap or budget) and,
+   * when `idempotency` is given, completes that record with its answer (setting its `response`,
+   * so the caller does not complete it again): both or neither. @async
+   */
+  createPayment(record: PaymentRecord, idempotency?: IdempotencyCompletion): StoredPayment;
+  /**
+   * Compare-and-set: stores `payment` as the payment's new state and appends `step` to its
+   * timeline only if the payment is still as it was read (`expectedJson`, its JSON then: status
+   * and amounts). False, changing nothing, when another change came first: read it again.
+   * @async
+   */
+  transitionPayment(
+    id: string,
+    expectedJson: string,
+    payment: Payment,
+    step: TimelineStep,
+  ): boolean;
+  /**
+   * Takes every PENDING payment due to settle at `accountNow` off the settlement schedule, each
+   * given to one caller only; the caller settles them with `transitionPayment`. @async
+   */
+  takeDueSettlements(accountNow: number): StoredPayment[];
+  /** When the next PENDING payment settles, if any. @async */
+  nextSettlementAt(): number | undefined;
+
+  // Idempotency records.
+  /** The record of an Idempotency-Key, if held and not expired. @async */
+  idempotencyRecord(key: string): IdempotencyRecord | undefined;
+  /**
+   * Set-if-absent: expires the key's records due at `accountNow`, then stores `record` (in
+   * flight: no response yet) unless the key already has one, which it returns. @async
+   */
+  claimIdempotencyKey(record: IdempotencyRecord, accountNow: number): IdempotencyRecord | undefined;
+  /** Stores the first answer of a record taken by `claimIdempotencyKey`. @async */
+  completeIdempotencyRecord(record: IdempotencyRecord, response: StoredResponse): void;
+  /** Forgets a record (an abandoned request frees its key). @async */
+  forgetIdempotencyRecord(record: IdempotencyRecord): void;
+  /** Drops the records expired at `accountNow` (after the key's clock moved). @async */
+  expireIdempotencyRecords(accountNow: number): void;
+  /** Every record held, oldest first (snapshots). @async */
+  listIdempotencyRecords(): Iterable<IdempotencyRecord>;
+
+  // Webhooks.
+  /** The key's webhook state, if it ever had any. */
+  readonly webhooks: WebhookStore | undefined;
+  /** The key's webhook state, created on first use. */
+  webhookState(): WebhookStore;
+
+  // The inspector's request log.
+  /** Records a request (bounded in count and bytes; cannot throw). @async */
+  recordRequest(entry: RecordedEntry): void;
+  /** The recorded requests, newest first. @async */
+  recentRequests(): RecordedEntry[];
+}
+
+/**
+ * One key's webhooks: endpoints with their signing keys, events kept for redelivery, the
+ * delivery log, and the attempts scheduled on the key's clock.
+ *
+ * @example
+ * const attempt = account.webhookState().claimDueAttempt(accountNow);
+ * if (attempt !== undefined) send(attempt).then(() => state.finishAttempt(attempt));
+ */
+export interface WebhookStore {
+  endpointCount(): number;
+  /** One endpoint with its signing key. @async */
+  endpointById(id: string): EndpointRecord | undefined;
+  /** The endpoints, oldest first. @async */
+  listEndpoints(): EndpointRecord[];
+  /** Registers an endpoint, or stores an endpoint's new state. @async */
+  saveEndpoint(record: EndpointRecord): void;
+  /** Deletes an endpoint; false when there is none with this id. @async */
+  deleteEndpoint(id: string): boolean;
+  /** Stops sending to an endpoint (it answered 410 Gone). @async */
+  disableEndpoint(record: EndpointRecord): void;
+  /** One event kept for redelivery. @async */
+  eventById(id: string): StoredEvent | undefined;
+  /** The events kept, oldest first. @async */
+  listEvents(): StoredEvent[];
+  /** Keeps an event for redelivery (the oldest go past the cap or budget). @async */
+  rememberEvent(event: StoredEvent): void;
+  /** The delivery log, oldest first. @async */
+  deliveryLog(): readonly WebhookDelivery[];
+  /** Logs one attempt (the oldest entries go past the cap or budget). @async */
+  record(entry: WebhookDelivery): void;
+  /** Schedules an attempt; false, scheduling nothing, when the key has too many waiting. @async */
+  enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): boolean;
+  /** When the earliest scheduled attempt is due, if any. @async */
+  nextAttemptAt(): number | undefined;
+  /**
+   * Takes the earliest attempt due at `accountNow` off the schedule: each attempt is claimed by
+   * one caller only (a networked store also leases it, so that another instance takes it over
+   * if the claimer dies before `finishAttempt`). @async
+   */
+  claimDueAttempt(accountNow: number): QueuedDelivery | undefined;
+  /** Marks a claimed attempt as made (sent, or dropped), so no restart sends it again. @async */
+  finishAttempt(delivery: QueuedDelivery): void;
+  /** The attempts scheduled, in no particular order (snapshots). @async */
+  queuedAttempts(): QueuedDelivery[];
+}
