@@ -134,17 +134,23 @@ describe('webhook delivery', () => {
     await harness.json('POST', '/_sandbox/clock/advance', { body: { seconds: 5 } });
     const deliveries = await receiver.waitFor(5);
     await harness.mock.webhooksSettled(); // every attempt made, none in flight
-    expect(deliveries.map((delivery) => delivery.event.type)).toEqual([
+    // Delivered at least once and in no guaranteed order (attempts run side by side): compared as a set.
+    expect(deliveries.map((delivery) => delivery.event.type).sort()).toEqual([
       'payment.authorized',
-      'payment.succeeded',
-      'payment.refunded',
       'payment.pending',
+      'payment.refunded',
+      'payment.succeeded',
       'payment.succeeded',
     ]);
     for (const delivery of deliveries) expectSigned(delivery, secret);
-    expect(deliveries[4]?.event.data.object).toMatchObject({ id: pending.id, status: 'SUCCEEDED' });
-    expect(deliveries[0]?.event.data.object.status).toBe('AUTHORIZED'); // a snapshot
-    expect(deliveries[0]?.headers['webhook-timestamp']).toBe(String(harness.clock.now() / 1000));
+    const ofPending = deliveries.filter((delivery) => delivery.event.data.object.id === pending.id);
+    expect(ofPending.map((delivery) => delivery.event.data.object.status).sort()).toEqual([
+      'PENDING',
+      'SUCCEEDED',
+    ]);
+    const authorized = deliveries.find((delivery) => delivery.event.type === 'payment.authorized');
+    expect(authorized?.event.data.object.status).toBe('AUTHORIZED'); // a snapshot
+    expect(authorized?.headers['webhook-timestamp']).toBe(String(harness.clock.now() / 1000));
     expect(new Set(deliveries.map((delivery) => delivery.event.id)).size).toBe(5);
   });
 
