@@ -26,23 +26,53 @@ export { settleDuePayments } from './payments-facet.js';
  * const { result, events } = service.payments.create({ amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_success' } });
  */
 export class AccountService {
-  readonly payments: PaymentsFacet;
-  readonly idempotency: IdempotencyFacet;
-  readonly faults: FaultsFacet;
-  readonly clock: ClockFacet;
-  readonly webhooks: WebhooksFacet;
-  readonly inspector: InspectorFacet;
   private readonly scope: KeyScope;
+  // Each facet is made on first use: a request reaches two or three of the six.
+  #payments: PaymentsFacet | undefined;
+  #idempotency: IdempotencyFacet | undefined;
+  #faults: FaultsFacet | undefined;
+  #clock: ClockFacet | undefined;
+  #webhooks: WebhooksFacet | undefined;
+  #inspector: InspectorFacet | undefined;
 
   constructor(sandbox: SandboxState, apiKey: string) {
-    const scope = new KeyScope(sandbox, apiKey);
-    this.scope = scope;
-    this.payments = new PaymentsFacet(scope);
-    this.idempotency = new IdempotencyFacet(scope);
-    this.faults = new FaultsFacet(scope);
-    this.clock = new ClockFacet(scope);
-    this.webhooks = new WebhooksFacet(scope);
-    this.inspector = new InspectorFacet(scope);
+    this.scope = new KeyScope(sandbox, apiKey);
+  }
+
+  /** Payments: create, retrieve, list, capture, cancel, refund, settlement. */
+  get payments(): PaymentsFacet {
+    this.#payments ??= new PaymentsFacet(this.scope);
+    return this.#payments;
+  }
+
+  /** Idempotency-Key records: claim, complete, forget. */
+  get idempotency(): IdempotencyFacet {
+    this.#idempotency ??= new IdempotencyFacet(this.scope);
+    return this.#idempotency;
+  }
+
+  /** The key's injected faults. */
+  get faults(): FaultsFacet {
+    this.#faults ??= new FaultsFacet(this.scope);
+    return this.#faults;
+  }
+
+  /** The key's sandbox clock. */
+  get clock(): ClockFacet {
+    this.#clock ??= new ClockFacet(this.scope);
+    return this.#clock;
+  }
+
+  /** Webhook endpoints, events and deliveries. */
+  get webhooks(): WebhooksFacet {
+    this.#webhooks ??= new WebhooksFacet(this.scope);
+    return this.#webhooks;
+  }
+
+  /** The inspector's view of the key's requests. */
+  get inspector(): InspectorFacet {
+    this.#inspector ??= new InspectorFacet(this.scope);
+    return this.#inspector;
   }
 
   get apiKey(): string {

@@ -23,4 +23,19 @@ describe('ServiceCache', () => {
     expect(again).not.toBe(first);
     expect(again.apiKey).toBe('sk_test_cache_1');
   });
+
+  it('keeps the services of a load spread over a thousand keys: none is made again', () => {
+    const services = new ServiceCache(sandbox);
+    const keys = Array.from({ length: 1000 }, (_, index) => `sk_test_cache_${index}`);
+    const first = keys.map((key) => services.get(key));
+    expect(keys.map((key) => services.get(key))).toEqual(first);
+    expect(keys.every((key, index) => services.get(key) === first[index])).toBe(true);
+  });
+
+  it('makes a facet on first use, and the same one after', () => {
+    const service = new ServiceCache(sandbox).get('sk_test_cache_facets');
+    expect(service.payments).toBe(service.payments);
+    expect(service.inspector).toBe(service.inspector);
+    expect(service.payments).not.toBe(service.idempotency);
+  });
 });

@@ -2,8 +2,12 @@
 import { AccountService } from './account-service.js';
 import type { SandboxState } from './key-scope.js';
 
-/** Services kept at most; beyond it the one made longest ago goes (it is made again if needed). */
-export const MAX_CACHED_SERVICES = 256;
+/**
+ * Services kept at most; beyond it the one made longest ago goes (it is made again if needed).
+ * Each is a few small objects (about half a kilobyte with the facets a request uses), so 4,096
+ * keys cost about 2 MiB: a load spread over a thousand keys never makes one per request.
+ */
+export const MAX_CACHED_SERVICES = 4096;
 
 /**
  * The account service of each key used lately. A service and its facets only name the key and
