@@ -42,6 +42,8 @@ export function shebangNodeFlags(script: string): string[] {
 export const FLOOR_MAIN = join(BENCH_DIR, 'dist/floor-main.js');
 /** The compiled Hono floor entry. */
 export const HONO_FLOOR_MAIN = join(BENCH_DIR, 'dist/hono-floor-main.js');
+/** The compiled forwarding floor entry (a bare node:http proxy). */
+export const FORWARD_FLOOR_MAIN = join(BENCH_DIR, 'dist/forward-floor-main.js');
 /** Tools the harness installs on demand (Prism), ignored by git. */
 export const CACHE_DIR = join(BENCH_DIR, '.cache');
 

@@ -9,6 +9,7 @@ import { parseJson, sendRequest } from './http-client.js';
 import {
   CONTRACT_CLI,
   FLOOR_MAIN,
+  FORWARD_FLOOR_MAIN,
   HONO_FLOOR_MAIN,
   MOCK_CLI,
   MOCK_CLI_NODE_FLAGS,
@@ -29,6 +30,7 @@ export type ServerName =
   | 'mock-before'
   | 'mock-previous'
   | 'contract-proxy'
+  | 'forward-floor'
   | 'prism';
 
 /** Human labels of the servers, for the report. */
@@ -42,6 +44,8 @@ export const SERVER_LABELS: Record<ServerName, string> = {
   'mock-previous': 'our mock as built at $BENCH_PREVIOUS (CLI, default settings; quick A/B)',
   'contract-proxy':
     'the contract proxy (payment-service-contract proxy) in front of our mock (--quiet)',
+  'forward-floor':
+    'the forwarding floor (a bare node:http proxy: pipes each request and answer, no checking) in front of our mock (--quiet)',
   prism: 'Prism 5.14 on our spec',
 };
 
@@ -131,6 +135,11 @@ export function serverCommand(name: ServerName, entries: OnDemandEntries = {}): 
         name,
         args: (port) => [CONTRACT_CLI, 'proxy', '--target', target, '--port', String(port)],
       };
+    }
+    case 'forward-floor': {
+      const target = entries.proxyTarget;
+      if (target === undefined) throw new Error('forward-floor needs a target URL.');
+      return { name, args: (port) => [FORWARD_FLOOR_MAIN, target, String(port)] };
     }
     case 'prism': {
       const entry = entries.prism;

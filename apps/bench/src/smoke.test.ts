@@ -81,7 +81,12 @@ describe('bench smoke run', () => {
     expect(report.sdkOverhead.length).toBeGreaterThanOrEqual(2);
     for (const result of report.sdkOverhead) expect(result.correct).toBe(true);
     // The proxy's cost on create and retrieve, every exchange answered 2xx on both sides.
-    expect(report.proxyOverhead.map((result) => result.endpoint)).toEqual(['create', 'retrieve']);
+    expect(report.proxyOverhead.map((result) => `${result.proxy} ${result.endpoint}`)).toEqual([
+      'contract-proxy create',
+      'contract-proxy retrieve',
+      'forward-floor create',
+      'forward-floor retrieve',
+    ]);
     for (const result of report.proxyOverhead) {
       expect(result.non2xx, result.endpoint).toEqual({ direct: 0, proxied: 0 });
       expect(result.proxied.p50, result.endpoint).toBeGreaterThan(0);
