@@ -1,0 +1,103 @@
+// A child process of the fleet (redis-server, HAProxy) started and awaited until it says it is ready.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createChanges } from '../changes.js';
+
+/** The most output kept per process. */
+const MAX_OUTPUT_CHARS = 1024 * 1024;
+
+/** A started helper process: its output, and how to stop it. */
+export interface FleetProcess {
+  pid: number;
+  child: ChildProcess;
+  alive(): boolean;
+  output(): string;
+  /** SIGTERM, then SIGKILL after 5 s; resolves at its exit. */
+  stop(): Promise<void>;
+  /** SIGKILL (a crash); resolves at its exit. */
+  kill9(): Promise<void>;
+}
+
+/**
+ * Where a Debian program is: on PATH, or in the sbin directories a non-root PATH may lack.
+ *
+ * @example
+ * findProgram('haproxy'); // '/usr/sbin/haproxy'
+ */
+export function findProgram(name: string): string {
+  const directories = [
+    ...(process.env.PATH ?? '').split(':'),
+    '/usr/sbin',
+    '/usr/local/sbin',
+    '/sbin',
+  ];
+  for (const directory of directories) {
+    if (directory !== '' && existsSync(`${directory}/${name}`)) return `${directory}/${name}`;
+  }
+  throw new Error(
+    `${name} is not installed: install Debian's ${name === 'redis-server' ? 'redis-server' : name} package (.ci/run does it when it is missing)`,
+  );
+}
+
+/**
+ * Spawns `command args` and resolves once its output matches `ready`; rejects with its output
+ * when it exits first or is not ready within `timeoutMs`.
+ *
+ * @example
+ * const redis = await startProcess('redis-server', ['--port', '6390'], /Ready to accept/);
+ */
+export function startProcess(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  timeoutMs = 15_000,
+): Promise<FleetProcess> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const changes = createChanges();
+  const collect = (chunk: Buffer) => {
+    if (output.length < MAX_OUTPUT_CHARS) output += chunk.toString('utf8');
+    changes.notify();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const handle: FleetProcess = {
+    pid: child.pid ?? -1,
+    child,
+    alive,
+    output: () => output,
+    async stop() {
+      if (!alive()) return;
+      child.kill('SIGTERM');
+      const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(kill);
+    },
+    async kill9() {
+      if (alive()) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} was not ready within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited (${code ?? signal}) before it was ready:\n${output}`));
+    });
+    changes
+      .until(() => ready.test(output))
+      .then(() => {
+        clearTimeout(timer);
+        resolve(handle);
+      }, reject);
+  });
+}
