@@ -1,9 +1,9 @@
 // Starts the built mock CLI (`payment-service-mock`) as a child process on a free port and watches it.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createChanges } from './changes.js';
+import { startProcess } from './fleet/processes.js';
 
 const require = createRequire(import.meta.url);
 
@@ -145,7 +145,7 @@ export function treeStatusMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
  * const sandbox = await startSandbox(['--quiet', '--memory-budget', '32']);
  * await sandbox.stop();
  */
-export function startSandbox(
+export async function startSandbox(
   flags: string[] = [],
   env: NodeJS.ProcessEnv = {},
   launch: LaunchOptions = {},
@@ -159,60 +159,21 @@ export function startSandbox(
     ...flags,
   ];
   const [command, ...args] = [...(launch.wrapper ?? []), ...node] as [string, ...string[]];
-  const child = spawn(command, args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+  const listening = /(?:listening on|Base URL:)\s+(http:\/\/[^\s/]+)/;
+  const started = await startProcess(command, args, listening, {
+    env,
+    name: 'the CLI',
+    timeoutMs: 20_000,
+    maxOutputChars: MAX_OUTPUT_CHARS,
   });
-  let output = '';
-  const changes = createChanges();
-  const collect = (chunk: Buffer) => {
-    if (output.length < MAX_OUTPUT_CHARS) output += chunk.toString('utf8');
-    changes.notify();
+  const url = listening.exec(started.output())?.[1] as string;
+  const pid = started.pid;
+  return {
+    ...started,
+    url,
+    port: Number(new URL(url).port),
+    rssMiB: () => treeStatusMiB(pid, 'VmRSS'),
+    peakRssMiB: () => treeStatusMiB(pid, 'VmHWM'),
+    cpuMs: () => treeCpuMs(pid),
   };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const alive = () => child.exitCode === null && child.signalCode === null;
-  const pid = child.pid ?? -1;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the CLI did not print its URL within 20 s:\n${output}`));
-    }, 20_000);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the CLI exited (${code ?? signal}) before listening:\n${output}`));
-    });
-    const onData = () => {
-      const match = /(?:listening on|Base URL:)\s+(http:\/\/[^\s/]+)/.exec(output);
-      if (match === null) return;
-      clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      const url = match[1] as string;
-      resolve({
-        url,
-        port: Number(new URL(url).port),
-        pid,
-        child,
-        alive,
-        rssMiB: () => treeStatusMiB(pid, 'VmRSS'),
-        peakRssMiB: () => treeStatusMiB(pid, 'VmHWM'),
-        cpuMs: () => treeCpuMs(pid),
-        output: () => output,
-        untilOutput: (predicate) => changes.until(() => predicate(output)),
-        async stop() {
-          if (!alive()) return;
-          child.kill('SIGTERM');
-          const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-          await exited;
-          clearTimeout(kill);
-        },
-        async kill9() {
-          if (alive()) child.kill('SIGKILL');
-          await exited;
-        },
-      });
-    };
-    child.stdout?.on('data', onData);
-  });
 }

@@ -12,6 +12,8 @@ export interface FleetProcess {
   child: ChildProcess;
   alive(): boolean;
   output(): string;
+  /** Resolves once `predicate` holds for the output, re-checked after each chunk. */
+  untilOutput(predicate: (output: string) => boolean): Promise<void>;
   /** SIGTERM, then SIGKILL after 5 s; resolves at its exit. */
   stop(): Promise<void>;
   /** SIGKILL (a crash); resolves at its exit. */
@@ -39,9 +41,20 @@ export function findProgram(name: string): string {
   );
 }
 
+/** How to start a process: its environment, its name in errors, and how long it may take. */
+export interface StartOptions {
+  env?: NodeJS.ProcessEnv;
+  /** What errors call it (default: the command). */
+  name?: string;
+  /** Default 15 s. */
+  timeoutMs?: number;
+  /** The most output kept (default 1 MiB): a flooding process must not fill the test's memory. */
+  maxOutputChars?: number;
+}
+
 /**
- * Spawns `command args` and resolves once its output matches `ready`; rejects with its output
- * when it exits first or is not ready within `timeoutMs`.
+ * Spawns `command args` and resolves once its output (stdout and stderr) matches `ready`; rejects
+ * with its output when it exits first or is not ready within the timeout.
  *
  * @example
  * const redis = await startProcess('redis-server', ['--port', '6390'], /Ready to accept/);
@@ -50,13 +63,19 @@ export function startProcess(
   command: string,
   args: string[],
   ready: RegExp,
-  timeoutMs = 15_000,
+  options: StartOptions = {},
 ): Promise<FleetProcess> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const name = options.name ?? command;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const maxOutputChars = options.maxOutputChars ?? MAX_OUTPUT_CHARS;
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: options.env === undefined ? process.env : { ...process.env, ...options.env },
+  });
   let output = '';
   const changes = createChanges();
   const collect = (chunk: Buffer) => {
-    if (output.length < MAX_OUTPUT_CHARS) output += chunk.toString('utf8');
+    if (output.length < maxOutputChars) output += chunk.toString('utf8');
     changes.notify();
   };
   child.stdout?.on('data', collect);
@@ -64,6 +83,7 @@ export function startProcess(
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const alive = () => child.exitCode === null && child.signalCode === null;
   const handle: FleetProcess = {
+    untilOutput: (predicate) => changes.until(() => predicate(output)),
     pid: child.pid ?? -1,
     child,
     alive,
@@ -83,7 +103,7 @@ export function startProcess(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${command} was not ready within ${timeoutMs} ms:\n${output}`));
+      reject(new Error(`${name} was not ready within ${timeoutMs} ms:\n${output}`));
     }, timeoutMs);
     child.once('error', (error) => {
       clearTimeout(timer);
@@ -91,7 +111,7 @@ export function startProcess(
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`${command} exited (${code ?? signal}) before it was ready:\n${output}`));
+      reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${output}`));
     });
     changes
       .until(() => ready.test(output))
