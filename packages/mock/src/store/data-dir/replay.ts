@@ -25,14 +25,15 @@ export function replayJournal(
 ): Account[] {
   // Attempts queued and not yet made, per key id, by sequence: resolved once every line is in.
   const waiting = new Map<string, Map<number, JournalAttempt>>();
-  // Consecutive lines are mostly of one key (a create writes its payment, then its record).
-  let lastKeyId: string | undefined;
-  let lastAccount: Account | undefined;
+  // The accounts by key id as read (the store's own lookup builds a map key for each line).
+  const accounts = new Map<string, Account>();
   const accountOf = (keyId: string): Account => {
-    if (keyId === lastKeyId && lastAccount !== undefined && !lastAccount.closed) return lastAccount;
-    lastKeyId = keyId;
-    lastAccount = store.restoredAccount(keyId);
-    return lastAccount;
+    let account = accounts.get(keyId);
+    if (account === undefined || account.closed) {
+      account = store.restoredAccount(keyId);
+      accounts.set(keyId, account);
+    }
+    return account;
   };
   source((line) => {
     const keyId = line[1];
