@@ -181,14 +181,22 @@ export class Account implements AccountStore {
     return this.journal?.keyId ?? '';
   }
 
+  /**
+   * Whether the account's changes are written: a durable store's open account, except while its
+   * journal is read back (a change is not built to be dropped).
+   */
+  get journaling(): boolean {
+    return this.journal !== undefined && !this.closed && this.journal.journal.recording !== false;
+  }
+
   /** Writes one change to the journal of a durable store (nothing once the account is closed). */
   write(line: JournalLine): void {
-    if (this.journal !== undefined && !this.closed) this.journal.journal.write(line);
+    if (this.journaling) this.journal?.journal.write(line);
   }
 
   /** Writes a payment as it is now to the journal. */
   writePayment(stored: StoredPayment): void {
-    if (this.journal === undefined) return;
+    if (!this.journaling) return;
     const { id, json, token, settlesAt } = stored;
     this.write(['p', this.keyId, id, json, token, settlesAt ?? null, stored.packedTimeline()]);
   }

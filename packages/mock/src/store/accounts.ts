@@ -252,7 +252,9 @@ export class MemoryStore implements SandboxStore, AccountOwner {
   ): void {
     record.response = response;
     if (record.owner !== account) return; // forgotten meanwhile
-    account.write(recordLine(account.keyId, record, (id) => account.payments.get(id)?.json));
+    if (account.journaling) {
+      account.write(recordLine(account.keyId, record, (id) => account.payments.get(id)?.json));
+    }
     account.addBytes(responseBytes(response));
     this.trimRecords(account, record);
   }

@@ -61,6 +61,11 @@ export type JournalLine =
 export interface StoreJournal {
   /** Takes one change; it is on disk before the answer that follows it is sent. */
   write(line: JournalLine): void;
+  /**
+   * False while changes are not written (the journal is being read back into the store): the
+   * store need not build them. Absent: always written.
+   */
+  readonly recording?: boolean;
 }
 
 /** A key's place in a journal: its id, and the journal its changes go to. */

@@ -135,6 +135,18 @@ describe('a sandbox with a data directory', () => {
   });
 });
 
+describe('recording', () => {
+  it('keeps no change while replaying: the store builds none until it is attached, nor after close', () => {
+    const directory = DataDirectory.open(newDirectory());
+    directory.replay(() => {});
+    expect(directory.recording).toBe(false);
+    directory.attach({ liveBytes: () => 0, dump: () => [] });
+    expect(directory.recording).toBe(true);
+    directory.close();
+    expect(directory.recording).toBe(false);
+  });
+});
+
 describe('the data directory refuses what it cannot use', () => {
   it('refuses a second process on the same directory, naming the holder', () => {
     const dataDir = newDirectory();

@@ -156,6 +156,11 @@ export class DataDirectory implements StoreJournal {
     this.fsyncTimer.unref?.();
   }
 
+  /** Whether `write()` keeps changes: not while replaying, nor once closed. */
+  get recording(): boolean {
+    return this.content !== undefined && !this.closed;
+  }
+
   write(line: JournalLine): void {
     if (this.content === undefined || this.closed) return; // replaying, or closed
     this.pending.push(encodeLine(line));

@@ -31,6 +31,16 @@ describe('readJournal', () => {
     }
   });
 
+  it('reads lines beside non-ASCII text (parsed from bytes, not from the chunk as latin1)', () => {
+    const mixed: JournalLine[] = [
+      ['o', 'key-a', 60],
+      ['f', 'key-ü', { description: 'Zahlung für café ☕' } as never],
+      ['o', 'key-c', -3],
+    ];
+    const file = Buffer.from(header + mixed.map(encodeLine).join(''));
+    for (const chunk of [7, 64, 1 << 20]) expect(readAll(file, chunk).seen).toEqual(mixed);
+  });
+
   it('leaves out a torn last line, with or without its newline, and says where it starts', () => {
     const whole = header + changes.map(encodeLine).join('');
     for (const tail of ['0badc0de ["o","k', '0badc0de ["o","k",1]\n', 'zz']) {

@@ -1,4 +1,5 @@
 // The journal's file format: one change a line, each with a CRC-32 of its text, read back with torn-tail and corruption checks.
+import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { JournalLine } from '../journal.js';
@@ -15,7 +16,6 @@ export interface JournalHeader {
   generation: number;
 }
 
-const HEX8 = /^[0-9a-f]{8}$/;
 const hex = (value: number) => value.toString(16).padStart(8, '0');
 
 /**
@@ -43,8 +43,12 @@ export interface ReadJournal {
 /** Reads `length` bytes at `position` into `buffer` at `offset`; returns how many it read. */
 export type ReadAt = (buffer: Buffer, offset: number, length: number, position: number) => number;
 
-/** Bytes read from the file at once: lines are parsed and handed on as they come. */
-const CHUNK_BYTES = 4 << 20;
+/**
+ * Bytes read from the file at once: lines are parsed and handed on as they come. Measured on
+ * 100,000 payments: 16-64 KiB read and parse fastest; from 128 KiB the chunk's text is a large
+ * object of V8's, and parsing views of it took twice as long.
+ */
+const CHUNK_BYTES = 64 << 10;
 
 /**
  * Reads a journal file line by line, handing each change to `onChange` as soon as it is checked
@@ -70,6 +74,10 @@ export function readJournal(
   let header: JournalHeader | undefined;
   let changes = 0;
   let tornAt: number | undefined;
+  // The buffer's text, decoded once per read (latin1: one character a byte) when it is all
+  // ASCII: each line is then parsed from a view of it, not from a string of its own.
+  let text: string | undefined;
+  let textFilled = -1;
   const refill = () => {
     if (filled === buffer.length) {
       // One line longer than the buffer: grow it.
@@ -78,8 +86,18 @@ export function readJournal(
       buffer = bigger;
     }
     const got = read(buffer, filled, buffer.length - filled, base + filled);
+    text = undefined; // decoded again for the lines now in the buffer
+    textFilled = -1;
     if (got === 0) eof = true;
     filled += got;
+  };
+  const lineText = (from: number, to: number): string => {
+    if (textFilled === -1) {
+      textFilled = filled;
+      const view = buffer.subarray(0, filled);
+      text = isAscii(view) ? view.toString('latin1') : undefined;
+    }
+    return text === undefined ? buffer.toString('utf8', from, to) : text.slice(from, to);
   };
   let start = 0; // buffer index of the line being read
   for (;;) {
@@ -97,7 +115,7 @@ export function readJournal(
       refill();
       continue;
     }
-    const value = checkedValue(buffer, start, end);
+    const value = checkedValue(buffer, start, end, lineText);
     const offset = base + start;
     if (value === undefined) {
       if (end + 1 === filled) {
@@ -131,20 +149,37 @@ export function readJournal(
   return { header, changes, validBytes: tornAt ?? base + filled, tornAt };
 }
 
-/** A line's value (bytes `start` to the newline at `end`) when its checksum holds, else undefined. */
-function checkedValue(buffer: Buffer, start: number, end: number): unknown {
+/**
+ * A line's value (bytes `start` to the newline at `end`) when its checksum (eight lowercase hex
+ * digits) holds, else undefined. `textOf` gives the text of a byte range (default: decoded).
+ */
+function checkedValue(
+  buffer: Buffer,
+  start: number,
+  end: number,
+  textOf: (from: number, to: number) => string = (from, to) => buffer.toString('utf8', from, to),
+): unknown {
   if (end - start < 9 || buffer[start + 8] !== 32) return undefined;
-  const checksum = buffer.toString('latin1', start, start + 8);
-  if (!HEX8.test(checksum)) return undefined;
-  const expected = Number.parseInt(checksum, 16);
-  const json = buffer.subarray(start + 9, end);
-  if (expected !== crc32(json)) return undefined;
+  let expected = 0;
+  for (let index = start; index < start + 8; index++) {
+    const digit = HEX_DIGIT[buffer[index] as number] as number;
+    if (digit < 0) return undefined;
+    expected = expected * 16 + digit;
+  }
+  if (expected !== crc32(buffer.subarray(start + 9, end))) return undefined;
   try {
-    return JSON.parse(json.toString('utf8'));
+    return JSON.parse(textOf(start + 9, end));
   } catch {
     return undefined;
   }
 }
+
+/** Each byte's value as a lowercase hex digit, -1 when it is not one. */
+const HEX_DIGIT = Int8Array.from({ length: 256 }, (_, byte) => {
+  if (byte >= 48 && byte <= 57) return byte - 48;
+  if (byte >= 97 && byte <= 102) return byte - 87;
+  return -1;
+});
 
 /**
  * Checks a journal file's first line (its header) without reading the rest: a file of a newer

@@ -2,6 +2,7 @@
 import type { Account } from '../account.js';
 import type { MemoryStore } from '../accounts.js';
 import type { JournalAttempt, JournalLine } from '../journal.js';
+import type { IdempotencyRecord } from '../records.js';
 import type { EndpointRecord } from '../webhook-state.js';
 import { DataDirectoryError } from './lock.js';
 
@@ -24,12 +25,22 @@ export function replayJournal(
 ): Account[] {
   // Attempts queued and not yet made, per key id, by sequence: resolved once every line is in.
   const waiting = new Map<string, Map<number, JournalAttempt>>();
+  // The accounts by key id as read (the store's own lookup builds a map key for each line).
+  const accounts = new Map<string, Account>();
+  const accountOf = (keyId: string): Account => {
+    let account = accounts.get(keyId);
+    if (account === undefined || account.closed) {
+      account = store.restoredAccount(keyId);
+      accounts.set(keyId, account);
+    }
+    return account;
+  };
   source((line) => {
     const keyId = line[1];
     switch (line[0]) {
       case 'p': {
         const [, , id, json, token, settlesAt, timeline] = line;
-        const account = store.restoredAccount(keyId);
+        const account = accountOf(keyId);
         store.restorePayment(account, {
           id,
           json,
@@ -40,11 +51,23 @@ export function replayJournal(
         break;
       }
       case 'p-':
-        store.forgetPayment(store.restoredAccount(keyId), line[2]);
+        store.forgetPayment(accountOf(keyId), line[2]);
         break;
       case 'i': {
-        const account = store.restoredAccount(keyId);
-        const { response, ...record } = line[2];
+        const account = accountOf(keyId);
+        const data = line[2];
+        const response = data.response;
+        // The shape the service's records have (a copy: the answer is added once it is stored).
+        const record: IdempotencyRecord = {
+          key: data.key,
+          method: data.method,
+          path: data.path,
+          bodyFingerprint: data.bodyFingerprint,
+          response: undefined,
+          expiresAt: data.expiresAt,
+          serverExpiresAt: data.serverExpiresAt,
+          owner: undefined,
+        };
         const existing = account.idempotencyRecords.get(record.key);
         if (existing !== undefined) store.deleteIdempotencyRecord(account, existing);
         store.addIdempotencyRecord(account, record);
@@ -55,16 +78,16 @@ export function replayJournal(
         break;
       }
       case 'i-': {
-        const account = store.restoredAccount(keyId);
+        const account = accountOf(keyId);
         const existing = account.idempotencyRecords.get(line[2]);
         if (existing !== undefined) store.deleteIdempotencyRecord(account, existing);
         break;
       }
       case 'f':
-        store.restoredAccount(keyId).setFaults(line[2]);
+        accountOf(keyId).setFaults(line[2]);
         break;
       case 'o':
-        store.restoredAccount(keyId).setOffset(line[2]);
+        accountOf(keyId).setOffset(line[2]);
         break;
       case 'r':
         store.resetRestored(keyId);
@@ -77,10 +100,10 @@ export function replayJournal(
           .saveEndpoint({ endpoint: line[2], key: Buffer.from(line[3], 'base64') });
         break;
       case 'e-':
-        store.restoredAccount(keyId).webhookState().deleteEndpoint(line[2]);
+        accountOf(keyId).webhookState().deleteEndpoint(line[2]);
         break;
       case 'v':
-        store.restoredAccount(keyId).webhookState().rememberEvent(line[2]);
+        accountOf(keyId).webhookState().rememberEvent(line[2]);
         break;
       case 'q': {
         const attempts = waiting.get(keyId) ?? new Map<number, JournalAttempt>();
@@ -92,7 +115,7 @@ export function replayJournal(
         waiting.get(keyId)?.delete(line[2]);
         break;
       case 'l':
-        store.restoredAccount(keyId).webhookState().record(line[2]);
+        accountOf(keyId).webhookState().record(line[2]);
         break;
       default:
         // A change this version does not know cannot come from its own format version.
