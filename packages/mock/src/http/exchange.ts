@@ -102,18 +102,18 @@ export function internalError(exchange: Exchange): Response {
  * Observes a finished request, once, from what its exchange holds: one log line (time, method,
  * path with secrets masked, status or `aborted`/`dropped`, problem `code`, duration, request
  * id); the inspector's record for an authenticated key (not `GET /_sandbox/…` reads; bodies cut
- * at 4 096 characters; never fails the request); and the dropped connection of a
- * `drop_after_commit` fault.
+ * at 4 096 characters; never fails the request, and is stored before the answer goes out); and
+ * the dropped connection of a `drop_after_commit` fault. Never rejects.
  *
  * @example
- * try { return await handle(exchange); } finally { observe(c, exchange, observer, response.status); }
+ * try { return await handle(exchange); } finally { await observe(c, exchange, observer, response.status); }
  */
-export function observe(
+export async function observe(
   c: Context<MockEnv>,
   exchange: Exchange,
   observer: Observer,
   status: number,
-): void {
+): Promise<void> {
   const { logger } = observer;
   const elapsed = performance.now() - exchange.started;
   const answer = exchange.answer;
@@ -131,7 +131,7 @@ export function observe(
       const dropped = exchange.drop || exchange.aborted;
       const request = clip(exchange.bodyText ?? null);
       const response = clip(dropped ? null : (answer?.body ?? null));
-      service.inspector.recordRequest(
+      await service.inspector.recordRequest(
         {
           requestId: exchange.requestId,
           method: exchange.method,
@@ -183,7 +183,7 @@ export function observed(
     } catch {
       response = internalError(exchange);
     }
-    observe(c, exchange, observer, response.status);
+    await observe(c, exchange, observer, response.status);
     return response;
   };
 }

@@ -11,19 +11,20 @@ import type { KeyScope } from './key-scope.js';
  * it reads.
  *
  * @example
- * service.inspector.get().requests[0]?.path; // '/v1/payments'
+ * (await service.inspector.get()).requests[0]?.path; // '/v1/payments'
  */
 export class InspectorFacet {
   constructor(private readonly scope: KeyScope) {}
 
   /** One snapshot of everything the inspector shows for the key (secrets masked). Creates nothing. */
-  get(): SandboxComponents['schemas']['Inspector'] {
-    const account = this.scope.find();
+  async get(): Promise<SandboxComponents['schemas']['Inspector']> {
+    const account = await this.scope.find();
+    const inspected = await inspectAccount(account);
     return {
       object: 'sandbox_inspector',
       clock: clockBody(this.scope.now(account), account?.offsetSeconds ?? 0, 0),
       faults: normalizeFaults(account?.faults ?? {}),
-      ...inspectAccount(account),
+      ...inspected,
     };
   }
 
@@ -31,12 +32,20 @@ export class InspectorFacet {
    * Records a request of the key for the inspector, on the key's clock. Skipped (returns false)
    * when the key has no account and the sandbox has no room for a new one. Cannot throw.
    */
-  recordRequest(entry: Omit<RecordedEntry, 'receivedAt'>, receivedAtServer: number): boolean {
-    const { store } = this.scope.sandbox;
-    const existing = this.scope.find();
-    if (existing === undefined && !store.admit()) return false;
-    const account = existing ?? this.scope.open();
-    account.recordRequest(recordedEntry(entry, account.now(receivedAtServer)));
-    return true;
+  async recordRequest(
+    entry: Omit<RecordedEntry, 'receivedAt'>,
+    receivedAtServer: number,
+  ): Promise<boolean> {
+    try {
+      const { store } = this.scope.sandbox;
+      const existing = await this.scope.find();
+      if (existing === undefined && !(await store.admit())) return false;
+      const account = existing ?? (await this.scope.open());
+      await account.recordRequest(recordedEntry(entry, account.now(receivedAtServer)));
+      return true;
+    } catch {
+      // A record the store could not take is skipped: the request was answered already.
+      return false;
+    }
   }
 }
