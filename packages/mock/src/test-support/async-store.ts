@@ -140,3 +140,16 @@ export const STORES: readonly { name: string; hooks: RuntimeHooks }[] = [
   { name: 'on the memory store', hooks: {} },
   { name: 'on an asynchronous store', hooks: { seam: asyncStore } },
 ];
+
+/**
+ * Lets the store calls of requests under way answer: the asynchronous store's answer on later
+ * ticks, which a test faking `setTimeout` does not run by advancing its clock.
+ *
+ * @example
+ * const pending = call('GET', '/v1/payments');
+ * await storeTicks();
+ * await vi.advanceTimersByTimeAsync(60);
+ */
+export async function storeTicks(count = 50): Promise<void> {
+  for (let tick = 0; tick < count; tick++) await new Promise((resolve) => setImmediate(resolve));
+}
