@@ -108,12 +108,12 @@ export function internalError(exchange: Exchange): Response {
  * @example
  * try { return await handle(exchange); } finally { await observe(c, exchange, observer, response.status); }
  */
-export async function observe(
+export function observe(
   c: Context<MockEnv>,
   exchange: Exchange,
   observer: Observer,
   status: number,
-): Promise<void> {
+): Promise<void> | undefined {
   const { logger } = observer;
   const elapsed = performance.now() - exchange.started;
   const answer = exchange.answer;
@@ -126,12 +126,13 @@ export async function observe(
   }
   const { service, receivedAt } = exchange;
   const read = exchange.method === 'GET' && exchange.path.includes('/_sandbox/');
+  let recording: boolean | Promise<boolean> = false;
   if (service !== undefined && receivedAt !== undefined && !read) {
     try {
       const dropped = exchange.drop || exchange.aborted;
       const request = clip(exchange.bodyText ?? null);
       const response = clip(dropped ? null : (answer?.body ?? null));
-      await service.inspector.recordRequest(
+      recording = service.inspector.recordRequest(
         {
           requestId: exchange.requestId,
           method: exchange.method,
@@ -149,6 +150,14 @@ export async function observe(
       // The inspector is a view: a request is never failed because it could not be recorded.
     }
   }
+  // Recorded at once by the memory store; an asynchronous store's record (which never rejects)
+  // is awaited, so that the inspector shows a request once it is answered.
+  if (recording instanceof Promise) return recording.then(() => finishObserving(c, exchange));
+  finishObserving(c, exchange);
+  return undefined;
+}
+
+function finishObserving(c: Context<MockEnv>, exchange: Exchange): void {
   if (exchange.drop) dropConnection(c.env);
 }
 

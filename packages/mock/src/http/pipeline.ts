@@ -104,7 +104,9 @@ export function operationPipeline(
       await sleep(ms);
     }
     if (shape.api) {
-      const { events } = await service.payments.settleDue();
+      // Every /v1 request settles what is due first: at once when nothing is (memory store).
+      const settling = service.payments.settleDue();
+      const { events } = settling instanceof Promise ? await settling : settling;
       if (events.length > 0) await deliver(events);
     }
     if (pending?.claim.account.closed === true) {
@@ -117,7 +119,7 @@ export function operationPipeline(
       pending.claim = decision;
     }
     const url = c.req.url;
-    const answer = await handler({
+    const answering = handler({
       service,
       idempotency: pending?.claim,
       id: shape.hasId ? (c.req.param('id') ?? '') : '',
@@ -130,6 +132,7 @@ export function operationPipeline(
         return callerOnThisMachine(c.env);
       },
     });
+    const answer = answering instanceof Promise ? await answering : answering;
     if (answer.events !== undefined) await deliver(answer.events);
     // A record the operation completed with its change (in the same store call: both or
     // neither) holds the answer already; an answer that changed nothing is stored here.
@@ -247,9 +250,12 @@ export function operationPipeline(
     const service = serviceFor(auth.apiKey);
     exchange.service = service;
     if (!shape.api) return afterFaults(c, exchange, service, undefined);
-    const latencyMs = await service.faults.latencyMs();
+    // Read on every /v1 request: no await when the store answers at once (the memory store).
+    const latencyRead = service.faults.latencyMs();
+    const latencyMs = latencyRead instanceof Promise ? await latencyRead : latencyRead;
     if (latencyMs === 0) {
-      const failure = await service.faults.takeFailure();
+      const taken = service.faults.takeFailure();
+      const failure = taken instanceof Promise ? await taken : taken;
       if (failure !== undefined) return answerProblem(exchange, failure);
       return afterFaults(c, exchange, service, undefined);
     }
@@ -287,7 +293,8 @@ export function operationPipeline(
     // Nothing is answered before what it changed is stored.
     const unstored = persist();
     if (unstored !== undefined) response = answerProblem(exchange, unstored);
-    await observe(c, exchange, observer, response.status);
+    const observing = observe(c, exchange, observer, response.status);
+    if (observing instanceof Promise) await observing;
     return response;
   };
 }

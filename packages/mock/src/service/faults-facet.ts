@@ -1,7 +1,12 @@
 // The faults of one key: read, arm and clear them; consume fail_next and drop_after_commit; hold a request for latency_ms.
 import { type Faults, MAX_HELD_REQUESTS_PER_KEY, normalizeFaults } from '../shared/faults.js';
 import type { ProblemInit } from '../shared/problems.js';
+import type { AccountStore, Awaitable } from '../store/store.js';
 import type { KeyScope } from './key-scope.js';
+
+// Read on every /v1 request: a store that answers at once is answered at once (no promise).
+const latencyOf = (account: AccountStore | undefined): number => account?.faults.latency_ms ?? 0;
+const failureOf = (account: AccountStore | undefined) => account?.consumeFailure();
 
 /**
  * The fault injection of one key (spec: getSandboxFaults, setSandboxFaults, clearSandboxFaults)
@@ -35,9 +40,10 @@ export class FaultsFacet {
     return {};
   }
 
-  /** The latency armed for the key's /v1 requests, in ms. */
-  async latencyMs(): Promise<number> {
-    return (await this.scope.find())?.faults.latency_ms ?? 0;
+  /** The latency armed for the key's /v1 requests, in ms (at once from the memory store). */
+  latencyMs(): Awaitable<number> {
+    const account = this.scope.find();
+    return account instanceof Promise ? account.then(latencyOf) : latencyOf(account);
   }
 
   /**
@@ -60,9 +66,10 @@ export class FaultsFacet {
     };
   }
 
-  /** Consumes one armed `fail_next`: the problem to answer with, if any. */
-  async takeFailure(): Promise<ProblemInit | undefined> {
-    return (await this.scope.find())?.consumeFailure();
+  /** Consumes one armed `fail_next`: the problem to answer with, if any (at once from memory). */
+  takeFailure(): Awaitable<ProblemInit | undefined> {
+    const account = this.scope.find();
+    return account instanceof Promise ? account.then(failureOf) : failureOf(account);
   }
 
   /** Consumes one armed `drop_after_commit`: whether this answer must be dropped. */

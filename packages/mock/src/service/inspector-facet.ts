@@ -1,7 +1,9 @@
 // The console inspector of one key: one snapshot of everything it shows, and the record of each request.
 import type { SandboxComponents } from '@payment-service/openapi';
+import { maybeSync, wait } from '../shared/awaitable.js';
 import { normalizeFaults } from '../shared/faults.js';
 import { type RecordedEntry, recordedEntry } from '../store/request-log.js';
+import type { Awaitable } from '../store/store.js';
 import { clockBody } from './clock-facet.js';
 import { inspectAccount } from './inspector.js';
 import type { KeyScope } from './key-scope.js';
@@ -32,16 +34,24 @@ export class InspectorFacet {
    * Records a request of the key for the inspector, on the key's clock. Skipped (returns false)
    * when the key has no account and the sandbox has no room for a new one. Cannot throw.
    */
-  async recordRequest(
+  recordRequest(
     entry: Omit<RecordedEntry, 'receivedAt'>,
     receivedAtServer: number,
-  ): Promise<boolean> {
+  ): Awaitable<boolean> {
+    // Every request is recorded: at once when the store answers at once (the memory store).
+    return maybeSync(() => this.record(entry, receivedAtServer));
+  }
+
+  private *record(
+    entry: Omit<RecordedEntry, 'receivedAt'>,
+    receivedAtServer: number,
+  ): Generator<unknown, boolean, unknown> {
     try {
       const { store } = this.scope.sandbox;
-      const existing = await this.scope.find();
-      if (existing === undefined && !(await store.admit())) return false;
-      const account = existing ?? (await this.scope.open());
-      await account.recordRequest(recordedEntry(entry, account.now(receivedAtServer)));
+      const existing = yield* wait(this.scope.find());
+      if (existing === undefined && !(yield* wait(store.admit()))) return false;
+      const account = existing ?? (yield* wait(this.scope.open()));
+      yield* wait(account.recordRequest(recordedEntry(entry, account.now(receivedAtServer))));
       return true;
     } catch {
       // A record the store could not take is skipped: the request was answered already.

@@ -7,8 +7,13 @@ import {
   refundPayment,
   settlePendingPayment,
 } from '../domain/transitions.js';
-import { jsonResponse, type PackedTimeline, type TimelineStep } from '../store/records.js';
-import type { AccountStore } from '../store/store.js';
+import {
+  jsonResponse,
+  type PackedTimeline,
+  type StoredPayment,
+  type TimelineStep,
+} from '../store/records.js';
+import type { AccountStore, Awaitable } from '../store/store.js';
 import type { IdempotencyClaim } from './idempotency.js';
 import {
   type Change,
@@ -40,14 +45,27 @@ const TRANSITION_ATTEMPTS = 3;
  * @example
  * const { result: settled, events } = await settleDuePayments(sandbox, account, account.now(Date.now()));
  */
-export async function settleDuePayments(
+export function settleDuePayments(
   sandbox: SandboxState,
   account: AccountStore,
   accountNow: number,
+): Awaitable<Change<number>> {
+  const due = account.takeDueSettlements(accountNow);
+  // Nothing due (every request asks): answered at once when the store answers at once.
+  if (!(due instanceof Promise) && due.length === 0) return { result: 0, events: noEvents };
+  return settleTaken(sandbox, account, accountNow, due);
+}
+
+/** Settles the payments taken off the schedule (each this caller's alone). */
+async function settleTaken(
+  sandbox: SandboxState,
+  account: AccountStore,
+  accountNow: number,
+  taken: Awaitable<StoredPayment[]>,
 ): Promise<Change<number>> {
   const events: EventDelivery[] = [];
   let settled = 0;
-  for (const stored of await account.takeDueSettlements(accountNow)) {
+  for (const stored of await taken) {
     const behaviour = sandbox.tokens.behaviourOf(stored.token);
     const before = stored.json;
     const payment = stored.payment;
@@ -74,9 +92,14 @@ export async function settleDuePayments(
 export class PaymentsFacet {
   constructor(private readonly scope: KeyScope) {}
 
-  /** Settles the key's pending payments that are due. */
-  async settleDue(): Promise<Change<number>> {
-    const account = await this.scope.find();
+  /** Settles the key's pending payments that are due (at once when none is, on the memory store). */
+  settleDue(): Awaitable<Change<number>> {
+    const account = this.scope.find();
+    if (account instanceof Promise) return account.then((found) => this.settleDueOf(found));
+    return this.settleDueOf(account);
+  }
+
+  private settleDueOf(account: AccountStore | undefined): Awaitable<Change<number>> {
     if (account === undefined) return { result: 0, events: noEvents };
     return settleDuePayments(this.scope.sandbox, account, this.scope.now(account));
   }
@@ -121,9 +144,20 @@ export class PaymentsFacet {
     return { result: { ok: true, status: 201, body: payment, text: json }, events };
   }
 
-  async retrieve(id: string): Promise<payments.DomainResult<Payment>> {
-    const account = await this.scope.find();
-    return payments.retrievePayment(await account?.payment(id), id);
+  /** One payment (at once from the memory store: the hot read path allocates no promise). */
+  retrieve(id: string): Awaitable<payments.DomainResult<Payment>> {
+    const account = this.scope.find();
+    if (account instanceof Promise) return account.then((found) => this.retrieveFrom(found, id));
+    return this.retrieveFrom(account, id);
+  }
+
+  private retrieveFrom(
+    account: AccountStore | undefined,
+    id: string,
+  ): Awaitable<payments.DomainResult<Payment>> {
+    const stored = account?.payment(id);
+    if (stored instanceof Promise) return stored.then((read) => payments.retrievePayment(read, id));
+    return payments.retrievePayment(stored, id);
   }
 
   async list(
