@@ -25,6 +25,7 @@ import { DataDirectory } from '../store/data-dir/data-directory.js';
 import { dumpStore } from '../store/data-dir/dump.js';
 import { replayJournal } from '../store/data-dir/replay.js';
 import { IDLE_ACCOUNT_MS } from '../store/memory.js';
+import type { SandboxStore } from '../store/store.js';
 import { createDefaultEndpoint } from '../webhooks/default-endpoint.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { type MockServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
@@ -38,8 +39,11 @@ export interface Runtime {
   limitBounds: { minimum: number; maximum: number; default: number };
   /** The account service of one key (expired idempotency records are swept first). */
   serviceFor(apiKey: string): AccountService;
-  /** Hands events to the webhook dispatcher and runs whatever came due. */
-  deliver(events: readonly EventDelivery[]): void;
+  /**
+   * Hands events to the webhook dispatcher and runs whatever came due: resolves once they are
+   * queued; never rejects (a failure is logged).
+   */
+  deliver(events: readonly EventDelivery[]): Promise<void>;
   /** Waits `ms` (for injected latency); `close()` ends every wait at once. */
   sleep(ms: number): Promise<void>;
   /** Resolves once no webhook attempt is in flight or due now. */
@@ -47,7 +51,7 @@ export interface Runtime {
   /** What every account service shares (the testing entry reads and seeds accounts through it). */
   state: SandboxState;
   /** Watches a key for what its clock made due (settlements, retries) and runs it. */
-  wake(apiKey: string): void;
+  wake(apiKey: string): Promise<void>;
   /**
    * Writes the changes made so far to the data directory (nothing to do in memory): the problem
    * to answer instead when the disk refuses them.
@@ -71,6 +75,11 @@ export interface RuntimeHooks {
    * reordering mode); the identity by default.
    */
   planDeliveries?(events: readonly EventDelivery[]): readonly EventDelivery[];
+  /**
+   * The store seam the service and the dispatcher use, around the memory store (tests run them
+   * over an asynchronous one); the memory store itself by default.
+   */
+  seam?(store: MemoryStore): SandboxStore;
 }
 
 /** Accounts kept at once; beyond it idle ones (least recently used first) are forgotten. */
@@ -116,7 +125,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
       ? undefined
       : createDefaultEndpoint(resolved.webhookUrl, resolved.webhookSecret, resolved.clock.now());
   const sandbox: SandboxState = {
-    store,
+    store: hooks.seam?.(store) ?? store,
     tokens,
     clock: resolved.clock,
     settlementDelayMs: resolved.settlementDelaySeconds * 1000,
@@ -133,8 +142,8 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     timeoutMs: resolved.webhookTimeoutMs,
     defaultEndpoint,
     logger: resolved.logger,
-    settleDue: (account, accountNow) => {
-      const { events } = settleDuePayments(sandbox, account, accountNow);
+    settleDue: async (account, accountNow) => {
+      const { events } = await settleDuePayments(sandbox, account, accountNow);
       return { events: [...plan(events)] };
     },
     random: () => random.fraction(),
@@ -198,10 +207,10 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
       store.sweep(resolved.clock.now());
       return services.get(apiKey);
     },
-    deliver(events) {
+    async deliver(events) {
       // Delivery runs after a change was committed: its failure is logged, never answered.
       try {
-        webhooks.deliver(plan(events));
+        await webhooks.deliver(plan(events));
         webhooks.kick();
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -220,8 +229,8 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     },
     webhooksSettled: () => webhooks.settled(),
     state: sandbox,
-    wake(apiKey) {
-      const account = store.find(apiKey);
+    async wake(apiKey) {
+      const account = await sandbox.store.find(apiKey);
       if (account !== undefined) webhooks.wake(account);
     },
     close() {

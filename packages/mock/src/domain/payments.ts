@@ -2,7 +2,8 @@
 import { newPaymentId, newRefundId, type RandomSource, systemRandom } from '../shared/ids.js';
 import type { ProblemInit } from '../shared/problems.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { AccountStore } from '../store/store.js';
+import type { StoredPayment } from '../store/records.js';
+import type { PaymentPage } from '../store/store.js';
 import type { TokenTable } from './tokens.js';
 import { applyOutcome } from './transitions.js';
 import type { CreatePaymentRequest, Payment, PaymentList, Refund } from './types.js';
@@ -79,17 +80,16 @@ export function buildPayment(
 }
 
 /**
- * Finds one payment of the account.
+ * The answer of a payment read by id (`stored`: the account's payment, undefined when it has none).
  *
  * @example
- * retrievePayment(account, 'pay_123'); // { ok: false, problem: { code: 'not_found', … } }
+ * retrievePayment(undefined, 'pay_123'); // { ok: false, problem: { code: 'not_found', … } }
  */
 export function retrievePayment(
-  account: AccountStore | undefined,
+  stored: StoredPayment | undefined,
   id: string,
 ): DomainResult<Payment> {
-  const stored = account?.payment(id);
-  if (account === undefined || stored === undefined) return paymentNotFound(id);
+  if (stored === undefined) return paymentNotFound(id);
   const text = stored.json;
   return {
     ok: true,
@@ -102,21 +102,20 @@ export function retrievePayment(
 }
 
 /**
- * Lists the account's payments, newest first. An unknown `startingAfter` is a 400.
+ * The answer of a page of the account's payments, newest first (`page`: as the store read it,
+ * `null` when the key has no account). An unknown `startingAfter` is a 400.
  *
  * @example
- * listPayments(account, 10); // { ok: true, status: 200, body: { object: 'list', data: […], has_more: false } }
+ * listPayments(null); // { ok: true, status: 200, body: { object: 'list', data: [], has_more: false } }
  */
 export function listPayments(
-  account: AccountStore | undefined,
-  limit: number,
+  page: PaymentPage | undefined | null,
   startingAfter?: string,
 ): DomainResult<PaymentList> {
-  if (account === undefined) {
+  if (page === null) {
     if (startingAfter !== undefined) return unknownCursor(startingAfter);
     return { ok: true, status: 200, body: { object: 'list', data: [], has_more: false } };
   }
-  const page = account.listPayments(limit, startingAfter);
   if (page === undefined) return unknownCursor(startingAfter ?? '');
   // The stored payments' JSON as it is: the page is never parsed to be written again.
   let data = '';

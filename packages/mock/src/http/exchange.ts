@@ -102,18 +102,18 @@ export function internalError(exchange: Exchange): Response {
  * Observes a finished request, once, from what its exchange holds: one log line (time, method,
  * path with secrets masked, status or `aborted`/`dropped`, problem `code`, duration, request
  * id); the inspector's record for an authenticated key (not `GET /_sandbox/…` reads; bodies cut
- * at 4 096 characters; never fails the request); and the dropped connection of a
- * `drop_after_commit` fault.
+ * at 4 096 characters; never fails the request, and is stored before the answer goes out); and
+ * the dropped connection of a `drop_after_commit` fault. Never rejects.
  *
  * @example
- * try { return await handle(exchange); } finally { observe(c, exchange, observer, response.status); }
+ * try { return await handle(exchange); } finally { await observe(c, exchange, observer, response.status); }
  */
 export function observe(
   c: Context<MockEnv>,
   exchange: Exchange,
   observer: Observer,
   status: number,
-): void {
+): Promise<void> | undefined {
   const { logger } = observer;
   const elapsed = performance.now() - exchange.started;
   const answer = exchange.answer;
@@ -126,12 +126,13 @@ export function observe(
   }
   const { service, receivedAt } = exchange;
   const read = exchange.method === 'GET' && exchange.path.includes('/_sandbox/');
+  let recording: boolean | Promise<boolean> = false;
   if (service !== undefined && receivedAt !== undefined && !read) {
     try {
       const dropped = exchange.drop || exchange.aborted;
       const request = clip(exchange.bodyText ?? null);
       const response = clip(dropped ? null : (answer?.body ?? null));
-      service.inspector.recordRequest(
+      recording = service.inspector.recordRequest(
         {
           requestId: exchange.requestId,
           method: exchange.method,
@@ -149,6 +150,14 @@ export function observe(
       // The inspector is a view: a request is never failed because it could not be recorded.
     }
   }
+  // Recorded at once by the memory store; an asynchronous store's record (which never rejects)
+  // is awaited, so that the inspector shows a request once it is answered.
+  if (recording instanceof Promise) return recording.then(() => finishObserving(c, exchange));
+  finishObserving(c, exchange);
+  return undefined;
+}
+
+function finishObserving(c: Context<MockEnv>, exchange: Exchange): void {
   if (exchange.drop) dropConnection(c.env);
 }
 
@@ -183,7 +192,7 @@ export function observed(
     } catch {
       response = internalError(exchange);
     }
-    observe(c, exchange, observer, response.status);
+    await observe(c, exchange, observer, response.status);
     return response;
   };
 }

@@ -1,9 +1,9 @@
 // The types that tie routes to the spec: operation ids, request bodies, success bodies, handlers.
 
 import type { AccountService, EventDelivery } from '../service/account-service.js';
+import type { IdempotencyClaim } from '../service/idempotency.js';
 import type { ProblemInit } from '../shared/problems.js';
 import type { Checked } from '../shared/validation.js';
-import type { IdempotencyRecord } from '../store/records.js';
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options' | 'trace';
 
@@ -60,11 +60,12 @@ export type RequestBody<Operation> = Operation extends { requestBody?: never }
 export interface HandlerInput<Body> {
   service: AccountService;
   /**
-   * The request's in-flight Idempotency-Key record (/v1 POSTs sent with the header): an
-   * operation that stores its answer in the same store call as its change takes it (a create);
-   * the pipeline completes it otherwise.
+   * The request's in-flight Idempotency-Key record and the account holding it (/v1 POSTs sent
+   * with the header): an operation that changes something stores its answer in the same store
+   * call as its change (a create, a capture, a cancel, a refund); the pipeline completes it
+   * otherwise.
    */
-  idempotency: IdempotencyRecord | undefined;
+  idempotency: IdempotencyClaim | undefined;
   /** The `{id}` path parameter, decoded; empty when the path has none. */
   id: string;
   body: Body;
@@ -87,8 +88,10 @@ export type Answer<Operation> = (
   | { problem: ProblemInit }
 ) & { events?: readonly EventDelivery[] };
 
-/** The handler of one spec operation. */
-export type Handler<Operation> = (input: HandlerInput<RequestBody<Operation>>) => Answer<Operation>;
+/** The handler of one spec operation (it awaits the store). */
+export type Handler<Operation> = (
+  input: HandlerInput<RequestBody<Operation>>,
+) => Answer<Operation> | Promise<Answer<Operation>>;
 
 /** Reads and checks an operation's request body, narrowing it to the generated type. */
 export interface BodyCheck<Body> {
@@ -122,4 +125,6 @@ export type PreparedAnswer = (
 };
 
 /** A handler with its checked body bound, ready to run. */
-export type PreparedHandler = (input: Omit<HandlerInput<unknown>, 'body'>) => PreparedAnswer;
+export type PreparedHandler = (
+  input: Omit<HandlerInput<unknown>, 'body'>,
+) => PreparedAnswer | Promise<PreparedAnswer>;

@@ -1,12 +1,15 @@
 // One precomposed pipeline per spec operation, built at start-up: auth, faults, body, validation, idempotency, handler, answer; observed once at the end.
 import type { Context } from 'hono';
 import type { AccountService, EventDelivery } from '../service/account-service.js';
-import { checkIdempotencyKey, type IdempotentRequest } from '../service/idempotency.js';
+import {
+  checkIdempotencyKey,
+  type IdempotencyClaim,
+  type IdempotentRequest,
+} from '../service/idempotency.js';
 import { heldRequestsFull } from '../shared/faults.js';
 import type { ProblemInit } from '../shared/problems.js';
 import type { Checked } from '../shared/validation.js';
-import type { IdempotencyRecord, StoredResponse } from '../store/records.js';
-import type { AccountStore } from '../store/store.js';
+import type { StoredResponse } from '../store/records.js';
 import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
 import { callerOnThisMachine } from './caller.js';
@@ -30,8 +33,8 @@ export interface PipelineContext {
   serviceFor(apiKey: string): AccountService;
   maxBodyBytes: number;
   sleep(ms: number): Promise<void>;
-  /** Hands events to the webhook dispatcher. */
-  deliver(events: readonly EventDelivery[]): void;
+  /** Hands events to the webhook dispatcher (queued once it resolves; never rejects). */
+  deliver(events: readonly EventDelivery[]): Promise<void>;
   /** Writes the changes made so far to a durable store: the problem to answer if it cannot. */
   persist(): ProblemInit | undefined;
 }
@@ -56,8 +59,8 @@ export interface OperationShape {
 /** The Idempotency-Key record a request holds while its handler runs, and what it answered. */
 interface Pending {
   request: IdempotentRequest;
-  record: IdempotencyRecord;
-  account: AccountStore;
+  /** The in-flight record and the account that holds it. */
+  claim: IdempotencyClaim;
   /** The handler's own answer (not a replay or a problem before it): what the record keeps. */
   stored: StoredResponse | undefined;
   /** Whether the record was completed (or given back) already. */
@@ -100,26 +103,25 @@ export function operationPipeline(
       latency.ms = 0;
       await sleep(ms);
     }
-    if (pending?.account.closed === true) {
+    if (shape.api) {
+      // Every /v1 request settles what is due first: at once when nothing is (memory store).
+      const settling = service.payments.settleDue();
+      const { events } = settling instanceof Promise ? await settling : settling;
+      if (events.length > 0) await deliver(events);
+    }
+    if (pending?.claim.account.closed === true) {
       // The key was reset while this request waited: its record went with the old account, so
-      // take the key again on the new one (no payment may be left without its record).
-      const decision = service.idempotency.begin(pending.request);
+      // take the key again on the new one. (The operation changes the account that holds the
+      // record, so a reset after this takes both or neither: no payment without its record.)
+      const decision = await service.idempotency.begin(pending.request);
       if (decision.kind === 'problem') return answerProblem(exchange, decision.problem);
       if (decision.kind === 'replay') return answerWith(exchange, decision.response, true);
-      const account = service.find();
-      if (account !== undefined) {
-        pending.record = decision.record;
-        pending.account = account;
-      }
-    }
-    if (shape.api) {
-      const { events } = service.payments.settleDue();
-      if (events.length > 0) deliver(events);
+      pending.claim = decision;
     }
     const url = c.req.url;
-    const answer = handler({
+    const answering = handler({
       service,
-      idempotency: pending?.record,
+      idempotency: pending?.claim,
       id: shape.hasId ? (c.req.param('id') ?? '') : '',
       // Parsed only when a handler reads it (the list operations).
       get query() {
@@ -130,19 +132,19 @@ export function operationPipeline(
         return callerOnThisMachine(c.env);
       },
     });
-    if (answer.events !== undefined) deliver(answer.events);
-    // A record the operation completed with its change holds the answer already.
+    const answer = answering instanceof Promise ? await answering : answering;
+    if (answer.events !== undefined) await deliver(answer.events);
+    // A record the operation completed with its change (in the same store call: both or
+    // neither) holds the answer already; an answer that changed nothing is stored here.
     const stored =
-      pending?.record.response ??
+      pending?.claim.record.response ??
       ('problem' in answer
         ? toStoredProblem(answer.problem, exchange.requestId)
         : toStoredJson(answer.status, answer.body, answer.text));
     if (pending !== undefined) {
-      // The record is completed in the same synchronous step as the change it answers, so a
-      // durable store writes both or neither.
       pending.stored = stored;
       pending.finished = true;
-      service.idempotency.finish(pending.record, stored.status !== 400 ? stored : undefined);
+      await service.idempotency.finish(pending.claim, stored.status !== 400 ? stored : undefined);
     }
     return answerWith(exchange, stored);
   };
@@ -158,9 +160,8 @@ export function operationPipeline(
   ): Promise<Response> => {
     const key = c.req.header('idempotency-key');
     let pending: Pending | undefined;
-    let record: IdempotencyRecord | undefined;
     if (key === undefined) {
-      const full = service.checkCapacity();
+      const full = await service.checkCapacity();
       if (full !== undefined) return answerProblem(exchange, full);
     } else {
       const request: IdempotentRequest = {
@@ -170,23 +171,25 @@ export function operationPipeline(
         bodyText: exchange.bodyText,
         body,
       };
-      const decision = service.idempotency.begin(request);
+      const decision = await service.idempotency.begin(request);
       if (decision.kind === 'problem') return answerProblem(exchange, decision.problem);
       if (decision.kind === 'replay') {
-        exchange.drop = service.faults.takeDrop();
+        exchange.drop = await takeDrop(service);
         return answerWith(exchange, decision.response, true);
       }
-      const full = service.checkCapacity();
+      let full: ProblemInit | undefined;
+      try {
+        full = await service.checkCapacity();
+      } catch (error) {
+        await giveBack(service, decision);
+        throw error;
+      }
       if (full !== undefined) {
         // Nothing was done: the key is free again for the retry that Retry-After invites.
-        service.idempotency.finish(decision.record, undefined);
+        await giveBack(service, decision);
         return answerProblem(exchange, full);
       }
-      record = decision.record;
-      const account = service.find();
-      if (account !== undefined) {
-        pending = { request, record, account, stored: undefined, finished: false };
-      }
+      pending = { request, claim: decision, stored: undefined, finished: false };
     }
     let failed = true;
     try {
@@ -194,12 +197,18 @@ export function operationPipeline(
       failed = false;
       return response;
     } finally {
-      if (record !== undefined && pending?.finished !== true) {
+      // What follows a change never throws: a store that fails here costs the drop fault or the
+      // account's release, never the answer.
+      if (pending !== undefined && !pending.finished) {
         // The handler threw, or never ran: the key is free again.
-        service.idempotency.finish(pending?.record ?? record, undefined);
+        await giveBack(service, pending.claim);
       }
-      if (!failed) exchange.drop = service.faults.takeDrop();
-      service.release();
+      if (!failed) exchange.drop = await takeDrop(service);
+      try {
+        await service.release();
+      } catch {
+        // Released on a later request of the key.
+      }
     }
   };
 
@@ -241,16 +250,19 @@ export function operationPipeline(
     const service = serviceFor(auth.apiKey);
     exchange.service = service;
     if (!shape.api) return afterFaults(c, exchange, service, undefined);
-    const latencyMs = service.faults.latencyMs();
+    // Read on every /v1 request: no await when the store answers at once (the memory store).
+    const latencyRead = service.faults.latencyMs();
+    const latencyMs = latencyRead instanceof Promise ? await latencyRead : latencyRead;
     if (latencyMs === 0) {
-      const failure = service.faults.takeFailure();
+      const taken = service.faults.takeFailure();
+      const failure = taken instanceof Promise ? await taken : taken;
       if (failure !== undefined) return answerProblem(exchange, failure);
       return afterFaults(c, exchange, service, undefined);
     }
     const release = service.faults.holdRequest();
     if (release === undefined) return answerProblem(exchange, heldRequestsFull(latencyMs));
     try {
-      const failure = service.faults.takeFailure();
+      const failure = await service.faults.takeFailure();
       if (failure !== undefined) {
         await sleep(latencyMs);
         return answerProblem(exchange, failure);
@@ -281,7 +293,26 @@ export function operationPipeline(
     // Nothing is answered before what it changed is stored.
     const unstored = persist();
     if (unstored !== undefined) response = answerProblem(exchange, unstored);
-    observe(c, exchange, observer, response.status);
+    const observing = observe(c, exchange, observer, response.status);
+    if (observing instanceof Promise) await observing;
     return response;
   };
+}
+
+/** Gives an in-flight Idempotency-Key back (nothing was done); a store failure keeps it until it expires. */
+async function giveBack(service: AccountService, claim: IdempotencyClaim): Promise<void> {
+  try {
+    await service.idempotency.finish(claim, undefined);
+  } catch {
+    // The record stays in flight (a retry gets 409) until it expires.
+  }
+}
+
+/** Consumes one armed `drop_after_commit` after an answer; false when the store cannot say. */
+async function takeDrop(service: AccountService): Promise<boolean> {
+  try {
+    return await service.faults.takeDrop();
+  } catch {
+    return false;
+  }
 }

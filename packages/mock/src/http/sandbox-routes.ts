@@ -23,16 +23,16 @@ export function createSandboxRoutes(validators: SandboxValidators) {
     },
     resetSandbox: {
       body: noBody,
-      handle: ({ service }) => ({ status: 200, body: service.reset() }),
+      handle: async ({ service }) => ({ status: 200, body: await service.reset() }),
     },
     getSandboxClock: {
       body: noBody,
-      handle: ({ service }) => ({ status: 200, body: service.clock.get() }),
+      handle: async ({ service }) => ({ status: 200, body: await service.clock.get() }),
     },
     advanceSandboxClock: {
       body: requiredBody(validators.validator('AdvanceClockRequest')),
-      handle: ({ service, body }) => {
-        const { result, events } = service.clock.advance(body.seconds);
+      handle: async ({ service, body }) => {
+        const { result, events } = await service.clock.advance(body.seconds);
         if (!result.ok) return { problem: result.problem };
         // Always handed over (even empty): retries that came due with the clock run now.
         return { status: 200, body: result.body, events };
@@ -40,20 +40,20 @@ export function createSandboxRoutes(validators: SandboxValidators) {
     },
     getSandboxFaults: {
       body: noBody,
-      handle: ({ service }) => ({ status: 200, body: service.faults.get() }),
+      handle: async ({ service }) => ({ status: 200, body: await service.faults.get() }),
     },
     setSandboxFaults: {
       body: requiredBody(validators.validator('Faults')),
-      handle: ({ service, body }) => ({ status: 200, body: service.faults.set(body) }),
+      handle: async ({ service, body }) => ({ status: 200, body: await service.faults.set(body) }),
     },
     clearSandboxFaults: {
       body: noBody,
-      handle: ({ service }) => ({ status: 200, body: service.faults.clear() }),
+      handle: async ({ service }) => ({ status: 200, body: await service.faults.clear() }),
     },
     getSandboxInspector: {
       body: noBody,
-      handle: ({ service, callerOnThisMachine }) => {
-        const inspector = service.inspector.get();
+      handle: async ({ service, callerOnThisMachine }) => {
+        const inspector = await service.inspector.get();
         if (callerOnThisMachine) return { status: 200, body: inspector };
         const events = inspector.events.map((event) => ({
           ...event,
@@ -64,16 +64,16 @@ export function createSandboxRoutes(validators: SandboxValidators) {
     },
     listWebhookDeliveries: {
       body: noBody,
-      handle: ({ service, query, callerOnThisMachine }) => {
-        const list = service.webhooks.listDeliveries(query.get('event_id'));
+      handle: async ({ service, query, callerOnThisMachine }) => {
+        const list = await service.webhooks.listDeliveries(query.get('event_id'));
         if (callerOnThisMachine) return { status: 200, body: list };
         return { status: 200, body: { ...list, data: list.data.map(withoutAnswer) } };
       },
     },
     redeliverEvent: {
       body: noBody,
-      handle: ({ service, id }) => {
-        const { result: endpoints, events } = service.webhooks.redeliverEvent(id);
+      handle: async ({ service, id }) => {
+        const { result: endpoints, events } = await service.webhooks.redeliverEvent(id);
         if (endpoints === undefined) {
           const detail = `No event with id ${id} exists for this API key (the last 1000 events are kept).`;
           return { problem: { code: 'not_found', detail } };

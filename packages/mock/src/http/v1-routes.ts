@@ -22,7 +22,7 @@ export interface LimitBounds {
  * The answer of a domain result: its status and body, or its problem; with the events caused.
  *
  * @example
- * answer(service.payments.retrieve('pay_1')); // { status: 200, body: { id: 'pay_1', … } }
+ * answer(await service.payments.retrieve('pay_1')); // { status: 200, body: { id: 'pay_1', … } }
  */
 export function answer<Body>(
   result: DomainResult<Body>,
@@ -54,55 +54,59 @@ export function createV1Routes(
   return {
     createPayment: {
       body: withTokenCheck(requiredBody(validators.validator('CreatePaymentRequest')), tokens),
-      handle: ({ service, body, idempotency }) => {
-        const { result, events } = service.payments.create(body, idempotency);
+      handle: async ({ service, body, idempotency }) => {
+        const { result, events } = await service.payments.create(body, idempotency);
         return answer(result, events);
       },
     },
     listPayments: {
       body: noBody,
-      handle: ({ service, query }) => {
+      handle: async ({ service, query }) => {
         const parsed = parseListQuery(query, limitBounds);
         if ('errors' in parsed) return { problem: invalidRequest(parsed.errors) };
-        return answer(service.payments.list(parsed.limit, parsed.startingAfter));
+        return answer(await service.payments.list(parsed.limit, parsed.startingAfter));
       },
     },
     retrievePayment: {
       body: noBody,
-      handle: ({ service, id }) => answer(service.payments.retrieve(id)),
+      handle: ({ service, id }) => {
+        // The hot read path: answered at once when the store answers at once.
+        const found = service.payments.retrieve(id);
+        return found instanceof Promise ? found.then((result) => answer(result)) : answer(found);
+      },
     },
     capturePayment: {
       body: optionalBody(validators.validator('CapturePaymentRequest')),
-      handle: ({ service, id, body }) => {
-        const { result, events } = service.payments.capture(id, body);
+      handle: async ({ service, id, body, idempotency }) => {
+        const { result, events } = await service.payments.capture(id, body, idempotency);
         return answer(result, events);
       },
     },
     cancelPayment: {
       body: optionalBody(validators.validator('CancelPaymentRequest')),
-      handle: ({ service, id }) => {
-        const { result, events } = service.payments.cancel(id);
+      handle: async ({ service, id, idempotency }) => {
+        const { result, events } = await service.payments.cancel(id, idempotency);
         return answer(result, events);
       },
     },
     createRefund: {
       body: optionalBody(validators.validator('CreateRefundRequest')),
-      handle: ({ service, id, body }) => {
-        const { result, events } = service.payments.refund(id, body);
+      handle: async ({ service, id, body, idempotency }) => {
+        const { result, events } = await service.payments.refund(id, body, idempotency);
         return answer(result, events);
       },
     },
     createWebhookEndpoint: {
       body: requiredBody(validators.validator('CreateWebhookEndpointRequest')),
-      handle: ({ service, body }) => answer(service.webhooks.createEndpoint(body)),
+      handle: async ({ service, body }) => answer(await service.webhooks.createEndpoint(body)),
     },
     listWebhookEndpoints: {
       body: noBody,
-      handle: ({ service }) => answer(service.webhooks.listEndpoints()),
+      handle: async ({ service }) => answer(await service.webhooks.listEndpoints()),
     },
     deleteWebhookEndpoint: {
       body: noBody,
-      handle: ({ service, id }) => answer(service.webhooks.deleteEndpoint(id)),
+      handle: async ({ service, id }) => answer(await service.webhooks.deleteEndpoint(id)),
     },
   } satisfies RouteTable<operations, paths>;
 }

@@ -1,5 +1,6 @@
 // A key's data as plain records, read out of the store and written back: the testing entry's fixtures and snapshots.
 import type { components } from '@payment-service/openapi';
+import { maybeSync, wait } from '../shared/awaitable.js';
 import { type Faults, normalizeFaults } from '../shared/faults.js';
 import {
   type IdempotencyRecord,
@@ -7,7 +8,7 @@ import {
   type StoredResponse,
   type TimelineStep,
 } from '../store/records.js';
-import type { AccountStore, WebhookStore } from '../store/store.js';
+import type { AccountStore, Awaitable, WebhookStore } from '../store/store.js';
 import type {
   EndpointRecord,
   QueuedDelivery,
@@ -84,13 +85,22 @@ export function noWebhooks(): WebhookData {
 }
 
 /**
- * Reads a key's data as plain records (copies: changing them changes nothing stored).
+ * Reads a key's data as plain records (copies: changing them changes nothing stored): at once
+ * from a store that answers at once (the memory store: the testing entry's `snapshot()` is
+ * synchronous), else as a promise.
  *
  * @example
- * readAccountData(runtime.state, apiKey).payments.length; // 0 for a new key
+ * (await readAccountData(runtime.state, apiKey)).payments.length; // 0 for a new key
  */
-export function readAccountData(sandbox: SandboxState, apiKey: string): AccountData {
-  const account = sandbox.store.find(apiKey);
+export function readAccountData(sandbox: SandboxState, apiKey: string): Awaitable<AccountData> {
+  return maybeSync(() => readAccount(sandbox, apiKey));
+}
+
+function* readAccount(
+  sandbox: SandboxState,
+  apiKey: string,
+): Generator<unknown, AccountData, unknown> {
+  const account = yield* wait(sandbox.store.find(apiKey));
   if (account === undefined) {
     return {
       offsetSeconds: 0,
@@ -101,7 +111,7 @@ export function readAccountData(sandbox: SandboxState, apiKey: string): AccountD
     };
   }
   const payments: PaymentData[] = [];
-  for (const stored of account.storedPayments()) {
+  for (const stored of yield* wait(account.storedPayments())) {
     payments.push({
       payment: { ...stored.payment },
       token: stored.token,
@@ -110,7 +120,7 @@ export function readAccountData(sandbox: SandboxState, apiKey: string): AccountD
     });
   }
   const idempotencyRecords: IdempotencyData[] = [];
-  for (const record of account.listIdempotencyRecords()) {
+  for (const record of yield* wait(account.listIdempotencyRecords())) {
     if (record.response === undefined) continue;
     const { key, method, path, bodyFingerprint, expiresAt, serverExpiresAt } = record;
     const response = { ...record.response, headers: { ...record.response.headers } };
@@ -124,34 +134,36 @@ export function readAccountData(sandbox: SandboxState, apiKey: string): AccountD
       serverExpiresAt,
     });
   }
+  const webhooks = yield* readWebhookData(account.webhooks, sandbox.defaultEndpoint);
   return {
     offsetSeconds: account.offsetSeconds,
     faults: normalizeFaults(account.faults),
     payments,
     idempotencyRecords,
-    webhooks: readWebhookData(account.webhooks, sandbox.defaultEndpoint),
+    webhooks,
   };
 }
 
 /** Copies of a key's endpoints, events, log and queued attempts (to live endpoints only). */
-function readWebhookData(
+function* readWebhookData(
   state: WebhookStore | undefined,
   defaultEndpoint: EndpointRecord | undefined,
-): WebhookData {
+): Generator<unknown, WebhookData, unknown> {
   if (state === undefined) return noWebhooks();
-  const endpoints = state.listEndpoints().map(({ endpoint, key }) => ({
+  const registered = yield* wait(state.listEndpoints());
+  const endpoints = registered.map(({ endpoint, key }) => ({
     endpoint: { ...endpoint, events: endpoint.events === null ? null : [...endpoint.events] },
     key: Uint8Array.from(key),
   }));
   // An attempt to a deleted endpoint is dropped when it falls due: it is not part of the state.
+  const byId = new Map(registered.map((record) => [record.endpoint.id, record]));
   const live = (delivery: QueuedDelivery) =>
     delivery.target === defaultEndpoint ||
-    state.endpointById(delivery.target.endpoint.id) === delivery.target;
-  const waiting = state
-    .queuedAttempts()
+    byId.get(delivery.target.endpoint.id) === delivery.target;
+  const waiting = (yield* wait(state.queuedAttempts()))
     .filter(live)
     .sort((a, b) => a.dueAt - b.dueAt || a.sequence - b.sequence);
-  const keptEvents = state.listEvents();
+  const keptEvents = yield* wait(state.listEvents());
   const kept = new Set(keptEvents.map((event) => event.id));
   const sentOnly = new Map<string, StoredEvent>();
   for (const { event } of waiting) {
@@ -161,7 +173,7 @@ function readWebhookData(
     endpoints,
     // Events only the queue still holds are older than every kept one.
     events: [...sentOnly.values(), ...keptEvents].map((event) => ({ ...event })),
-    log: state.deliveryLog().map((entry) => ({ ...entry })),
+    log: (yield* wait(state.deliveryLog())).map((entry) => ({ ...entry })),
     queued: waiting.map(({ event, target, attempt, dueAt }) => ({
       event: { ...event },
       endpointId: target.endpoint.id,
@@ -177,18 +189,26 @@ function readWebhookData(
  * PENDING one settles at its `settlesAt`.
  *
  * @example
- * addPayments(runtime.state, apiKey, [{ payment, token: 'tok_test_success', settlesAt: undefined, timeline: [] }]);
+ * await addPayments(runtime.state, apiKey, [{ payment, token: 'tok_test_success', settlesAt: undefined, timeline: [] }]);
  */
-export function addPayments(
+export async function addPayments(
   sandbox: SandboxState,
   apiKey: string,
   payments: readonly PaymentData[],
-): void {
+): Promise<void> {
   if (payments.length === 0) return;
-  const account = sandbox.store.open(apiKey);
+  const account = await sandbox.store.open(apiKey);
+  await addPaymentsTo(account, payments);
+}
+
+/** Adds payments to an account, oldest first, as its newest ones. */
+async function addPaymentsTo(
+  account: AccountStore,
+  payments: readonly PaymentData[],
+): Promise<void> {
   for (const { payment, token, settlesAt, timeline } of payments) {
     const created = { at: Date.parse(payment.created_at), change: 'created', ...payment } as const;
-    account.createPayment({
+    await account.createPayment({
       id: payment.id,
       json: JSON.stringify(payment),
       token,
@@ -204,14 +224,19 @@ export function addPayments(
  * The data must be checked first (the testing entry's snapshots are): nothing here refuses it.
  *
  * @example
- * replaceAccountData(runtime.state, apiKey, readAccountData(runtime.state, apiKey));
+ * await replaceAccountData(runtime.state, apiKey, await readAccountData(runtime.state, apiKey));
  */
-export function replaceAccountData(sandbox: SandboxState, apiKey: string, data: AccountData): void {
-  sandbox.store.reset(apiKey);
-  const account = sandbox.store.open(apiKey);
-  account.setOffset(data.offsetSeconds);
-  account.setFaults(normalizeFaults(data.faults));
-  addPayments(sandbox, apiKey, data.payments);
+export async function replaceAccountData(
+  sandbox: SandboxState,
+  apiKey: string,
+  data: AccountData,
+): Promise<void> {
+  await sandbox.store.reset(apiKey);
+  const account = await sandbox.store.open(apiKey);
+  await account.setOffset(data.offsetSeconds);
+  await account.setFaults(normalizeFaults(data.faults));
+  // Into this account (not the key's by name): a reset meanwhile takes everything written here.
+  await addPaymentsTo(account, data.payments);
   for (const record of data.idempotencyRecords) {
     const stored: IdempotencyRecord = {
       key: record.key,
@@ -224,33 +249,33 @@ export function replaceAccountData(sandbox: SandboxState, apiKey: string, data: 
       owner: undefined,
     };
     // Expires nothing: the records are restored as they are.
-    account.claimIdempotencyKey(stored, Number.NEGATIVE_INFINITY);
-    account.completeIdempotencyRecord(stored, { ...record.response });
+    await account.claimIdempotencyKey(stored, Number.NEGATIVE_INFINITY);
+    await account.completeIdempotencyRecord(stored, { ...record.response });
   }
-  writeWebhookData(account, data.webhooks, sandbox.defaultEndpoint);
-  sandbox.store.release(account);
+  await writeWebhookData(account, data.webhooks, sandbox.defaultEndpoint);
+  await sandbox.store.release(account);
 }
 
 /** Registers the endpoints, remembers the events and the log, queues the attempts. */
-function writeWebhookData(
+async function writeWebhookData(
   account: AccountStore,
   data: WebhookData,
   defaultEndpoint: EndpointRecord | undefined,
-): void {
+): Promise<void> {
   const { endpoints, events, log, queued } = data;
   if (endpoints.length + events.length + log.length + queued.length === 0) return;
   const state = account.webhookState();
   for (const { endpoint, key } of endpoints) {
     const events = endpoint.events === null ? null : [...endpoint.events];
-    state.saveEndpoint({ endpoint: { ...endpoint, events }, key: Uint8Array.from(key) });
+    await state.saveEndpoint({ endpoint: { ...endpoint, events }, key: Uint8Array.from(key) });
   }
-  for (const event of events) state.rememberEvent({ ...event });
-  for (const entry of log) state.record({ ...entry });
+  for (const event of events) await state.rememberEvent({ ...event });
+  for (const entry of log) await state.record({ ...entry });
   for (const { event, endpointId, attempt, dueAt } of queued) {
     const target =
       endpointId === defaultEndpoint?.endpoint.id
         ? defaultEndpoint
-        : state.endpointById(endpointId);
-    if (target !== undefined) state.enqueue({ event: { ...event }, target, attempt, dueAt });
+        : await state.endpointById(endpointId);
+    if (target !== undefined) await state.enqueue({ event: { ...event }, target, attempt, dueAt });
   }
 }

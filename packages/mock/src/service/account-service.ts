@@ -1,7 +1,7 @@
 // The account service of one key: its facets (payments, idempotency, faults, clock, webhooks, inspector) over the store seam.
 import type { SandboxComponents } from '@payment-service/openapi';
 import type { ProblemInit } from '../shared/problems.js';
-import type { AccountStore } from '../store/store.js';
+import type { AccountStore, Awaitable } from '../store/store.js';
 import { ClockFacet } from './clock-facet.js';
 import { FaultsFacet } from './faults-facet.js';
 import { IdempotencyFacet } from './idempotency-facet.js';
@@ -23,7 +23,7 @@ export { settleDuePayments } from './payments-facet.js';
  *
  * @example
  * const service = new AccountService(sandbox, 'sk_test_12345678');
- * const { result, events } = service.payments.create({ amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_success' } });
+ * const { result, events } = await service.payments.create({ amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_success' } });
  */
 export class AccountService {
   private readonly scope: KeyScope;
@@ -80,7 +80,7 @@ export class AccountService {
   }
 
   /** The key's account, if it holds anything. */
-  find(): AccountStore | undefined {
+  find(): Awaitable<AccountStore | undefined> {
     return this.scope.find();
   }
 
@@ -89,8 +89,8 @@ export class AccountService {
    * Retry-After) when the whole sandbox is over its memory budget even after forgetting idle
    * keys. Nothing of any key is removed to make room for another.
    */
-  checkCapacity(): ProblemInit | undefined {
-    if (this.scope.sandbox.store.admit()) return undefined;
+  async checkCapacity(): Promise<ProblemInit | undefined> {
+    if (await this.scope.sandbox.store.admit()) return undefined;
     return {
       code: 'sandbox_full',
       detail:
@@ -100,13 +100,13 @@ export class AccountService {
   }
 
   /** Deletes everything of the key (spec: resetSandbox). */
-  reset(): SandboxComponents['schemas']['SandboxReset'] {
-    const deleted = this.scope.sandbox.store.reset(this.scope.apiKey);
+  async reset(): Promise<SandboxComponents['schemas']['SandboxReset']> {
+    const deleted = await this.scope.sandbox.store.reset(this.scope.apiKey);
     return { object: 'sandbox_reset', deleted_payments: deleted };
   }
 
   /** Forgets the account when it holds nothing any more. */
-  release(): void {
-    this.scope.release();
+  release(): Promise<void> {
+    return this.scope.release();
   }
 }

@@ -15,18 +15,18 @@ export const MAX_CLOCK_OFFSET_SECONDS = 3_155_760_000;
  * The sandbox clock of one key (spec: getSandboxClock, advanceSandboxClock).
  *
  * @example
- * service.clock.advance(3600).result; // { ok: true, status: 200, body: { object: 'sandbox_clock', offset_seconds: 3600, … } }
+ * (await service.clock.advance(3600)).result; // { ok: true, status: 200, body: { object: 'sandbox_clock', offset_seconds: 3600, … } }
  */
 export class ClockFacet {
   constructor(private readonly scope: KeyScope) {}
 
   /** The key's clock now (ms epoch): the server's time plus the key's offset. */
-  now(): number {
-    return this.scope.now();
+  async now(): Promise<number> {
+    return this.scope.now(await this.scope.find());
   }
 
-  get(): Clock {
-    const account = this.scope.find();
+  async get(): Promise<Clock> {
+    const account = await this.scope.find();
     return clockBody(this.scope.now(account), account?.offsetSeconds ?? 0, 0);
   }
 
@@ -34,8 +34,8 @@ export class ClockFacet {
    * Moves the key's clock forward: due payments settle, retries come due, records expire. The
    * total offset is at most `MAX_CLOCK_OFFSET_SECONDS` (100 years); beyond it nothing moves.
    */
-  advance(seconds: number): Change<DomainResult<Clock>> {
-    const offset = (this.scope.find()?.offsetSeconds ?? 0) + seconds;
+  async advance(seconds: number): Promise<Change<DomainResult<Clock>>> {
+    const offset = ((await this.scope.find())?.offsetSeconds ?? 0) + seconds;
     if (offset > MAX_CLOCK_OFFSET_SECONDS) {
       const message = `seconds would take the sandbox clock's total offset to ${offset} s, beyond the limit of ${MAX_CLOCK_OFFSET_SECONDS} s (100 years); reset the sandbox to start again`;
       const problem: ProblemInit = {
@@ -46,12 +46,16 @@ export class ClockFacet {
       };
       return { result: { ok: false, problem }, events: noEvents };
     }
-    const account = this.scope.open();
-    account.setOffset(offset);
+    const account = await this.scope.open();
+    await account.setOffset(offset);
     const accountNow = this.scope.now(account);
-    const { result: settled, events } = settleDuePayments(this.scope.sandbox, account, accountNow);
-    account.expireIdempotencyRecords(accountNow);
-    this.scope.release();
+    const { result: settled, events } = await settleDuePayments(
+      this.scope.sandbox,
+      account,
+      accountNow,
+    );
+    await account.expireIdempotencyRecords(accountNow);
+    await this.scope.release();
     const body = clockBody(accountNow, account.offsetSeconds, settled);
     return { result: { ok: true, status: 200, body }, events };
   }

@@ -1,42 +1,49 @@
 // The faults of one key: read, arm and clear them; consume fail_next and drop_after_commit; hold a request for latency_ms.
 import { type Faults, MAX_HELD_REQUESTS_PER_KEY, normalizeFaults } from '../shared/faults.js';
 import type { ProblemInit } from '../shared/problems.js';
+import type { AccountStore, Awaitable } from '../store/store.js';
 import type { KeyScope } from './key-scope.js';
+
+// Read on every /v1 request: a store that answers at once is answered at once (no promise).
+const latencyOf = (account: AccountStore | undefined): number => account?.faults.latency_ms ?? 0;
+const failureOf = (account: AccountStore | undefined) => account?.consumeFailure();
 
 /**
  * The fault injection of one key (spec: getSandboxFaults, setSandboxFaults, clearSandboxFaults)
  * and what the request pipeline consumes of it.
  *
  * @example
- * service.faults.set({ fail_next: { count: 1, status: 503 } });
- * service.faults.takeFailure(); // the 503 problem, once
+ * await service.faults.set({ fail_next: { count: 1, status: 503 } });
+ * await service.faults.takeFailure(); // the 503 problem, once
  */
 export class FaultsFacet {
   constructor(private readonly scope: KeyScope) {}
 
-  get(): Faults {
-    return normalizeFaults(this.scope.find()?.faults ?? {});
+  async get(): Promise<Faults> {
+    return normalizeFaults((await this.scope.find())?.faults ?? {});
   }
 
-  set(faults: Faults): Faults {
-    const account = this.scope.open();
-    account.setFaults(normalizeFaults(faults));
-    this.scope.release();
-    return normalizeFaults(account.faults);
+  async set(faults: Faults): Promise<Faults> {
+    const account = await this.scope.open();
+    const normalized = normalizeFaults(faults);
+    await account.setFaults(normalized);
+    await this.scope.release();
+    return normalizeFaults(normalized);
   }
 
-  clear(): Faults {
-    const account = this.scope.find();
+  async clear(): Promise<Faults> {
+    const account = await this.scope.find();
     if (account !== undefined) {
-      account.setFaults({});
-      this.scope.release();
+      await account.setFaults({});
+      await this.scope.release();
     }
     return {};
   }
 
-  /** The latency armed for the key's /v1 requests, in ms. */
-  latencyMs(): number {
-    return this.scope.find()?.faults.latency_ms ?? 0;
+  /** The latency armed for the key's /v1 requests, in ms (at once from the memory store). */
+  latencyMs(): Awaitable<number> {
+    const account = this.scope.find();
+    return account instanceof Promise ? account.then(latencyOf) : latencyOf(account);
   }
 
   /**
@@ -59,13 +66,14 @@ export class FaultsFacet {
     };
   }
 
-  /** Consumes one armed `fail_next`: the problem to answer with, if any. */
-  takeFailure(): ProblemInit | undefined {
-    return this.scope.find()?.consumeFailure();
+  /** Consumes one armed `fail_next`: the problem to answer with, if any (at once from memory). */
+  takeFailure(): Awaitable<ProblemInit | undefined> {
+    const account = this.scope.find();
+    return account instanceof Promise ? account.then(failureOf) : failureOf(account);
   }
 
   /** Consumes one armed `drop_after_commit`: whether this answer must be dropped. */
-  takeDrop(): boolean {
-    return this.scope.find()?.consumeDrop() === true;
+  async takeDrop(): Promise<boolean> {
+    return (await (await this.scope.find())?.consumeDrop()) === true;
   }
 }

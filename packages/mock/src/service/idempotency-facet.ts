@@ -1,7 +1,8 @@
 // The Idempotency-Keys of one key: take a key for a request (or replay, 409, 422), then store its answer or give the key back.
-import type { IdempotencyRecord, StoredResponse } from '../store/records.js';
+import type { StoredResponse } from '../store/records.js';
 import {
   beginIdempotentRequest,
+  type IdempotencyClaim,
   type IdempotencyDecision,
   type IdempotentRequest,
 } from './idempotency.js';
@@ -12,16 +13,19 @@ import type { KeyScope } from './key-scope.js';
  * while its handler runs, and the answer it replays after.
  *
  * @example
- * const decision = service.idempotency.begin(request);
- * if (decision.kind === 'proceed') service.idempotency.finish(decision.record, stored);
+ * const decision = await service.idempotency.begin(request);
+ * if (decision.kind === 'proceed') await service.idempotency.finish(decision, stored);
  */
 export class IdempotencyFacet {
   constructor(private readonly scope: KeyScope) {}
 
-  /** Looks an Idempotency-Key up (opening the account) and decides: proceed, replay or problem. */
-  begin(request: IdempotentRequest): IdempotencyDecision {
+  /**
+   * Looks an Idempotency-Key up (opening the account) and decides: proceed (with the account that
+   * holds the new in-flight record), replay or problem.
+   */
+  async begin(request: IdempotentRequest): Promise<IdempotencyDecision> {
     const { sandbox } = this.scope;
-    const account = this.scope.open();
+    const account = await this.scope.open();
     const ttlMs = sandbox.idempotencyTtlMs;
     return beginIdempotentRequest(
       account,
@@ -33,15 +37,14 @@ export class IdempotencyFacet {
   }
 
   /**
-   * Stores the answer of an idempotent request, or forgets the record when `stored` is
-   * undefined. A record its operation completed already (a create stores its payment and its
-   * answer in one call) is left as it is.
+   * Stores the answer of an idempotent request in the account that holds its record, or forgets
+   * the record when `stored` is undefined. A record its operation completed already (a create
+   * stores its payment and its answer in one call) is left as it is.
    */
-  finish(record: IdempotencyRecord, stored: StoredResponse | undefined): void {
+  async finish(claim: IdempotencyClaim, stored: StoredResponse | undefined): Promise<void> {
+    const { record, account } = claim;
     if (record.response !== undefined) return;
-    const account = this.scope.find();
-    if (account === undefined) return;
-    if (stored !== undefined) account.completeIdempotencyRecord(record, stored);
-    else account.forgetIdempotencyRecord(record);
+    if (stored !== undefined) await account.completeIdempotencyRecord(record, stored);
+    else await account.forgetIdempotencyRecord(record);
   }
 }

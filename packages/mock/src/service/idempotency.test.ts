@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandboxControls } from '../controls.js';
+import { STORES, storeTicks } from '../test-support/async-store.js';
 import { createHarness, TEST_KEY, validCreateBody } from '../test-support/harness.js';
 import { bodyFingerprint, hashBody, sameBody } from './idempotency.js';
 
@@ -52,191 +53,223 @@ describe('bodyFingerprint and sameBody', () => {
   });
 });
 
-describe('Idempotency-Key', () => {
-  it('replays the first response byte for byte with Idempotent-Replayed and a fresh Request-Id', async () => {
-    const { call } = createHarness();
-    const options = { body: validCreateBody, ...withKey('order-1') };
-    const first = await call('POST', '/v1/payments', options);
-    const firstText = await first.text();
-    const replay = await call('POST', '/v1/payments', {
-      // same fields, another order: the same request
-      body: {
-        payment_method: validCreateBody.payment_method,
-        description: validCreateBody.description,
-        currency: 'KZT',
-        amount: 1000,
-      },
-      ...withKey('order-1'),
-    });
-    expect(replay.status).toBe(201);
-    expect(await replay.text()).toBe(firstText);
-    expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect(first.headers.get('idempotent-replayed')).toBeNull();
-    expect(replay.headers.get('request-id')).not.toBe(first.headers.get('request-id'));
-    const list = await (await call('GET', '/v1/payments')).json();
-    expect(list.data).toHaveLength(1);
-  });
+for (const { name: store, hooks } of STORES) {
+  describe(store, () => {
+    describe('Idempotency-Key', () => {
+      it('replays the first response byte for byte with Idempotent-Replayed and a fresh Request-Id', async () => {
+        const { call } = createHarness({}, hooks);
+        const options = { body: validCreateBody, ...withKey('order-1') };
+        const first = await call('POST', '/v1/payments', options);
+        const firstText = await first.text();
+        const replay = await call('POST', '/v1/payments', {
+          // same fields, another order: the same request
+          body: {
+            payment_method: validCreateBody.payment_method,
+            description: validCreateBody.description,
+            currency: 'KZT',
+            amount: 1000,
+          },
+          ...withKey('order-1'),
+        });
+        expect(replay.status).toBe(201);
+        expect(await replay.text()).toBe(firstText);
+        expect(replay.headers.get('idempotent-replayed')).toBe('true');
+        expect(first.headers.get('idempotent-replayed')).toBeNull();
+        expect(replay.headers.get('request-id')).not.toBe(first.headers.get('request-id'));
+        const list = await (await call('GET', '/v1/payments')).json();
+        expect(list.data).toHaveLength(1);
+      });
 
-  it('answers 422 for the same key with another body, path or method', async () => {
-    const { json, createPayment } = createHarness();
-    await json('POST', '/v1/payments', { body: validCreateBody, ...withKey('k1') });
-    const otherBody = await json('POST', '/v1/payments', {
-      body: { ...validCreateBody, amount: 2000 },
-      ...withKey('k1'),
-    });
-    expect(otherBody.status).toBe(422);
-    expect(otherBody.body.code).toBe('idempotency_key_reused');
-    expect(otherBody.body.detail).toContain('differs in its body.');
-    const authorized = await createPayment({ capture: false });
-    const otherPath = await json('POST', `/v1/payments/${authorized.id}/cancel`, withKey('k1'));
-    expect(otherPath.status).toBe(422);
-    expect(otherPath.body.detail).toContain('differs in its path (/v1/payments), body.');
-    // The 422 stored nothing: the payment is still AUTHORIZED.
-    const after = await json('GET', `/v1/payments/${authorized.id}`);
-    expect(after.body.status).toBe('AUTHORIZED');
-  });
+      it('answers 422 for the same key with another body, path or method', async () => {
+        const { json, createPayment } = createHarness({}, hooks);
+        await json('POST', '/v1/payments', { body: validCreateBody, ...withKey('k1') });
+        const otherBody = await json('POST', '/v1/payments', {
+          body: { ...validCreateBody, amount: 2000 },
+          ...withKey('k1'),
+        });
+        expect(otherBody.status).toBe(422);
+        expect(otherBody.body.code).toBe('idempotency_key_reused');
+        expect(otherBody.body.detail).toContain('differs in its body.');
+        const authorized = await createPayment({ capture: false });
+        const otherPath = await json('POST', `/v1/payments/${authorized.id}/cancel`, withKey('k1'));
+        expect(otherPath.status).toBe(422);
+        expect(otherPath.body.detail).toContain('differs in its path (/v1/payments), body.');
+        // The 422 stored nothing: the payment is still AUTHORIZED.
+        const after = await json('GET', `/v1/payments/${authorized.id}`);
+        expect(after.body.status).toBe('AUTHORIZED');
+      });
 
-  it('keeps keys separate per API key', async () => {
-    const { json } = createHarness();
-    const a = await json('POST', '/v1/payments', { body: validCreateBody, ...withKey('shared') });
-    const b = await json('POST', '/v1/payments', {
-      body: validCreateBody,
-      ...withKey('shared'),
-      apiKey: 'sk_test_someone_else_1',
-    });
-    expect(b.status).toBe(201);
-    expect(b.headers.get('idempotent-replayed')).toBeNull();
-    expect(b.body.id).not.toBe(a.body.id);
-  });
+      it('keeps keys separate per API key', async () => {
+        const { json } = createHarness({}, hooks);
+        const a = await json('POST', '/v1/payments', {
+          body: validCreateBody,
+          ...withKey('shared'),
+        });
+        const b = await json('POST', '/v1/payments', {
+          body: validCreateBody,
+          ...withKey('shared'),
+          apiKey: 'sk_test_someone_else_1',
+        });
+        expect(b.status).toBe(201);
+        expect(b.headers.get('idempotent-replayed')).toBeNull();
+        expect(b.body.id).not.toBe(a.body.id);
+      });
 
-  it('does not store validation failures, so a fixed request can reuse the key', async () => {
-    const { json } = createHarness();
-    const invalid = await json('POST', '/v1/payments', {
-      body: { ...validCreateBody, amount: 0 },
-      ...withKey('fix-me'),
-    });
-    expect(invalid.status).toBe(400);
-    const unsupported = await json('POST', '/v1/payments', {
-      rawBody: '{}',
-      headers: { 'idempotency-key': 'fix-me', 'content-type': 'text/plain' },
-    });
-    expect(unsupported.status).toBe(415);
-    const unauthorized = await json('POST', '/v1/payments', {
-      body: validCreateBody,
-      ...withKey('fix-me'),
-      apiKey: null,
-    });
-    expect(unauthorized.status).toBe(401);
-    const fixed = await json('POST', '/v1/payments', {
-      body: validCreateBody,
-      ...withKey('fix-me'),
-    });
-    expect(fixed.status).toBe(201);
-    expect(fixed.headers.get('idempotent-replayed')).toBeNull();
-  });
+      it('does not store validation failures, so a fixed request can reuse the key', async () => {
+        const { json } = createHarness({}, hooks);
+        const invalid = await json('POST', '/v1/payments', {
+          body: { ...validCreateBody, amount: 0 },
+          ...withKey('fix-me'),
+        });
+        expect(invalid.status).toBe(400);
+        const unsupported = await json('POST', '/v1/payments', {
+          rawBody: '{}',
+          headers: { 'idempotency-key': 'fix-me', 'content-type': 'text/plain' },
+        });
+        expect(unsupported.status).toBe(415);
+        const unauthorized = await json('POST', '/v1/payments', {
+          body: validCreateBody,
+          ...withKey('fix-me'),
+          apiKey: null,
+        });
+        expect(unauthorized.status).toBe(401);
+        const fixed = await json('POST', '/v1/payments', {
+          body: validCreateBody,
+          ...withKey('fix-me'),
+        });
+        expect(fixed.status).toBe(201);
+        expect(fixed.headers.get('idempotent-replayed')).toBeNull();
+      });
 
-  it('does not store a refund refused for its amount, but stores 409 invalid_state', async () => {
-    const { json, createPayment } = createHarness();
-    const payment = await createPayment();
-    const excess = await json('POST', `/v1/payments/${payment.id}/refunds`, {
-      body: { amount: 5000 },
-      ...withKey('refund-1'),
-    });
-    expect(excess.status).toBe(400);
-    const fixed = await json('POST', `/v1/payments/${payment.id}/refunds`, {
-      body: { amount: 5000 },
-      ...withKey('refund-1'),
-    });
-    expect(fixed.headers.get('idempotent-replayed')).toBeNull();
+      it('does not store a refund refused for its amount, but stores 409 invalid_state', async () => {
+        const { json, createPayment } = createHarness({}, hooks);
+        const payment = await createPayment();
+        const excess = await json('POST', `/v1/payments/${payment.id}/refunds`, {
+          body: { amount: 5000 },
+          ...withKey('refund-1'),
+        });
+        expect(excess.status).toBe(400);
+        const fixed = await json('POST', `/v1/payments/${payment.id}/refunds`, {
+          body: { amount: 5000 },
+          ...withKey('refund-1'),
+        });
+        expect(fixed.headers.get('idempotent-replayed')).toBeNull();
 
-    const declined = await createPayment({
-      payment_method: { type: 'token', token: 'tok_test_declined' },
-    });
-    const conflict = await json('POST', `/v1/payments/${declined.id}/capture`, withKey('cap-1'));
-    expect(conflict.status).toBe(409);
-    const replayed = await json('POST', `/v1/payments/${declined.id}/capture`, withKey('cap-1'));
-    expect(replayed.status).toBe(409);
-    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-    expect(replayed.body.request_id).toBe(conflict.body.request_id);
-  });
+        const declined = await createPayment({
+          payment_method: { type: 'token', token: 'tok_test_declined' },
+        });
+        const conflict = await json(
+          'POST',
+          `/v1/payments/${declined.id}/capture`,
+          withKey('cap-1'),
+        );
+        expect(conflict.status).toBe(409);
+        const replayed = await json(
+          'POST',
+          `/v1/payments/${declined.id}/capture`,
+          withKey('cap-1'),
+        );
+        expect(replayed.status).toBe(409);
+        expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+        expect(replayed.body.request_id).toBe(conflict.body.request_id);
+      });
 
-  it('rejects an Idempotency-Key longer than 255 characters with param Idempotency-Key', async () => {
-    const { json } = createHarness();
-    const { status, body } = await json('POST', '/v1/payments', {
-      body: validCreateBody,
-      ...withKey('k'.repeat(256)),
-    });
-    expect(status).toBe(400);
-    expect(body.param).toBe('Idempotency-Key');
-    const longest = await json('POST', '/v1/payments', {
-      body: validCreateBody,
-      ...withKey('k'.repeat(255)),
-    });
-    expect(longest.status).toBe(201);
-  });
+      it('rejects an Idempotency-Key longer than 255 characters with param Idempotency-Key', async () => {
+        const { json } = createHarness({}, hooks);
+        const { status, body } = await json('POST', '/v1/payments', {
+          body: validCreateBody,
+          ...withKey('k'.repeat(256)),
+        });
+        expect(status).toBe(400);
+        expect(body.param).toBe('Idempotency-Key');
+        const longest = await json('POST', '/v1/payments', {
+          body: validCreateBody,
+          ...withKey('k'.repeat(255)),
+        });
+        expect(longest.status).toBe(201);
+      });
 
-  it('creates exactly one payment for 50 concurrent requests with one key', async () => {
-    const { call, json } = createHarness();
-    const responses = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        call('POST', '/v1/payments', { body: validCreateBody, ...withKey('burst') }),
-      ),
-    );
-    const bodies = await Promise.all(responses.map((response) => response.json()));
-    const created = responses.filter((response) => response.status === 201);
-    const inUse = responses.filter((response) => response.status === 409);
-    expect(created.length + inUse.length).toBe(50);
-    expect(new Set(bodies.filter((body) => body.id).map((body) => body.id)).size).toBe(1);
-    const list = await json('GET', '/v1/payments');
-    expect(list.body.data).toHaveLength(1);
-  });
+      it('creates exactly one payment for 50 concurrent requests with one key', async () => {
+        const { call, json } = createHarness({}, hooks);
+        const responses = await Promise.all(
+          Array.from({ length: 50 }, () =>
+            call('POST', '/v1/payments', { body: validCreateBody, ...withKey('burst') }),
+          ),
+        );
+        const bodies = await Promise.all(responses.map((response) => response.json()));
+        const created = responses.filter((response) => response.status === 201);
+        const inUse = responses.filter((response) => response.status === 409);
+        expect(created.length + inUse.length).toBe(50);
+        expect(new Set(bodies.filter((body) => body.id).map((body) => body.id)).size).toBe(1);
+        const list = await json('GET', '/v1/payments');
+        expect(list.body.data).toHaveLength(1);
+      });
 
-  it('answers 409 idempotency_key_in_use while the first request is in flight', async () => {
-    const { call, json, mock } = createHarness();
-    const controls = createSandboxControls({
-      baseUrl: 'http://sandbox.test',
-      apiKey: TEST_KEY,
-      fetch: mock.fetch,
+      it('answers 409 idempotency_key_in_use while the first request is in flight', async () => {
+        const { call, json, mock } = createHarness({}, hooks);
+        const controls = createSandboxControls({
+          baseUrl: 'http://sandbox.test',
+          apiKey: TEST_KEY,
+          fetch: mock.fetch,
+        });
+        await controls.setFaults({ latency_ms: 50 });
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+        const first = call('POST', '/v1/payments', { body: validCreateBody, ...withKey('slow') });
+        await storeTicks(); // an asynchronous store answers on later ticks (not faked)
+        await vi.advanceTimersByTimeAsync(10); // the first request holds the key, waiting out its latency
+        // The second finds the key held at once; its answer, too, waits out the latency.
+        const answer = json('POST', '/v1/payments', { body: validCreateBody, ...withKey('slow') });
+        await storeTicks();
+        await vi.advanceTimersByTimeAsync(50);
+        const second = await answer;
+        expect(second.status).toBe(409);
+        expect(second.body.code).toBe('idempotency_key_in_use');
+        expect((await first).status).toBe(201);
+        await controls.clearFaults();
+        const third = await json('POST', '/v1/payments', {
+          body: validCreateBody,
+          ...withKey('slow'),
+        });
+        expect(third.headers.get('idempotent-replayed')).toBe('true');
+      });
+
+      it('expires records after the TTL on the key sandbox clock', async () => {
+        const { json, mock } = createHarness({ idempotencyTtlSeconds: 60 }, hooks);
+        const controls = createSandboxControls({
+          baseUrl: 'http://sandbox.test',
+          apiKey: TEST_KEY,
+          fetch: mock.fetch,
+        });
+        const first = await json('POST', '/v1/payments', {
+          body: validCreateBody,
+          ...withKey('ttl'),
+        });
+        await controls.advanceClock(59);
+        const replay = await json('POST', '/v1/payments', {
+          body: validCreateBody,
+          ...withKey('ttl'),
+        });
+        expect(replay.headers.get('idempotent-replayed')).toBe('true');
+        await controls.advanceClock(1);
+        const fresh = await json('POST', '/v1/payments', {
+          body: validCreateBody,
+          ...withKey('ttl'),
+        });
+        expect(fresh.status).toBe(201);
+        expect(fresh.headers.get('idempotent-replayed')).toBeNull();
+        expect(fresh.body.id).not.toBe(first.body.id);
+      });
+
+      it('expires records of idle keys on the server clock', async () => {
+        const { json, clock } = createHarness({ idempotencyTtlSeconds: 60 }, hooks);
+        await json('POST', '/v1/payments', { body: validCreateBody, ...withKey('idle') });
+        clock.advance(60_000);
+        const again = await json('POST', '/v1/payments', {
+          body: validCreateBody,
+          ...withKey('idle'),
+        });
+        expect(again.headers.get('idempotent-replayed')).toBeNull();
+      });
     });
-    await controls.setFaults({ latency_ms: 50 });
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const first = call('POST', '/v1/payments', { body: validCreateBody, ...withKey('slow') });
-    await vi.advanceTimersByTimeAsync(10); // the first request holds the key, waiting out its latency
-    // The second finds the key held at once; its answer, too, waits out the latency.
-    const answer = json('POST', '/v1/payments', { body: validCreateBody, ...withKey('slow') });
-    await vi.advanceTimersByTimeAsync(50);
-    const second = await answer;
-    expect(second.status).toBe(409);
-    expect(second.body.code).toBe('idempotency_key_in_use');
-    expect((await first).status).toBe(201);
-    await controls.clearFaults();
-    const third = await json('POST', '/v1/payments', { body: validCreateBody, ...withKey('slow') });
-    expect(third.headers.get('idempotent-replayed')).toBe('true');
   });
-
-  it('expires records after the TTL on the key sandbox clock', async () => {
-    const { json, mock } = createHarness({ idempotencyTtlSeconds: 60 });
-    const controls = createSandboxControls({
-      baseUrl: 'http://sandbox.test',
-      apiKey: TEST_KEY,
-      fetch: mock.fetch,
-    });
-    const first = await json('POST', '/v1/payments', { body: validCreateBody, ...withKey('ttl') });
-    await controls.advanceClock(59);
-    const replay = await json('POST', '/v1/payments', { body: validCreateBody, ...withKey('ttl') });
-    expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    await controls.advanceClock(1);
-    const fresh = await json('POST', '/v1/payments', { body: validCreateBody, ...withKey('ttl') });
-    expect(fresh.status).toBe(201);
-    expect(fresh.headers.get('idempotent-replayed')).toBeNull();
-    expect(fresh.body.id).not.toBe(first.body.id);
-  });
-
-  it('expires records of idle keys on the server clock', async () => {
-    const { json, clock } = createHarness({ idempotencyTtlSeconds: 60 });
-    await json('POST', '/v1/payments', { body: validCreateBody, ...withKey('idle') });
-    clock.advance(60_000);
-    const again = await json('POST', '/v1/payments', { body: validCreateBody, ...withKey('idle') });
-    expect(again.headers.get('idempotent-replayed')).toBeNull();
-  });
-});
+}

@@ -15,9 +15,15 @@ export interface IdempotentRequest {
   body: unknown;
 }
 
+/** An in-flight Idempotency-Key record, and the account (handle) that holds it. */
+export interface IdempotencyClaim {
+  record: IdempotencyRecord;
+  account: AccountStore;
+}
+
 /** Go on with a new in-flight record, replay a stored response, or answer a problem. */
 export type IdempotencyDecision =
-  | { kind: 'proceed'; record: IdempotencyRecord }
+  | ({ kind: 'proceed' } & IdempotencyClaim)
   | { kind: 'replay'; response: StoredResponse }
   | { kind: 'problem'; problem: ProblemInit };
 
@@ -105,16 +111,16 @@ function canonicalJson(value: unknown): string {
  * key sees it and gets a 409; otherwise the key's record decides: replay, 409 or 422.
  *
  * @example
- * const decision = beginIdempotentRequest(account, request, accountNow, serverNow, 86_400_000);
- * if (decision.kind === 'proceed') account.completeIdempotencyRecord(decision.record, response);
+ * const decision = await beginIdempotentRequest(account, request, accountNow, serverNow, 86_400_000);
+ * if (decision.kind === 'proceed') await account.completeIdempotencyRecord(decision.record, response);
  */
-export function beginIdempotentRequest(
+export async function beginIdempotentRequest(
   account: AccountStore,
   request: IdempotentRequest,
   accountNow: number,
   serverNow: number,
   ttlMs: number,
-): IdempotencyDecision {
+): Promise<IdempotencyDecision> {
   const record: IdempotencyRecord = {
     key: request.key,
     method: request.method,
@@ -125,8 +131,8 @@ export function beginIdempotentRequest(
     serverExpiresAt: serverNow + ttlMs,
     owner: undefined,
   };
-  const existing = account.claimIdempotencyKey(record, accountNow);
-  if (existing === undefined) return { kind: 'proceed', record };
+  const existing = await account.claimIdempotencyKey(record, accountNow);
+  if (existing === undefined) return { kind: 'proceed', record, account };
   const differences: string[] = [];
   if (existing.method !== request.method) differences.push(`method (${existing.method})`);
   if (existing.path !== request.path) differences.push(`path (${existing.path})`);

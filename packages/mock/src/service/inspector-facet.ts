@@ -1,7 +1,9 @@
 // The console inspector of one key: one snapshot of everything it shows, and the record of each request.
 import type { SandboxComponents } from '@payment-service/openapi';
+import { maybeSync, wait } from '../shared/awaitable.js';
 import { normalizeFaults } from '../shared/faults.js';
 import { type RecordedEntry, recordedEntry } from '../store/request-log.js';
+import type { Awaitable } from '../store/store.js';
 import { clockBody } from './clock-facet.js';
 import { inspectAccount } from './inspector.js';
 import type { KeyScope } from './key-scope.js';
@@ -11,19 +13,20 @@ import type { KeyScope } from './key-scope.js';
  * it reads.
  *
  * @example
- * service.inspector.get().requests[0]?.path; // '/v1/payments'
+ * (await service.inspector.get()).requests[0]?.path; // '/v1/payments'
  */
 export class InspectorFacet {
   constructor(private readonly scope: KeyScope) {}
 
   /** One snapshot of everything the inspector shows for the key (secrets masked). Creates nothing. */
-  get(): SandboxComponents['schemas']['Inspector'] {
-    const account = this.scope.find();
+  async get(): Promise<SandboxComponents['schemas']['Inspector']> {
+    const account = await this.scope.find();
+    const inspected = await inspectAccount(account);
     return {
       object: 'sandbox_inspector',
       clock: clockBody(this.scope.now(account), account?.offsetSeconds ?? 0, 0),
       faults: normalizeFaults(account?.faults ?? {}),
-      ...inspectAccount(account),
+      ...inspected,
     };
   }
 
@@ -31,12 +34,28 @@ export class InspectorFacet {
    * Records a request of the key for the inspector, on the key's clock. Skipped (returns false)
    * when the key has no account and the sandbox has no room for a new one. Cannot throw.
    */
-  recordRequest(entry: Omit<RecordedEntry, 'receivedAt'>, receivedAtServer: number): boolean {
-    const { store } = this.scope.sandbox;
-    const existing = this.scope.find();
-    if (existing === undefined && !store.admit()) return false;
-    const account = existing ?? this.scope.open();
-    account.recordRequest(recordedEntry(entry, account.now(receivedAtServer)));
-    return true;
+  recordRequest(
+    entry: Omit<RecordedEntry, 'receivedAt'>,
+    receivedAtServer: number,
+  ): Awaitable<boolean> {
+    // Every request is recorded: at once when the store answers at once (the memory store).
+    return maybeSync(() => this.record(entry, receivedAtServer));
+  }
+
+  private *record(
+    entry: Omit<RecordedEntry, 'receivedAt'>,
+    receivedAtServer: number,
+  ): Generator<unknown, boolean, unknown> {
+    try {
+      const { store } = this.scope.sandbox;
+      const existing = yield* wait(this.scope.find());
+      if (existing === undefined && !(yield* wait(store.admit()))) return false;
+      const account = existing ?? (yield* wait(this.scope.open()));
+      yield* wait(account.recordRequest(recordedEntry(entry, account.now(receivedAtServer))));
+      return true;
+    } catch {
+      // A record the store could not take is skipped: the request was answered already.
+      return false;
+    }
   }
 }

@@ -17,17 +17,16 @@ export const INSPECTED_EVENTS = 100;
  * The requests, payments and events of the key's account, newest first, secrets masked.
  *
  * @example
- * const { requests, payments, events } = inspectAccount(account);
+ * const { requests, payments, events } = await inspectAccount(account);
  */
-export function inspectAccount(
+export async function inspectAccount(
   account: AccountStore | undefined,
-): Pick<Schemas['Inspector'], 'requests' | 'payments' | 'events'> {
+): Promise<Pick<Schemas['Inspector'], 'requests' | 'payments' | 'events'>> {
   if (account === undefined) return { requests: [], payments: [], events: [] };
-  return {
-    requests: account.recentRequests().map(recordedRequest),
-    payments: inspectedPayments(account),
-    events: inspectedEvents(account),
-  };
+  const requests = (await account.recentRequests()).map(recordedRequest);
+  const payments = await inspectedPayments(account);
+  const events = await inspectedEvents(account);
+  return { requests, payments, events };
 }
 
 function recordedRequest(entry: RecordedEntry): Schemas['RecordedRequest'] {
@@ -46,8 +45,8 @@ function recordedRequest(entry: RecordedEntry): Schemas['RecordedRequest'] {
   };
 }
 
-function inspectedPayments(account: AccountStore): Schemas['InspectedPayment'][] {
-  const { data } = account.listPayments(INSPECTED_PAYMENTS) ?? { data: [] };
+async function inspectedPayments(account: AccountStore): Promise<Schemas['InspectedPayment'][]> {
+  const { data } = (await account.listPayments(INSPECTED_PAYMENTS)) ?? { data: [] };
   return data.map((stored) => {
     const steps = stored.timeline;
     return {
@@ -63,12 +62,12 @@ interface EventBody {
   data: { object: { id: string } };
 }
 
-function inspectedEvents(account: AccountStore): Schemas['InspectedEvent'][] {
+async function inspectedEvents(account: AccountStore): Promise<Schemas['InspectedEvent'][]> {
   const state = account.webhooks;
   if (state === undefined) return [];
-  const recent = state.listEvents().slice(-INSPECTED_EVENTS).reverse();
+  const recent = (await state.listEvents()).slice(-INSPECTED_EVENTS).reverse();
   const deliveries = new Map<string, Schemas['WebhookDelivery'][]>();
-  for (const entry of state.deliveryLog()) {
+  for (const entry of await state.deliveryLog()) {
     const list = deliveries.get(entry.event_id);
     if (list === undefined) deliveries.set(entry.event_id, [entry]);
     else list.push(entry);

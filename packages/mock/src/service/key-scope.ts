@@ -3,7 +3,7 @@ import type { TokenTable } from '../domain/tokens.js';
 import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
 import type { RandomSource } from '../shared/ids.js';
 import type { Clock } from '../shared/time.js';
-import type { AccountStore, SandboxStore } from '../store/store.js';
+import type { AccountStore, Awaitable, SandboxStore } from '../store/store.js';
 import type { EndpointRecord, StoredEvent } from '../store/webhook-state.js';
 
 /** What every account service of one server shares: the store, tokens, clock and settings. */
@@ -51,7 +51,7 @@ export const noEvents: EventDelivery[] = [];
  *
  * @example
  * const scope = new KeyScope(sandbox, 'sk_test_12345678');
- * scope.now(scope.find()); // the key's clock, ms epoch
+ * scope.now(await scope.find()); // the key's clock, ms epoch
  */
 export class KeyScope {
   constructor(
@@ -60,24 +60,24 @@ export class KeyScope {
   ) {}
 
   /** The key's account, if it holds anything (reads never create one). */
-  find(): AccountStore | undefined {
+  find(): Awaitable<AccountStore | undefined> {
     return this.sandbox.store.find(this.apiKey);
   }
 
   /** The key's account, created on first write. */
-  open(): AccountStore {
+  open(): Awaitable<AccountStore> {
     return this.sandbox.store.open(this.apiKey);
   }
 
-  /** The key's clock now (ms epoch): the server's time plus the key's offset. */
-  now(account: AccountStore | undefined = this.find()): number {
+  /** The key's clock now (ms epoch) with its account as read: the server's time plus the offset. */
+  now(account: AccountStore | undefined): number {
     const serverNow = this.sandbox.clock.now();
     return account === undefined ? serverNow : account.now(serverNow);
   }
 
   /** Forgets the account when it holds nothing any more. */
-  release(): void {
-    const account = this.find();
-    if (account !== undefined) this.sandbox.store.release(account);
+  async release(): Promise<void> {
+    const account = await this.find();
+    if (account !== undefined) await this.sandbox.store.release(account);
   }
 }

@@ -24,16 +24,22 @@ export function prepareEvent(
 }
 
 /**
- * Records a prepared event for redelivery and lists it for delivery; cannot fail.
+ * Records a prepared event for redelivery and lists it for delivery; cannot fail (it runs after
+ * a change was committed): an event the store could not keep is still delivered, only not kept
+ * for redelivery.
  *
  * @example
- * if (event !== undefined) commitEvent(account, event, events); // after the commit
+ * if (event !== undefined) await commitEvent(account, event, events); // after the commit
  */
-export function commitEvent(
+export async function commitEvent(
   account: AccountStore,
   delivery: EventDelivery,
   events: EventDelivery[],
-): void {
-  account.webhookState().rememberEvent(delivery.event);
+): Promise<void> {
+  try {
+    await account.webhookState().rememberEvent(delivery.event);
+  } catch {
+    // Kept or not, the change happened: its event goes out.
+  }
   events.push(delivery);
 }

@@ -5,6 +5,7 @@ import { PUBLIC_AND_LOOPBACK } from '../domain/webhook-address.js';
 import { seededRandom } from '../shared/ids.js';
 import { MemoryStore } from '../store/accounts.js';
 import type { AccountStore, SandboxStore } from '../store/store.js';
+import { asyncStore } from '../test-support/async-store.js';
 import { AccountService } from './account-service.js';
 import type { SandboxState } from './key-scope.js';
 
@@ -14,7 +15,10 @@ const KEY = 'sk_test_payments_facet_01';
  * A sandbox whose store refuses the next `refusals` transitions; before each refusal it lets
  * `concurrent` change the payment first, as another instance would.
  */
-function racingSandbox(concurrent: (account: AccountStore, id: string) => void) {
+function racingSandbox(
+  concurrent: (account: AccountStore, id: string) => Promise<void>,
+  seam: (store: MemoryStore) => SandboxStore,
+) {
   const memory = new MemoryStore({
     maxPaymentsPerKey: 100,
     maxPaymentsTotal: 100,
@@ -26,28 +30,29 @@ function racingSandbox(concurrent: (account: AccountStore, id: string) => void) 
     idleMs: 3_600_000,
   });
   const race = { refusals: 0 };
+  const inner = seam(memory);
   const racing = (account: AccountStore): AccountStore =>
     new Proxy(account, {
       get(target, property, receiver) {
         if (property !== 'transitionPayment') return Reflect.get(target, property, receiver);
-        return (...args: Parameters<AccountStore['transitionPayment']>) => {
+        return async (...args: Parameters<AccountStore['transitionPayment']>) => {
           if (race.refusals === 0) return target.transitionPayment(...args);
           race.refusals--;
-          concurrent(target, args[0]);
+          await concurrent(target, args[0]);
           return false;
         };
       },
     });
   const store: SandboxStore = {
-    find: (apiKey) => {
-      const account = memory.find(apiKey);
+    find: async (apiKey) => {
+      const account = await inner.find(apiKey);
       return account === undefined ? undefined : racing(account);
     },
-    open: (apiKey) => racing(memory.open(apiKey)),
-    admit: () => memory.admit(),
-    reset: (apiKey) => memory.reset(apiKey),
-    release: (account) => memory.release(account),
-    sweep: (serverNow) => memory.sweep(serverNow),
+    open: async (apiKey) => racing(await inner.open(apiKey)),
+    admit: () => inner.admit(),
+    reset: (apiKey) => inner.reset(apiKey),
+    release: (account) => inner.release(account),
+    sweep: (serverNow) => inner.sweep(serverNow),
   };
   const sandbox: SandboxState = {
     store,
@@ -64,50 +69,58 @@ function racingSandbox(concurrent: (account: AccountStore, id: string) => void) 
 }
 
 /** Creates an AUTHORIZED payment of the key: its id. */
-function authorized(service: AccountService): string {
+async function authorized(service: AccountService): Promise<string> {
   const payment_method = { type: 'token', token: 'tok_test_success' } as const;
-  const created = service.payments.create({
+  const { result: created } = await service.payments.create({
     amount: 1000,
     currency: 'KZT',
     capture: false,
     payment_method,
-  }).result;
+  });
   if (!created.ok) throw new Error('the create failed');
   return created.body.id;
 }
 
-/** Captures an AUTHORIZED payment while the store refuses `refusals` transitions. */
-function captureRacing(refusals: number, concurrent: (account: AccountStore, id: string) => void) {
-  const { service, race } = racingSandbox(concurrent);
-  const id = authorized(service);
-  race.refusals = refusals;
-  const captured = service.payments.capture(id, undefined).result;
-  const stored = service.find()?.payment(id);
-  return { captured, changes: stored?.timeline.map((step) => step.change), stored };
-}
+for (const { name, seam } of [
+  { name: 'on the memory store', seam: (memory: MemoryStore): SandboxStore => memory },
+  { name: 'on an asynchronous store', seam: asyncStore },
+]) {
+  /** Captures an AUTHORIZED payment while the store refuses `refusals` transitions. */
+  async function captureRacing(
+    refusals: number,
+    concurrent: (account: AccountStore, id: string) => Promise<void>,
+  ) {
+    const { service, race } = racingSandbox(concurrent, seam);
+    const id = await authorized(service);
+    race.refusals = refusals;
+    const { result: captured } = await service.payments.capture(id, undefined);
+    const stored = await (await service.find())?.payment(id);
+    return { captured, changes: stored?.timeline.map((step) => step.change), stored };
+  }
 
-describe('payments facet on a refused compare-and-set', () => {
-  it('makes the change again on the new state: a capture raced by a cancel answers 409 invalid_state', () => {
-    const { captured, changes } = captureRacing(1, (account, id) => {
-      const read = account.payment(id);
-      if (read === undefined) return;
-      const canceled = { ...read.payment, status: 'CANCELED' as const };
-      const step = { at: 0, change: 'canceled' as const, status: 'CANCELED' as const, amount: 0 };
-      account.transitionPayment(id, read.json, canceled, step);
+  describe(`payments facet on a refused compare-and-set, ${name}`, () => {
+    it('makes the change again on the new state: a capture raced by a cancel answers 409 invalid_state', async () => {
+      const { captured, changes } = await captureRacing(1, async (account, id) => {
+        const read = await account.payment(id);
+        if (read === undefined) return;
+        const canceled = { ...read.payment, status: 'CANCELED' as const };
+        const step = { at: 0, change: 'canceled' as const, status: 'CANCELED' as const, amount: 0 };
+        await account.transitionPayment(id, read.json, canceled, step);
+      });
+      expect(captured.ok === false && captured.problem.code).toBe('invalid_state');
+      expect(changes).toEqual(['created', 'canceled']);
     });
-    expect(captured.ok === false && captured.problem.code).toBe('invalid_state');
-    expect(changes).toEqual(['created', 'canceled']);
-  });
 
-  it('applies the change once when a refusal changed nothing it depends on', () => {
-    const { captured, changes } = captureRacing(1, () => {});
-    expect(captured.ok && captured.body.status).toBe('SUCCEEDED');
-    expect(changes).toEqual(['created', 'captured']);
-  });
+    it('applies the change once when a refusal changed nothing it depends on', async () => {
+      const { captured, changes } = await captureRacing(1, async () => {});
+      expect(captured.ok && captured.body.status).toBe('SUCCEEDED');
+      expect(changes).toEqual(['created', 'captured']);
+    });
 
-  it('gives up with 409 after three refusals in a row, changing nothing', () => {
-    const { captured, stored } = captureRacing(3, () => {});
-    expect(captured.ok === false && captured.problem.detail).toMatch(/kept changing/);
-    expect(stored?.payment.status).toBe('AUTHORIZED');
+    it('gives up with 409 after three refusals in a row, changing nothing', async () => {
+      const { captured, stored } = await captureRacing(3, async () => {});
+      expect(captured.ok === false && captured.problem.detail).toMatch(/kept changing/);
+      expect(stored?.payment.status).toBe('AUTHORIZED');
+    });
   });
-});
+}

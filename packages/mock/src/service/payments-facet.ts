@@ -8,12 +8,13 @@ import {
   settlePendingPayment,
 } from '../domain/transitions.js';
 import {
-  type IdempotencyRecord,
   jsonResponse,
   type PackedTimeline,
+  type StoredPayment,
   type TimelineStep,
 } from '../store/records.js';
-import type { AccountStore } from '../store/store.js';
+import type { AccountStore, Awaitable } from '../store/store.js';
+import type { IdempotencyClaim } from './idempotency.js';
 import {
   type Change,
   type EventDelivery,
@@ -42,16 +43,29 @@ const TRANSITION_ATTEMPTS = 3;
  * pending payments settle. Returns how many settled and their events.
  *
  * @example
- * const { result: settled, events } = settleDuePayments(sandbox, account, account.now(Date.now()));
+ * const { result: settled, events } = await settleDuePayments(sandbox, account, account.now(Date.now()));
  */
 export function settleDuePayments(
   sandbox: SandboxState,
   account: AccountStore,
   accountNow: number,
-): Change<number> {
+): Awaitable<Change<number>> {
+  const due = account.takeDueSettlements(accountNow);
+  // Nothing due (every request asks): answered at once when the store answers at once.
+  if (!(due instanceof Promise) && due.length === 0) return { result: 0, events: noEvents };
+  return settleTaken(sandbox, account, accountNow, due);
+}
+
+/** Settles the payments taken off the schedule (each this caller's alone). */
+async function settleTaken(
+  sandbox: SandboxState,
+  account: AccountStore,
+  accountNow: number,
+  taken: Awaitable<StoredPayment[]>,
+): Promise<Change<number>> {
   const events: EventDelivery[] = [];
   let settled = 0;
-  for (const stored of account.takeDueSettlements(accountNow)) {
+  for (const stored of await taken) {
     const behaviour = sandbox.tokens.behaviourOf(stored.token);
     const before = stored.json;
     const payment = stored.payment;
@@ -60,10 +74,10 @@ export function settleDuePayments(
     const { status, amount_captured } = payment;
     const step: TimelineStep = { at, change: 'settled', status, amount: amount_captured };
     // Claimed by this caller only: a refusal means the payment changed meanwhile (not pending).
-    if (!account.transitionPayment(stored.id, before, payment, step)) continue;
+    if (!(await account.transitionPayment(stored.id, before, payment, step))) continue;
     settled++;
     const event = prepareEvent(sandbox, account, payment, at);
-    if (event !== undefined) commitEvent(account, event, events);
+    if (event !== undefined) await commitEvent(account, event, events);
   }
   return { result: settled, events };
 }
@@ -73,29 +87,35 @@ export function settleDuePayments(
  * capturePayment, cancelPayment, createRefund) and the settlement of its pending payments.
  *
  * @example
- * const { result, events } = service.payments.create({ amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_success' } });
+ * const { result, events } = await service.payments.create({ amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_success' } });
  */
 export class PaymentsFacet {
   constructor(private readonly scope: KeyScope) {}
 
-  /** Settles the key's pending payments that are due. */
-  settleDue(): Change<number> {
+  /** Settles the key's pending payments that are due (at once when none is, on the memory store). */
+  settleDue(): Awaitable<Change<number>> {
     const account = this.scope.find();
+    if (account instanceof Promise) return account.then((found) => this.settleDueOf(found));
+    return this.settleDueOf(account);
+  }
+
+  private settleDueOf(account: AccountStore | undefined): Awaitable<Change<number>> {
     if (account === undefined) return { result: 0, events: noEvents };
     return settleDuePayments(this.scope.sandbox, account, this.scope.now(account));
   }
 
   /**
-   * Creates a payment; with `idempotency` (the request's in-flight Idempotency-Key record) its
-   * answer is stored in the same store call as the payment. Everything that can fail (the
+   * Creates a payment; with `idempotency` (the request's in-flight Idempotency-Key record and
+   * the account that holds it) its answer is stored in the same store call as the payment, in
+   * that account (so a reset meanwhile takes both or neither). Everything that can fail (the
    * payment, its timestamp, its event) is built before that call; nothing after it can fail.
    */
-  create(
+  async create(
     request: Schemas['CreatePaymentRequest'],
-    idempotency?: IdempotencyRecord,
-  ): Change<payments.DomainResult<Payment>> {
+    idempotency?: IdempotencyClaim,
+  ): Promise<Change<payments.DomainResult<Payment>>> {
     const { sandbox } = this.scope;
-    const existing = this.scope.find();
+    const existing = idempotency?.account ?? (await this.scope.find());
     const accountNow = this.scope.now(existing);
     const built = payments.buildPayment(
       sandbox.tokens,
@@ -106,37 +126,55 @@ export class PaymentsFacet {
     );
     if (!built.ok) return { result: built, events: noEvents };
     const { payment, settlesAt } = built.body;
-    const account = existing ?? this.scope.open();
+    const account = existing ?? (await this.scope.open());
     const event = prepareEvent(sandbox, account, payment, accountNow);
     // Serialized once: the answer, its idempotency record, the inspector and the store share it.
     const json = JSON.stringify(payment);
     const timeline: PackedTimeline = [accountNow, payment.status, payment.amount, null];
     const token = request.payment_method.token;
     // Commit: nothing below throws.
-    account.createPayment(
+    await account.createPayment(
       { id: payment.id, json, token, settlesAt, timeline },
       idempotency === undefined
         ? undefined
-        : { record: idempotency, response: jsonResponse(201, json) },
+        : { record: idempotency.record, response: jsonResponse(201, json) },
     );
     const events: EventDelivery[] = [];
-    if (event !== undefined) commitEvent(account, event, events);
+    if (event !== undefined) await commitEvent(account, event, events);
     return { result: { ok: true, status: 201, body: payment, text: json }, events };
   }
 
-  retrieve(id: string): payments.DomainResult<Payment> {
-    return payments.retrievePayment(this.scope.find(), id);
+  /** One payment (at once from the memory store: the hot read path allocates no promise). */
+  retrieve(id: string): Awaitable<payments.DomainResult<Payment>> {
+    const account = this.scope.find();
+    if (account instanceof Promise) return account.then((found) => this.retrieveFrom(found, id));
+    return this.retrieveFrom(account, id);
   }
 
-  list(limit: number, startingAfter?: string): payments.DomainResult<Schemas['PaymentList']> {
-    return payments.listPayments(this.scope.find(), limit, startingAfter);
+  private retrieveFrom(
+    account: AccountStore | undefined,
+    id: string,
+  ): Awaitable<payments.DomainResult<Payment>> {
+    const stored = account?.payment(id);
+    if (stored instanceof Promise) return stored.then((read) => payments.retrievePayment(read, id));
+    return payments.retrievePayment(stored, id);
+  }
+
+  async list(
+    limit: number,
+    startingAfter?: string,
+  ): Promise<payments.DomainResult<Schemas['PaymentList']>> {
+    const account = await this.scope.find();
+    const page = account === undefined ? null : await account.listPayments(limit, startingAfter);
+    return payments.listPayments(page, startingAfter);
   }
 
   capture(
     id: string,
     request: Schemas['CapturePaymentRequest'] | undefined,
-  ): Change<payments.DomainResult<Payment>> {
-    return this.change(id, 'captured', (draft) => {
+    idempotency?: IdempotencyClaim,
+  ): Promise<Change<payments.DomainResult<Payment>>> {
+    return this.change(id, 'captured', idempotency, (draft) => {
       const result = capturePayment(draft, request?.amount);
       return result.ok
         ? { ok: true, status: 200, body: draft, amount: draft.amount_captured }
@@ -144,8 +182,11 @@ export class PaymentsFacet {
     });
   }
 
-  cancel(id: string): Change<payments.DomainResult<Payment>> {
-    return this.change(id, 'canceled', (draft) => {
+  cancel(
+    id: string,
+    idempotency?: IdempotencyClaim,
+  ): Promise<Change<payments.DomainResult<Payment>>> {
+    return this.change(id, 'canceled', idempotency, (draft) => {
       const result = cancelPayment(draft);
       return result.ok ? { ok: true, status: 200, body: draft, amount: 0 } : result;
     });
@@ -154,8 +195,9 @@ export class PaymentsFacet {
   refund(
     id: string,
     request: Schemas['CreateRefundRequest'] | undefined,
-  ): Change<payments.DomainResult<Schemas['Refund']>> {
-    return this.change(id, 'refunded', (draft, accountNow) => {
+    idempotency?: IdempotencyClaim,
+  ): Promise<Change<payments.DomainResult<Schemas['Refund']>>> {
+    return this.change(id, 'refunded', idempotency, (draft, accountNow) => {
       const result = refundPayment(draft, request?.amount);
       if (!result.ok) return result;
       return {
@@ -171,18 +213,20 @@ export class PaymentsFacet {
    * Changes one payment all or nothing: the change is made on a draft parsed from the payment as
    * read, its answer and event are built from the draft, and only then does the store's
    * compare-and-set put it in place (refused if the payment changed since it was read: the
-   * change is then made again on the new state).
+   * change is then made again on the new state), with the answer of the request's
+   * Idempotency-Key when it has one (in the account holding that record: both or neither).
    */
-  private change<Body>(
+  private async change<Body>(
     id: string,
     kind: TimelineStep['change'],
+    idempotency: IdempotencyClaim | undefined,
     change: (draft: Payment, accountNow: number) => ChangedPayment<Body>,
-  ): Change<payments.DomainResult<Body>> {
-    const account = this.scope.find();
+  ): Promise<Change<payments.DomainResult<Body>>> {
+    const account = idempotency?.account ?? (await this.scope.find());
     if (account === undefined) return { result: payments.paymentNotFound(id), events: noEvents };
     const accountNow = this.scope.now(account);
     for (let attempt = 1; ; attempt++) {
-      const stored = account.payment(id);
+      const stored = await account.payment(id);
       if (stored === undefined) return { result: payments.paymentNotFound(id), events: noEvents };
       const before = stored.json;
       const draft: Payment = stored.payment;
@@ -199,12 +243,18 @@ export class PaymentsFacet {
         status: draft.status,
         amount: result.amount,
       };
+      const { amount: _amount, ...answer } = result;
+      // Serialized once: the answer and its idempotency record share it.
+      const text = JSON.stringify(answer.body);
+      const completion =
+        idempotency === undefined
+          ? undefined
+          : { record: idempotency.record, response: jsonResponse(answer.status, text) };
       // Commit: nothing below throws.
-      if (account.transitionPayment(id, before, draft, step)) {
+      if (await account.transitionPayment(id, before, draft, step, completion)) {
         const events: EventDelivery[] = [];
-        if (event !== undefined) commitEvent(account, event, events);
-        const { amount: _amount, ...answer } = result;
-        return { result: answer, events };
+        if (event !== undefined) await commitEvent(account, event, events);
+        return { result: { ...answer, text }, events };
       }
       if (attempt === TRANSITION_ATTEMPTS) {
         const detail = `Payment ${id} kept changing while this request was processed; retry it.`;

@@ -17,16 +17,16 @@ type Schemas = components['schemas'];
  * A key holds at most 16 endpoints.
  *
  * @example
- * createWebhookEndpoint(account, Date.now(), { url: 'http://127.0.0.1:3000/webhooks' });
+ * await createWebhookEndpoint(account, Date.now(), { url: 'http://127.0.0.1:3000/webhooks' });
  * // { ok: true, status: 201, body: { id: 'we_…', secret: 'whsec_…', … } }
  */
-export function createWebhookEndpoint(
+export async function createWebhookEndpoint(
   account: AccountStore,
   accountNow: number,
   request: Schemas['CreateWebhookEndpointRequest'],
   policy: WebhookAddressPolicy = PUBLIC_AND_LOOPBACK,
   random: RandomSource = systemRandom,
-): DomainResult<Schemas['WebhookEndpointWithSecret']> {
+): Promise<DomainResult<Schemas['WebhookEndpointWithSecret']>> {
   const urlError = checkWebhookUrl(request.url, 'url', policy);
   if (urlError !== undefined) {
     return {
@@ -55,7 +55,7 @@ export function createWebhookEndpoint(
     status: 'enabled',
     created_at: formatTimestamp(accountNow),
   };
-  account.webhookState().saveEndpoint({ endpoint, key });
+  await account.webhookState().saveEndpoint({ endpoint, key });
   return { ok: true, status: 201, body: extend(endpoint, { secret }) };
 }
 
@@ -63,12 +63,12 @@ export function createWebhookEndpoint(
  * Lists the key's endpoints, oldest first, without secrets.
  *
  * @example
- * listWebhookEndpoints(account); // { ok: true, status: 200, body: { object: 'list', data: […], has_more: false } }
+ * await listWebhookEndpoints(account); // { ok: true, status: 200, body: { object: 'list', data: […], has_more: false } }
  */
-export function listWebhookEndpoints(
+export async function listWebhookEndpoints(
   account: AccountStore | undefined,
-): DomainResult<Schemas['WebhookEndpointList']> {
-  const data = (account?.webhooks?.listEndpoints() ?? []).map(({ endpoint }) => endpoint);
+): Promise<DomainResult<Schemas['WebhookEndpointList']>> {
+  const data = ((await account?.webhooks?.listEndpoints()) ?? []).map(({ endpoint }) => endpoint);
   return { ok: true, status: 200, body: { object: 'list', data, has_more: false } };
 }
 
@@ -76,13 +76,13 @@ export function listWebhookEndpoints(
  * Deletes one of the key's endpoints; its queued attempts are dropped when they come due.
  *
  * @example
- * deleteWebhookEndpoint(account, 'we_123'); // { ok: true, status: 200, body: { id: 'we_123', deleted: true, … } }
+ * await deleteWebhookEndpoint(account, 'we_123'); // { ok: true, status: 200, body: { id: 'we_123', deleted: true, … } }
  */
-export function deleteWebhookEndpoint(
+export async function deleteWebhookEndpoint(
   account: AccountStore | undefined,
   id: string,
-): DomainResult<Schemas['DeletedWebhookEndpoint']> {
-  if (account?.webhooks?.deleteEndpoint(id) !== true) {
+): Promise<DomainResult<Schemas['DeletedWebhookEndpoint']>> {
+  if ((await account?.webhooks?.deleteEndpoint(id)) !== true) {
     return {
       ok: false,
       problem: {

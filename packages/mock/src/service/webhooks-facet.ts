@@ -13,16 +13,16 @@ type SandboxSchemas = SandboxComponents['schemas'];
  * deleteWebhookEndpoint, listWebhookDeliveries, redeliverEvent).
  *
  * @example
- * service.webhooks.createEndpoint({ url: 'http://127.0.0.1:3000/webhooks' }); // 201 with the whsec_ secret
+ * await service.webhooks.createEndpoint({ url: 'http://127.0.0.1:3000/webhooks' }); // 201 with the whsec_ secret
  */
 export class WebhooksFacet {
   constructor(private readonly scope: KeyScope) {}
 
-  createEndpoint(
+  async createEndpoint(
     request: Schemas['CreateWebhookEndpointRequest'],
-  ): DomainResult<Schemas['WebhookEndpointWithSecret']> {
+  ): Promise<DomainResult<Schemas['WebhookEndpointWithSecret']>> {
     const { sandbox } = this.scope;
-    const account = this.scope.open();
+    const account = await this.scope.open();
     return endpoints.createWebhookEndpoint(
       account,
       this.scope.now(account),
@@ -32,28 +32,32 @@ export class WebhooksFacet {
     );
   }
 
-  listEndpoints(): DomainResult<Schemas['WebhookEndpointList']> {
-    return endpoints.listWebhookEndpoints(this.scope.find());
+  async listEndpoints(): Promise<DomainResult<Schemas['WebhookEndpointList']>> {
+    return endpoints.listWebhookEndpoints(await this.scope.find());
   }
 
-  deleteEndpoint(id: string): DomainResult<Schemas['DeletedWebhookEndpoint']> {
-    return endpoints.deleteWebhookEndpoint(this.scope.find(), id);
+  async deleteEndpoint(id: string): Promise<DomainResult<Schemas['DeletedWebhookEndpoint']>> {
+    return endpoints.deleteWebhookEndpoint(await this.scope.find(), id);
   }
 
   /** The key's delivery attempts, newest first; only one event's when `eventId` is given. */
-  listDeliveries(eventId: string | null): SandboxSchemas['WebhookDeliveryList'] {
-    const log = this.scope.find()?.webhooks?.deliveryLog() ?? [];
+  async listDeliveries(eventId: string | null): Promise<SandboxSchemas['WebhookDeliveryList']> {
+    const log = (await (await this.scope.find())?.webhooks?.deliveryLog()) ?? [];
     const data = log.filter((entry) => eventId === null || entry.event_id === eventId);
     return { object: 'list', data: data.reverse() };
   }
 
   /** Sends one of the key's events again: how many endpoints get it, or undefined if unknown. */
-  redeliverEvent(eventId: string): Change<number | undefined> {
-    const account = this.scope.find();
-    const event = account?.webhooks?.eventById(eventId);
+  async redeliverEvent(eventId: string): Promise<Change<number | undefined>> {
+    const account = await this.scope.find();
+    const event = await account?.webhooks?.eventById(eventId);
     if (account === undefined || event === undefined)
       return { result: undefined, events: noEvents };
-    const receivers = receiversOf(account.webhooks, this.scope.sandbox.defaultEndpoint, event.type);
+    const receivers = await receiversOf(
+      account.webhooks,
+      this.scope.sandbox.defaultEndpoint,
+      event.type,
+    );
     return {
       result: receivers.length,
       events: [{ account, event, dueAt: this.scope.now(account) }],

@@ -128,11 +128,15 @@ export class Account implements AccountStore {
     expectedJson: string,
     payment: Payment,
     step: TimelineStep,
+    idempotency?: IdempotencyCompletion,
   ): boolean {
     const stored = this.payments.get(id);
     // The same string in the common case: a pointer comparison.
     if (stored === undefined || stored.json !== expectedJson) return false;
     this.updatePayment(stored, payment, step);
+    if (idempotency !== undefined) {
+      this.store.completeIdempotencyRecord(this, idempotency.record, idempotency.response);
+    }
     return true;
   }
 

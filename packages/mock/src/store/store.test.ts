@@ -1,6 +1,7 @@
 // The store seam's atomic calls, written against the interface so that every store can run them.
 import type { components } from '@payment-service/openapi';
 import { describe, expect, it } from 'vitest';
+import { asyncStore } from '../test-support/async-store.js';
 import { testPayment } from '../test-support/payment.js';
 import { MemoryStore } from './accounts.js';
 import { jsonResponse, type PackedTimeline, type PaymentRecord } from './records.js';
@@ -53,33 +54,33 @@ const endpoint: EndpointRecord = {
 /** The seam's atomic calls, for any store. */
 function describeStore(name: string, makeStore: () => SandboxStore) {
   describe(`${name}: the atomic calls of the store seam`, () => {
-    it('creates a payment together with the answer its Idempotency-Key replays', () => {
-      const account = makeStore().open(KEY);
+    it('creates a payment together with the answer its Idempotency-Key replays', async () => {
+      const account = await makeStore().open(KEY);
       const record = idempotencyRecord('order-1', 'h1');
-      expect(account.claimIdempotencyKey(record, 0)).toBeUndefined();
+      expect(await account.claimIdempotencyKey(record, 0)).toBeUndefined();
       const created = paymentRecord(payment('pay_1', 'SUCCEEDED'));
       const response = jsonResponse(201, created.json);
-      account.createPayment(created, { record, response });
-      expect(account.payment('pay_1')?.json).toBe(created.json);
-      expect(account.idempotencyRecord('order-1')?.response).toEqual(response);
+      await account.createPayment(created, { record, response });
+      expect((await account.payment('pay_1'))?.json).toBe(created.json);
+      expect((await account.idempotencyRecord('order-1'))?.response).toEqual(response);
     });
 
-    it('claims an Idempotency-Key once: a second claim gets the first record and stores nothing', () => {
-      const account = makeStore().open(KEY);
+    it('claims an Idempotency-Key once: a second claim gets the first record and stores nothing', async () => {
+      const account = await makeStore().open(KEY);
       const first = idempotencyRecord('k', 'a');
       const second = idempotencyRecord('k', 'b');
-      expect(account.claimIdempotencyKey(first, 0)).toBeUndefined();
-      expect(account.claimIdempotencyKey(second, 0)?.bodyFingerprint).toBe('a');
+      expect(await account.claimIdempotencyKey(first, 0)).toBeUndefined();
+      expect((await account.claimIdempotencyKey(second, 0))?.bodyFingerprint).toBe('a');
       // Expired on the key's clock: the key is free again.
-      expect(account.claimIdempotencyKey(second, 1000)).toBeUndefined();
-      expect(account.idempotencyRecord('k')?.bodyFingerprint).toBe('b');
+      expect(await account.claimIdempotencyKey(second, 1000)).toBeUndefined();
+      expect((await account.idempotencyRecord('k'))?.bodyFingerprint).toBe('b');
     });
 
-    it('refuses a transition from a stale status, changing nothing; takes the current one', () => {
-      const account = makeStore().open(KEY);
+    it('refuses a transition from a stale status, changing nothing; takes the current one', async () => {
+      const account = await makeStore().open(KEY);
       const authorized = payment('pay_2', 'AUTHORIZED');
-      account.createPayment(paymentRecord(authorized));
-      const readBefore = account.payment('pay_2')?.json ?? '';
+      await account.createPayment(paymentRecord(authorized));
+      const readBefore = (await account.payment('pay_2'))?.json ?? '';
       const captured = { ...authorized, status: 'SUCCEEDED' as const, amount_captured: 1000 };
       const step = {
         at: 1,
@@ -87,40 +88,42 @@ function describeStore(name: string, makeStore: () => SandboxStore) {
         status: 'SUCCEEDED' as const,
         amount: 1000,
       };
-      expect(account.transitionPayment('pay_2', readBefore, captured, step)).toBe(true);
+      expect(await account.transitionPayment('pay_2', readBefore, captured, step)).toBe(true);
       // A second capture made from the same (now stale) read: refused.
       const canceled = { ...authorized, status: 'CANCELED' as const };
       const cancel = { at: 2, change: 'canceled' as const, status: 'CANCELED' as const, amount: 0 };
-      expect(account.transitionPayment('pay_2', readBefore, canceled, cancel)).toBe(false);
-      const stored = account.payment('pay_2');
+      expect(await account.transitionPayment('pay_2', readBefore, canceled, cancel)).toBe(false);
+      const stored = await account.payment('pay_2');
       expect(stored?.payment.status).toBe('SUCCEEDED');
       expect(stored?.timeline.map((entry) => entry.change)).toEqual(['created', 'captured']);
-      expect(account.transitionPayment('pay_unknown', readBefore, canceled, cancel)).toBe(false);
+      expect(await account.transitionPayment('pay_unknown', readBefore, canceled, cancel)).toBe(
+        false,
+      );
     });
 
-    it('hands a due settlement to one caller only', () => {
-      const account = makeStore().open(KEY);
-      account.createPayment(paymentRecord(payment('pay_3', 'PENDING'), 500));
-      expect(account.takeDueSettlements(499)).toEqual([]);
-      expect(account.takeDueSettlements(500).map((stored) => stored.id)).toEqual(['pay_3']);
-      expect(account.takeDueSettlements(500)).toEqual([]);
+    it('hands a due settlement to one caller only', async () => {
+      const account = await makeStore().open(KEY);
+      await account.createPayment(paymentRecord(payment('pay_3', 'PENDING'), 500));
+      expect(await account.takeDueSettlements(499)).toEqual([]);
+      expect((await account.takeDueSettlements(500)).map((stored) => stored.id)).toEqual(['pay_3']);
+      expect(await account.takeDueSettlements(500)).toEqual([]);
     });
 
-    it('claims a due delivery attempt once, and none before it is due', () => {
-      const state = makeStore().open(KEY).webhookState();
-      state.saveEndpoint(endpoint);
+    it('claims a due delivery attempt once, and none before it is due', async () => {
+      const state = (await makeStore().open(KEY)).webhookState();
+      await state.saveEndpoint(endpoint);
       const event = { id: 'evt_1', type: 'payment.succeeded' as const, body: '{}' };
-      expect(state.enqueue({ event, target: endpoint, attempt: 1, dueAt: 100 })).toBe(true);
-      expect(state.claimDueAttempt(99)).toBeUndefined();
-      const claimed = state.claimDueAttempt(100);
+      expect(await state.enqueue({ event, target: endpoint, attempt: 1, dueAt: 100 })).toBe(true);
+      expect(await state.claimDueAttempt(99)).toBeUndefined();
+      const claimed = await state.claimDueAttempt(100);
       expect(claimed?.event.id).toBe('evt_1');
-      expect(state.claimDueAttempt(100)).toBeUndefined();
-      expect(state.nextAttemptAt()).toBeUndefined();
+      expect(await state.claimDueAttempt(100)).toBeUndefined();
+      expect(await state.nextAttemptAt()).toBeUndefined();
     });
   });
 }
 
-describeStore('MemoryStore', () => {
+function memoryStore(): MemoryStore {
   return new MemoryStore({
     maxPaymentsPerKey: 100,
     maxPaymentsTotal: 1000,
@@ -131,4 +134,7 @@ describeStore('MemoryStore', () => {
     keyMemoryBudgetBytes: 1 << 20,
     idleMs: 3_600_000,
   });
-});
+}
+
+describeStore('MemoryStore', memoryStore);
+describeStore('an asynchronous store', () => asyncStore(memoryStore()));

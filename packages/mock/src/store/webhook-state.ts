@@ -257,14 +257,14 @@ export function hasSubscribers(
  * The enabled endpoints (the key's own, then the default one) that receive events of `type`.
  *
  * @example
- * receiversOf(account.webhooks, undefined, 'payment.succeeded').length; // 0 with no endpoints
+ * (await receiversOf(account.webhooks, undefined, 'payment.succeeded')).length; // 0 with no endpoints
  */
-export function receiversOf(
+export async function receiversOf(
   state: WebhookStore | undefined,
   defaultEndpoint: EndpointRecord | undefined,
   type: EventType,
-): EndpointRecord[] {
-  const targets = state === undefined ? [] : state.listEndpoints();
+): Promise<EndpointRecord[]> {
+  const targets = state === undefined ? [] : await state.listEndpoints();
   if (defaultEndpoint !== undefined) targets.push(defaultEndpoint);
   return targets.filter(({ endpoint }) => {
     return (

@@ -1,6 +1,7 @@
 // Test harness: a mock server on a manual clock and a small helper to call it in process.
-import { createMockServer, type MockServer } from '../app/mock-server.js';
+import { type MockServer, mockServerOf } from '../app/mock-server.js';
 import type { MockServerOptions } from '../app/options.js';
+import { createRuntime, type RuntimeHooks } from '../app/runtime.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely
 export type JsonBody = Record<string, any>;
@@ -41,9 +42,10 @@ export interface Harness {
   createPayment(fields?: Record<string, unknown>, options?: CallOptions): Promise<JsonBody>;
 }
 
-export function createHarness(options: MockServerOptions = {}): Harness {
+/** A harness on a manual clock; `hooks` choose the store seam (test-support/async-store.ts). */
+export function createHarness(options: MockServerOptions = {}, hooks: RuntimeHooks = {}): Harness {
   const clock = manualClock();
-  const mock = createMockServer({ clock, ...options });
+  const mock = mockServerOf(createRuntime({ clock, ...options }, hooks));
   const call = (method: string, path: string, callOptions: CallOptions = {}) => {
     const headers: Record<string, string> = { ...callOptions.headers };
     const apiKey = callOptions.apiKey === undefined ? TEST_KEY : callOptions.apiKey;

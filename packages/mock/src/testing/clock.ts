@@ -96,7 +96,7 @@ const MAX_STEPS = 100_000;
 export async function advanceClock(
   clock: ManualClock,
   target: number,
-  nextDueAt: () => number | undefined,
+  nextDueAt: () => Promise<number | undefined>,
   runDue: () => Promise<void>,
 ): Promise<void> {
   const now = clock.now();
@@ -120,7 +120,7 @@ export async function advanceClock(
   }
   await runDue();
   for (let step = 0; step < MAX_STEPS; step++) {
-    const due = nextDueAt();
+    const due = await nextDueAt();
     if (due === undefined || due > target) {
       clock.set(target);
       await runDue();

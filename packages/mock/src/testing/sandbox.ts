@@ -11,6 +11,7 @@ import {
 } from '../service/account-data.js';
 import { AccountService } from '../service/account-service.js';
 import { newTestApiKey, seededRandom, systemRandom } from '../shared/ids.js';
+import type { Awaitable } from '../store/store.js';
 import type { EndpointRecord } from '../store/webhook-state.js';
 import { advanceClock, durationMs, manualClock } from './clock.js';
 import { chaosDeliveryPlan } from './delivery-plan.js';
@@ -20,6 +21,7 @@ import { runTrigger } from './triggers.js';
 import type {
   ListeningSandbox,
   NextEventFilter,
+  Payment,
   TestSandbox,
   TestSandboxOptions,
   WebhookHandler,
@@ -102,13 +104,18 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     if (closed) throw new Error(`sandbox.${what}: the sandbox is closed`);
   };
   /** The earliest settlement or attempt of the key still to come, in server time. */
-  const nextDueAt = (): number | undefined => {
-    const account = runtime.state.store.find(apiKey);
+  const nextDueAt = async (): Promise<number | undefined> => {
+    const account = await runtime.state.store.find(apiKey);
     if (account === undefined) return undefined;
-    const times = [account.webhooks?.nextAttemptAt(), account.nextSettlementAt()].filter(
-      (time): time is number => time !== undefined,
-    );
-    return times.length === 0 ? undefined : Math.min(...times) - account.offsetSeconds * 1000;
+    const times = [await account.webhooks?.nextAttemptAt(), await account.nextSettlementAt()];
+    const due = times.filter((time): time is number => time !== undefined);
+    return due.length === 0 ? undefined : Math.min(...due) - account.offsetSeconds * 1000;
+  };
+  /** The key's clock now (ms epoch): at once, as the memory store answers at once. */
+  const now = (): number => {
+    const account = answeredAtOnce(runtime.state.store.find(apiKey), 'clock.now()');
+    const serverNow = runtime.state.clock.now();
+    return account === undefined ? serverNow : account.now(serverNow);
   };
   /**
    * Waits until no attempt is in flight or due now. The dispatcher's timers are unref'd (a
@@ -124,19 +131,21 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
   };
   /** Settles what is due, sends what is due, and waits for the handlers' answers. */
   const runDue = async () => {
-    runtime.deliver(service().payments.settleDue().events);
-    runtime.wake(apiKey);
+    await runtime.deliver((await service().payments.settleDue()).events);
+    await runtime.wake(apiKey);
     await settled();
   };
   /** The endpoints `deliverTo` registered that the key still has, to keep across a reset. */
-  const wiring = (): EndpointRecord[] => {
-    const endpoints = runtime.state.store.find(apiKey)?.webhooks?.listEndpoints() ?? [];
+  const wiring = async (): Promise<EndpointRecord[]> => {
+    const account = await runtime.state.store.find(apiKey);
+    const endpoints = (await account?.webhooks?.listEndpoints()) ?? [];
     return endpoints.filter((record) => router.routes(record.key));
   };
 
   /** Sends the deliveries of an endpoint the key already has (a restored one) to `handler`. */
-  const attach = (handler: WebhookHandler, id: unknown) => {
-    const record = runtime.state.store.find(apiKey)?.webhooks?.endpointById(String(id));
+  const attach = async (handler: WebhookHandler, id: unknown) => {
+    const account = await runtime.state.store.find(apiKey);
+    const record = await account?.webhooks?.endpointById(String(id));
     if (record === undefined) {
       throw new TypeError(
         `webhooks.deliverTo(handler, { endpoint }): the sandbox has no endpoint ${JSON.stringify(id)}; restore the snapshot that holds it first`,
@@ -159,7 +168,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     },
     app: mock.app,
     clock: {
-      now: () => new Date(service().clock.now()),
+      now: () => new Date(now()),
       async advance(by) {
         open('clock.advance()');
         await advanceClock(clock, clock.now() + durationMs(by), nextDueAt, runDue);
@@ -167,14 +176,14 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
       async set(date) {
         open('clock.set()');
         const target = date instanceof Date ? date.getTime() : date;
-        const now = service().clock.now();
-        if (typeof target !== 'number' || Number.isNaN(target) || target < now) {
-          const from = new Date(now).toISOString();
+        const current = await service().clock.now();
+        if (typeof target !== 'number' || Number.isNaN(target) || target < current) {
+          const from = new Date(current).toISOString();
           throw new RangeError(
             `clock.set(date) only moves forward, from ${from}; got ${String(date)}`,
           );
         }
-        await advanceClock(clock, clock.now() + (target - now), nextDueAt, runDue);
+        await advanceClock(clock, clock.now() + (target - current), nextDueAt, runDue);
       },
     },
     webhooks: {
@@ -199,7 +208,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
         await settled();
         const event = router.take(filter);
         if (event !== undefined) return event;
-        throw new Error(describeMissing(filter, router.handled, nextDueAt()));
+        throw new Error(describeMissing(filter, router.handled, await nextDueAt()));
       },
       async deliveries() {
         open('webhooks.deliveries()');
@@ -225,24 +234,29 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     },
     async seed(fixtures) {
       open('seed()');
-      const account = runtime.state.store.find(apiKey);
+      const account = await runtime.state.store.find(apiKey);
+      const held = account === undefined ? [] : await account.storedPayments();
       const payments = paymentsFromFixtures(fixtures?.payments ?? [], {
         validators: runtime.validators,
         tokens: runtime.tokens,
         random: runtime.state.random,
-        now: service().clock.now(),
+        now: await service().clock.now(),
         settlementDelayMs: runtime.state.settlementDelayMs,
-        existingIds: new Set([...(account?.storedPayments() ?? [])].map((stored) => stored.id)),
+        existingIds: new Set([...held].map((stored) => stored.id)),
       });
-      addPayments(runtime.state, apiKey, payments);
+      await addPayments(runtime.state, apiKey, payments);
       await runDue();
-      return payments
-        .map(({ payment }) => service().payments.retrieve(payment.id))
-        .flatMap((found) => (found.ok ? [found.body] : []));
+      const seeded: Payment[] = [];
+      for (const { payment } of payments) {
+        const found = await service().payments.retrieve(payment.id);
+        if (found.ok) seeded.push(found.body);
+      }
+      return seeded;
     },
     snapshot() {
       open('snapshot()');
-      return toSnapshot(readAccountData(runtime.state, apiKey), clock.now());
+      const data = answeredAtOnce(readAccountData(runtime.state, apiKey), 'snapshot()');
+      return toSnapshot(data, clock.now());
     },
     async restore(snapshot) {
       open('restore()');
@@ -255,19 +269,19 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
         defaultEndpointId: runtime.state.defaultEndpoint?.endpoint.id,
       });
       await settled();
-      if (read.keepsEndpoints) read.data.webhooks.endpoints = wiring();
+      if (read.keepsEndpoints) read.data.webhooks.endpoints = await wiring();
       router.clear();
       clock.set(read.clock);
-      replaceAccountData(runtime.state, apiKey, read.data);
+      await replaceAccountData(runtime.state, apiKey, read.data);
       await runDue();
     },
     async reset() {
       open('reset()');
       await settled();
       const webhooks = noWebhooks();
-      webhooks.endpoints = wiring();
+      webhooks.endpoints = await wiring();
       router.clear();
-      replaceAccountData(runtime.state, apiKey, {
+      await replaceAccountData(runtime.state, apiKey, {
         offsetSeconds: 0,
         faults: {},
         payments: [],
@@ -287,6 +301,17 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     },
   };
   return sandbox;
+}
+
+/**
+ * A store answer the testing entry needs at once (its `snapshot()` and `clock.now()` are
+ * synchronous): its runtime is on the memory store, which never answers with a promise.
+ */
+function answeredAtOnce<T>(value: Awaitable<T>, call: string): T {
+  if (value instanceof Promise) {
+    throw new Error(`sandbox.${call}: the sandbox's store answered asynchronously`);
+  }
+  return value;
 }
 
 /** Why `next()` found nothing: what was delivered, and what is due later. */

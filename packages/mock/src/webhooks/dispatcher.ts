@@ -28,6 +28,15 @@ export interface Delivery {
   dueAt: number;
 }
 
+/** A watched key with attempts due now, as a tick read it. */
+interface Ready {
+  account: AccountStore;
+  state: WebhookStore;
+  accountNow: number;
+  /** The key's watch turn when the tick read it. */
+  turn: number;
+}
+
 /** Options of the dispatcher. */
 export interface DispatcherOptions {
   clock: Clock;
@@ -52,7 +61,7 @@ export interface DispatcherOptions {
    * Settles a watched key's payments that are due (the account service's one settlement
    * routine) and returns the events to deliver.
    */
-  settleDue(account: AccountStore, accountNow: number): { events: Delivery[] };
+  settleDue(account: AccountStore, accountNow: number): Promise<{ events: Delivery[] }>;
   random?: () => number;
   /**
    * Sends attempts through this `fetch` instead of the network (a test double, an in-process
@@ -84,12 +93,17 @@ const MAX_TIMER_MS = 2_147_483_647;
  *
  * @example
  * const dispatcher = new WebhookDispatcher({ clock: systemClock, timeoutMs: 10_000, settleDue });
- * dispatcher.deliver(accountService.createPayment(request).events);
+ * await dispatcher.deliver((await accountService.payments.create(request)).events);
  * dispatcher.close();
  */
 export class WebhookDispatcher {
   readonly defaultEndpoint: EndpointRecord | undefined;
-  private readonly active = new Set<AccountStore>();
+  /**
+   * The keys watched for due work, each with the turn of its last `watch`: a tick that read a
+   * key as idle forgets it only if nobody watched it again meanwhile (its reads were awaited).
+   */
+  private readonly active = new Map<AccountStore, number>();
+  private watchTurn = 0;
   private readonly inFlight = new Set<AbortController>();
   /**
    * Attempts in flight now per key, in this process (the fair share of each key): the
@@ -99,6 +113,11 @@ export class WebhookDispatcher {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private running = 0;
+  /** Whether a tick runs (ticks await the store: one at a time; one asked meanwhile follows). */
+  private ticking = false;
+  private tickAgain = false;
+  /** Store work under way outside a tick: queueing events, logging a finished attempt. */
+  private busy = 0;
   private closed = false;
   private readonly settledWaiters: Array<() => void> = [];
   private readonly maxConcurrent: number;
@@ -118,16 +137,23 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Queues events for every enabled endpoint that matches each one, then wakes up to send what
-   * is due. Returns how many attempts were queued.
+   * Queues events for every enabled endpoint that matches each one, in order, then wakes up to
+   * send what is due. Resolves to how many attempts were queued.
    */
-  deliver(events: readonly Delivery[]): number {
-    let queued = 0;
-    for (const { account, event, dueAt } of events) {
-      if (this.closed || account.closed || account.webhooks === undefined) continue;
-      queued += this.enqueueEvent(account, account.webhooks, event, dueAt);
+  async deliver(events: readonly Delivery[]): Promise<number> {
+    if (events.length === 0) return 0;
+    this.busy++;
+    try {
+      let queued = 0;
+      for (const { account, event, dueAt } of events) {
+        if (this.closed || account.closed || account.webhooks === undefined) continue;
+        queued += await this.enqueueEvent(account, account.webhooks, event, dueAt);
+      }
+      return queued;
+    } finally {
+      this.busy--;
+      this.notifySettled();
     }
-    return queued;
   }
 
   /** Watches a key for due retries and settlements (after its clock moved), and runs them. */
@@ -171,7 +197,10 @@ export class WebhookDispatcher {
   private isSettled(): boolean {
     if (this.closed) return true;
     return (
-      this.running === 0 && (this.timer === undefined || this.timerAt > this.options.clock.now())
+      this.running === 0 &&
+      this.busy === 0 &&
+      !this.ticking &&
+      (this.timer === undefined || this.timerAt > this.options.clock.now())
     );
   }
 
@@ -180,24 +209,27 @@ export class WebhookDispatcher {
     for (const resolve of this.settledWaiters.splice(0)) resolve();
   }
 
-  private enqueueEvent(
+  private async enqueueEvent(
     account: AccountStore,
     state: WebhookStore,
     event: StoredEvent,
     dueAt: number,
-  ): number {
+  ): Promise<number> {
     let queued = 0;
-    for (const target of receiversOf(state, this.defaultEndpoint, event.type)) {
-      if (this.enqueue(state, { event, target, attempt: 1, dueAt })) queued++;
+    for (const target of await receiversOf(state, this.defaultEndpoint, event.type)) {
+      if (await this.enqueue(state, { event, target, attempt: 1, dueAt })) queued++;
     }
     this.watch(account);
     return queued;
   }
 
   /** Queues an attempt, or logs that it was dropped because too many wait already. */
-  private enqueue(state: WebhookStore, delivery: Omit<QueuedDelivery, 'sequence'>): boolean {
-    if (state.enqueue(delivery)) return true;
-    state.record({
+  private async enqueue(
+    state: WebhookStore,
+    delivery: Omit<QueuedDelivery, 'sequence'>,
+  ): Promise<boolean> {
+    if (await state.enqueue(delivery)) return true;
+    await state.record({
       object: 'webhook_delivery',
       event_id: delivery.event.id,
       event_type: delivery.event.type,
@@ -214,9 +246,10 @@ export class WebhookDispatcher {
     return false;
   }
 
-  private deliverable(state: WebhookStore, target: EndpointRecord): boolean {
+  private async deliverable(state: WebhookStore, target: EndpointRecord): Promise<boolean> {
     if (target.endpoint.status !== 'enabled') return false;
-    return target === this.defaultEndpoint || state.endpointById(target.endpoint.id) === target;
+    if (target === this.defaultEndpoint) return true;
+    return (await state.endpointById(target.endpoint.id)) === target;
   }
 
   private inFlightOf(state: WebhookStore): number {
@@ -224,8 +257,13 @@ export class WebhookDispatcher {
   }
 
   private watch(account: AccountStore): void {
-    this.active.add(account);
+    this.active.set(account, ++this.watchTurn);
     this.kick();
+  }
+
+  /** Stops watching a key read as idle at `turn`, unless it was watched again since. */
+  private unwatch(account: AccountStore, turn: number | undefined): void {
+    if (this.active.get(account) === turn) this.active.delete(account);
   }
 
   private setTimer(serverAt: number): void {
@@ -233,17 +271,32 @@ export class WebhookDispatcher {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = serverAt;
     const delay = Math.min(Math.max(0, serverAt - this.options.clock.now()), MAX_TIMER_MS);
-    this.timer = setTimeout(() => this.runSafely('tick', () => this.tick()), delay);
+    this.timer = setTimeout(() => this.startTick(), delay);
     this.timer.unref?.();
   }
 
-  /** Runs a background step; an unexpected error is logged, never left to crash the process. */
-  private runSafely(step: string, run: () => void): void {
-    try {
-      run();
-    } catch (error) {
-      this.report(step, error);
+  /**
+   * Runs a tick, one at a time: one asked while another runs follows it. An unexpected error
+   * is logged, never left to crash the process.
+   */
+  private startTick(): void {
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
     }
+    this.ticking = true;
+    this.tick()
+      .catch((error: unknown) => this.report('tick', error))
+      .finally(() => {
+        this.ticking = false;
+        if (this.tickAgain) {
+          this.tickAgain = false;
+          this.setTimer(this.options.clock.now());
+        }
+        this.notifySettled();
+      });
   }
 
   private report(step: string, error: unknown): void {
@@ -255,14 +308,13 @@ export class WebhookDispatcher {
     if (!this.closed && this.timer === undefined) this.setTimer(this.options.clock.now() + 1000);
   }
 
-  private tick(): void {
-    this.timer = undefined;
-    this.timerAt = Number.POSITIVE_INFINITY;
+  private async tick(): Promise<void> {
     if (this.closed) return;
     const serverNow = this.options.clock.now();
     let earliest = Number.POSITIVE_INFINITY;
-    const ready: Array<{ account: AccountStore; state: WebhookStore; accountNow: number }> = [];
-    for (const account of this.active) {
+    const ready: Ready[] = [];
+    // A copy: keys watched while this tick awaits the store are kept, and looked at next tick.
+    for (const [account, turn] of [...this.active]) {
       const state = account.webhooks;
       if (account.closed || state === undefined) {
         this.active.delete(account);
@@ -270,35 +322,37 @@ export class WebhookDispatcher {
       }
       const accountNow = account.now(serverNow);
       const subscribed = hasSubscribers(state, this.defaultEndpoint);
-      if (subscribed) this.deliver(this.options.settleDue(account, accountNow).events);
-      let due = state.nextAttemptAt();
+      if (subscribed) {
+        await this.deliver((await this.options.settleDue(account, accountNow)).events);
+      }
+      let due = await state.nextAttemptAt();
       if (due !== undefined && due <= accountNow) {
         // Due now: started below, or by the kick of a finishing attempt.
-        ready.push({ account, state, accountNow });
+        ready.push({ account, state, accountNow, turn });
         continue;
       }
-      const settlesAt = subscribed ? account.nextSettlementAt() : undefined;
+      const settlesAt = subscribed ? await account.nextSettlementAt() : undefined;
       if (settlesAt !== undefined && (due === undefined || settlesAt < due)) due = settlesAt;
       if (due === undefined) {
-        this.active.delete(account);
+        this.unwatch(account, turn);
         continue;
       }
       earliest = Math.min(earliest, due - (accountNow - serverNow));
     }
+    if (this.closed) return;
     // What is due goes out only once the changes it announces are stored.
-    if (ready.length === 0 || this.options.stored?.() !== false) this.startFairly(ready);
+    if (ready.length === 0 || this.options.stored?.() !== false) await this.startFairly(ready);
     else earliest = Math.min(earliest, serverNow + STORE_RETRY_MS);
-    for (const { account, state, accountNow } of ready) {
+    for (const { account, state, accountNow, turn } of ready) {
       // What is left due later than now needs the timer; what is due now waits for a slot.
-      const next = state.nextAttemptAt();
+      const next = await state.nextAttemptAt();
       if (next !== undefined && next > accountNow) {
         earliest = Math.min(earliest, next - (accountNow - serverNow));
       } else if (next === undefined && this.inFlightOf(state) === 0) {
-        this.active.delete(account);
+        this.unwatch(account, turn);
       }
     }
     if (earliest !== Number.POSITIVE_INFINITY) this.setTimer(Math.max(earliest, serverNow + 1));
-    this.notifySettled();
   }
 
   /**
@@ -307,9 +361,7 @@ export class WebhookDispatcher {
    * share of `maxConcurrent` in flight (at most `maxConcurrentPerKey`, at least one); a key with
    * nothing in flight may start one beyond `maxConcurrent`, up to twice it in all.
    */
-  private startFairly(
-    ready: Array<{ account: AccountStore; state: WebhookStore; accountNow: number }>,
-  ): void {
+  private async startFairly(ready: Ready[]): Promise<void> {
     if (ready.length === 0) return;
     const share = Math.max(
       1,
@@ -319,25 +371,25 @@ export class WebhookDispatcher {
     for (let started = true; started; ) {
       started = false;
       for (let index = 0; index < ready.length; index++) {
-        const { account, state, accountNow } = ready[
-          (first + index) % ready.length
-        ] as (typeof ready)[number];
+        if (this.closed) return;
+        const { account, state, accountNow } = ready[(first + index) % ready.length] as Ready;
         const inFlight = this.inFlightOf(state);
         if (inFlight >= share) continue;
         const free =
           this.running < this.maxConcurrent ||
           (inFlight === 0 && this.running < this.maxConcurrent * 2);
         if (!free) continue;
-        // One store call: the attempt is this dispatcher's alone (or none is due).
-        const next = state.claimDueAttempt(accountNow);
+        // One store call: the attempt is this dispatcher's alone (or none is due). Only this
+        // tick starts attempts, so the slots counted above are still free once it answers.
+        const next = await state.claimDueAttempt(accountNow);
         if (next === undefined) continue;
-        if (this.deliverable(state, next.target)) {
+        if (!this.closed && (await this.deliverable(state, next.target))) {
           this.attempt(account, state, next).catch((error: unknown) =>
             this.report('attempt', error),
           );
           started = true;
         } else {
-          state.finishAttempt(next);
+          await state.finishAttempt(next);
           started = true; // a dropped attempt took no slot: look again
         }
       }
@@ -349,7 +401,7 @@ export class WebhookDispatcher {
     state: WebhookStore,
     delivery: QueuedDelivery,
   ): Promise<void> {
-    const { event, target, attempt } = delivery;
+    const { event, target } = delivery;
     const { clock } = this.options;
     const controller = new AbortController();
     let timedOut = false;
@@ -388,32 +440,52 @@ export class WebhookDispatcher {
       error = timedOut ? 'timeout' : `connection_error: ${describe(cause)}`;
     } finally {
       clearTimeout(timeout);
+      // Its logging is under way until `record` below: not settled before it is written.
+      this.busy++;
       this.running--;
       const left = this.inFlightOf(state) - 1;
       if (left > 0) this.keyInFlight.set(state, left);
       else this.keyInFlight.delete(state);
       this.inFlight.delete(controller);
     }
-    if (this.closed || account.closed) {
+    try {
+      await this.finish(account, state, delivery, attemptedAt, started, status, error, excerpt);
+    } finally {
+      this.busy--;
       this.notifySettled();
-      return;
     }
+  }
+
+  /** Marks an attempt made, schedules its retry or disables its endpoint, and logs it. */
+  private async finish(
+    account: AccountStore,
+    state: WebhookStore,
+    delivery: QueuedDelivery,
+    attemptedAt: number,
+    started: number,
+    status: number | null,
+    error: string | null,
+    excerpt: string | null,
+  ): Promise<void> {
+    if (this.closed || account.closed) return;
+    const { event, target, attempt } = delivery;
+    const { clock } = this.options;
     const latencyMs = Math.round(performance.now() - started);
     const succeeded = status !== null && status >= 200 && status < 300;
     let nextRetryAt: number | undefined;
-    state.finishAttempt(delivery);
+    await state.finishAttempt(delivery);
     if (status === 410) {
-      state.disableEndpoint(target);
+      await state.disableEndpoint(target);
     } else if (!succeeded) {
       const delay = retryDelayMs(attempt, this.options.random);
       if (delay !== undefined) {
         const dueAt = account.now(clock.now()) + delay;
-        if (this.enqueue(state, { event, target, attempt: attempt + 1, dueAt })) {
+        if (await this.enqueue(state, { event, target, attempt: attempt + 1, dueAt })) {
           nextRetryAt = dueAt;
         }
       }
     }
-    state.record({
+    await state.record({
       object: 'webhook_delivery',
       event_id: event.id,
       event_type: event.type,

@@ -45,7 +45,7 @@ describe('fair webhook delivery', () => {
       timeoutMs: 60_000,
       maxConcurrent: 32,
       maxConcurrentPerKey: 4,
-      settleDue: () => ({ events: [] }),
+      settleDue: async () => ({ events: [] }),
       fetch: (input, init) => {
         const url = String(input);
         calls.push(url);
@@ -80,7 +80,7 @@ describe('fair webhook delivery', () => {
     dispatcher = new WebhookDispatcher({
       clock: { now: () => NOW },
       timeoutMs: 60_000,
-      settleDue: () => ({ events: [] }),
+      settleDue: async () => ({ events: [] }),
       fetch: (input, init) => {
         const url = String(input);
         calls.push(url);
@@ -114,7 +114,7 @@ describe('fair webhook delivery', () => {
       timeoutMs: 60_000,
       maxConcurrent: 2,
       maxConcurrentPerKey: 4,
-      settleDue: () => ({ events: [] }),
+      settleDue: async () => ({ events: [] }),
       fetch: (input) => {
         calls.push(new URL(String(input)).pathname);
         called();
