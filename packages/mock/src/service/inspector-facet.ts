@@ -3,7 +3,7 @@ import type { SandboxComponents } from '@payment-service/openapi';
 import { maybeSync, wait } from '../shared/awaitable.js';
 import { normalizeFaults } from '../shared/faults.js';
 import { type RecordedEntry, recordedEntry } from '../store/request-log.js';
-import type { Awaitable } from '../store/store.js';
+import type { AccountStore, Awaitable } from '../store/store.js';
 import { clockBody } from './clock-facet.js';
 import { inspectAccount } from './inspector.js';
 import type { KeyScope } from './key-scope.js';
@@ -38,17 +38,32 @@ export class InspectorFacet {
     entry: Omit<RecordedEntry, 'receivedAt'>,
     receivedAtServer: number,
   ): Awaitable<boolean> {
-    // Every request is recorded: at once when the store answers at once (the memory store).
-    return maybeSync(() => this.record(entry, receivedAtServer));
+    let found: Awaitable<AccountStore | undefined>;
+    try {
+      found = this.scope.find();
+      // Every request is recorded: at once, allocating nothing, when the store answers at once.
+      if (found !== undefined && !(found instanceof Promise)) {
+        const recorded = found.recordRequest(recordedEntry(entry, found.now(receivedAtServer)));
+        if (!(recorded instanceof Promise)) return true;
+        return recorded.then(
+          () => true,
+          () => false,
+        );
+      }
+    } catch {
+      return false;
+    }
+    return maybeSync(() => this.record(found, entry, receivedAtServer));
   }
 
   private *record(
+    found: Awaitable<AccountStore | undefined>,
     entry: Omit<RecordedEntry, 'receivedAt'>,
     receivedAtServer: number,
   ): Generator<unknown, boolean, unknown> {
     try {
       const { store } = this.scope.sandbox;
-      const existing = yield* wait(this.scope.find());
+      const existing = yield* wait(found);
       if (existing === undefined && !(yield* wait(store.admit()))) return false;
       const account = existing ?? (yield* wait(this.scope.open()));
       yield* wait(account.recordRequest(recordedEntry(entry, account.now(receivedAtServer))));
