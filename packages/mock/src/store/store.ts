@@ -17,6 +17,9 @@ import type {
 } from './webhook-state.js';
 
 type Payment = components['schemas']['Payment'];
+
+/** What an `@async` call returns: the value now (the memory store) or a Promise of it (a networked store). */
+export type Awaitable<T> = T | Promise<T>;
 type Faults = SandboxComponents['schemas']['Faults'];
 
 /*
@@ -88,18 +91,18 @@ export interface PaymentPage {
  */
 export interface SandboxStore {
   /** The key's data, if it holds any; reads never create it. @async */
-  find(apiKey: string): AccountStore | undefined;
+  find(apiKey: string): Awaitable<AccountStore | undefined>;
   /** The key's data, created empty on first write. @async */
-  open(apiKey: string): AccountStore;
+  open(apiKey: string): Awaitable<AccountStore>;
   /**
    * Whether the sandbox has room for new work (global byte budget and total caps), after
    * forgetting idle keys if need be. @async
    */
-  admit(): boolean;
+  admit(): Awaitable<boolean>;
   /** Deletes everything of the key; returns how many payments it held. @async */
-  reset(apiKey: string): number;
+  reset(apiKey: string): Awaitable<number>;
   /** Forgets the key's data when it holds nothing any more. @async */
-  release(account: AccountStore): void;
+  release(account: AccountStore): Awaitable<void>;
   /**
    * Drops what expired on the server's clock (idempotency records), at the start of a request.
    * A networked store expires keys itself (TTL) and makes this a no-op.
@@ -126,31 +129,34 @@ export interface AccountStore {
   /** The key's clock: the server's time plus the offset. */
   now(serverNow: number): number;
   /** Sets the offset. @async */
-  setOffset(seconds: number): void;
+  setOffset(seconds: number): Awaitable<void>;
 
   // Faults.
   /** The armed faults, as stored. */
   readonly faults: Faults;
   /** Replaces the faults. @async */
-  setFaults(faults: Faults): void;
+  setFaults(faults: Faults): Awaitable<void>;
   /** Consumes one armed `fail_next` atomically: the problem to answer with, if any. @async */
-  consumeFailure(): ProblemInit | undefined;
+  consumeFailure(): Awaitable<ProblemInit | undefined>;
   /** Consumes one armed `drop_after_commit` atomically. @async */
-  consumeDrop(): boolean;
+  consumeDrop(): Awaitable<boolean>;
 
   // Payments.
   /** One payment by id. @async */
-  payment(id: string): StoredPayment | undefined;
+  payment(id: string): Awaitable<StoredPayment | undefined>;
   /** A page newest first, after `startingAfter`; undefined when that id is not held. @async */
-  listPayments(limit: number, startingAfter?: string): PaymentPage | undefined;
+  listPayments(limit: number, startingAfter?: string): Awaitable<PaymentPage | undefined>;
   /** Every payment, oldest first (snapshots, the inspector). @async */
-  storedPayments(): Iterable<StoredPayment>;
+  storedPayments(): Awaitable<Iterable<StoredPayment>>;
   /**
    * Stores a new payment as the newest (evicting the key's oldest past its cap or budget) and,
    * when `idempotency` is given, completes that record with its answer (setting its `response`,
    * so the caller does not complete it again): both or neither. @async
    */
-  createPayment(record: PaymentRecord, idempotency?: IdempotencyCompletion): StoredPayment;
+  createPayment(
+    record: PaymentRecord,
+    idempotency?: IdempotencyCompletion,
+  ): Awaitable<StoredPayment>;
   /**
    * Compare-and-set: stores `payment` as the payment's new state and appends `step` to its
    * timeline only if the payment is still as it was read (`expectedJson`, its JSON then: status
@@ -162,31 +168,34 @@ export interface AccountStore {
     expectedJson: string,
     payment: Payment,
     step: TimelineStep,
-  ): boolean;
+  ): Awaitable<boolean>;
   /**
    * Takes every PENDING payment due to settle at `accountNow` off the settlement schedule, each
    * given to one caller only; the caller settles them with `transitionPayment`. @async
    */
-  takeDueSettlements(accountNow: number): StoredPayment[];
+  takeDueSettlements(accountNow: number): Awaitable<StoredPayment[]>;
   /** When the next PENDING payment settles, if any. @async */
-  nextSettlementAt(): number | undefined;
+  nextSettlementAt(): Awaitable<number | undefined>;
 
   // Idempotency records.
   /** The record of an Idempotency-Key, if held and not expired. @async */
-  idempotencyRecord(key: string): IdempotencyRecord | undefined;
+  idempotencyRecord(key: string): Awaitable<IdempotencyRecord | undefined>;
   /**
    * Set-if-absent: expires the key's records due at `accountNow`, then stores `record` (in
    * flight: no response yet) unless the key already has one, which it returns. @async
    */
-  claimIdempotencyKey(record: IdempotencyRecord, accountNow: number): IdempotencyRecord | undefined;
+  claimIdempotencyKey(
+    record: IdempotencyRecord,
+    accountNow: number,
+  ): Awaitable<IdempotencyRecord | undefined>;
   /** Stores the first answer of a record taken by `claimIdempotencyKey`. @async */
-  completeIdempotencyRecord(record: IdempotencyRecord, response: StoredResponse): void;
+  completeIdempotencyRecord(record: IdempotencyRecord, response: StoredResponse): Awaitable<void>;
   /** Forgets a record (an abandoned request frees its key). @async */
-  forgetIdempotencyRecord(record: IdempotencyRecord): void;
+  forgetIdempotencyRecord(record: IdempotencyRecord): Awaitable<void>;
   /** Drops the records expired at `accountNow` (after the key's clock moved). @async */
-  expireIdempotencyRecords(accountNow: number): void;
+  expireIdempotencyRecords(accountNow: number): Awaitable<void>;
   /** Every record held, oldest first (snapshots). @async */
-  listIdempotencyRecords(): Iterable<IdempotencyRecord>;
+  listIdempotencyRecords(): Awaitable<Iterable<IdempotencyRecord>>;
 
   // Webhooks.
   /** The key's webhook state, if it ever had any. */
@@ -196,9 +205,9 @@ export interface AccountStore {
 
   // The inspector's request log.
   /** Records a request (bounded in count and bytes; cannot throw). @async */
-  recordRequest(entry: RecordedEntry): void;
+  recordRequest(entry: RecordedEntry): Awaitable<void>;
   /** The recorded requests, newest first. @async */
-  recentRequests(): RecordedEntry[];
+  recentRequests(): Awaitable<RecordedEntry[]>;
 }
 
 /**
@@ -212,37 +221,37 @@ export interface AccountStore {
 export interface WebhookStore {
   endpointCount(): number;
   /** One endpoint with its signing key. @async */
-  endpointById(id: string): EndpointRecord | undefined;
+  endpointById(id: string): Awaitable<EndpointRecord | undefined>;
   /** The endpoints, oldest first. @async */
-  listEndpoints(): EndpointRecord[];
+  listEndpoints(): Awaitable<EndpointRecord[]>;
   /** Registers an endpoint, or stores an endpoint's new state. @async */
-  saveEndpoint(record: EndpointRecord): void;
+  saveEndpoint(record: EndpointRecord): Awaitable<void>;
   /** Deletes an endpoint; false when there is none with this id. @async */
-  deleteEndpoint(id: string): boolean;
+  deleteEndpoint(id: string): Awaitable<boolean>;
   /** Stops sending to an endpoint (it answered 410 Gone). @async */
-  disableEndpoint(record: EndpointRecord): void;
+  disableEndpoint(record: EndpointRecord): Awaitable<void>;
   /** One event kept for redelivery. @async */
-  eventById(id: string): StoredEvent | undefined;
+  eventById(id: string): Awaitable<StoredEvent | undefined>;
   /** The events kept, oldest first. @async */
-  listEvents(): StoredEvent[];
+  listEvents(): Awaitable<StoredEvent[]>;
   /** Keeps an event for redelivery (the oldest go past the cap or budget). @async */
-  rememberEvent(event: StoredEvent): void;
+  rememberEvent(event: StoredEvent): Awaitable<void>;
   /** The delivery log, oldest first. @async */
-  deliveryLog(): readonly WebhookDelivery[];
+  deliveryLog(): Awaitable<readonly WebhookDelivery[]>;
   /** Logs one attempt (the oldest entries go past the cap or budget). @async */
-  record(entry: WebhookDelivery): void;
+  record(entry: WebhookDelivery): Awaitable<void>;
   /** Schedules an attempt; false, scheduling nothing, when the key has too many waiting. @async */
-  enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): boolean;
+  enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): Awaitable<boolean>;
   /** When the earliest scheduled attempt is due, if any. @async */
-  nextAttemptAt(): number | undefined;
+  nextAttemptAt(): Awaitable<number | undefined>;
   /**
    * Takes the earliest attempt due at `accountNow` off the schedule: each attempt is claimed by
    * one caller only (a networked store also leases it, so that another instance takes it over
    * if the claimer dies before `finishAttempt`). @async
    */
-  claimDueAttempt(accountNow: number): QueuedDelivery | undefined;
+  claimDueAttempt(accountNow: number): Awaitable<QueuedDelivery | undefined>;
   /** Marks a claimed attempt as made (sent, or dropped), so no restart sends it again. @async */
-  finishAttempt(delivery: QueuedDelivery): void;
+  finishAttempt(delivery: QueuedDelivery): Awaitable<void>;
   /** The attempts scheduled, in no particular order (snapshots). @async */
-  queuedAttempts(): QueuedDelivery[];
+  queuedAttempts(): Awaitable<QueuedDelivery[]>;
 }
