@@ -1,0 +1,15 @@
+// What every account handle of one Redis store shares: the runner, the prefix, the limits, the clock.
+import type { StoreLimits } from '../accounts.js';
+import type { ScriptRunner } from './runner.js';
+
+/** The settings of one `RedisStore`, as its account handles see them. */
+export interface RedisContext {
+  runner: ScriptRunner;
+  /** The prefix of every key (`psm:` by default). */
+  prefix: string;
+  limits: StoreLimits;
+  /** The server's clock (ms epoch): leases of delivery attempts run on it. */
+  clock: () => number;
+  /** How long a claimed delivery attempt stays leased to its claimer (ms). */
+  leaseMs: number;
+}

@@ -1,0 +1,223 @@
+// The sandbox's state in Valkey/Redis, shared by every instance of a fleet: the SandboxStore of a networked store.
+import type { Redis } from 'ioredis';
+import type { StoreLimits } from '../accounts.js';
+import type { AccountStore, SandboxStore } from '../store.js';
+import type { RedisContext } from './context.js';
+import { StoreFormatError, storeError } from './errors.js';
+import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
+import { type AccountState, RedisAccount } from './redis-account.js';
+import { ScriptRunner } from './runner.js';
+
+/** How a Redis store is set up. */
+export interface RedisStoreOptions {
+  limits: StoreLimits;
+  /** The prefix of every key; data under another prefix is never read. Default `psm:`. */
+  prefix?: string;
+  /** The server's clock (ms epoch), for leases of delivery attempts. Default `Date.now`. */
+  clock?: () => number;
+  /** How long a claimed delivery attempt is leased to its instance (ms). Default 10 s. */
+  leaseMs?: number;
+  /** The store's URL with the password masked (`describeRedisUrl`), for errors. */
+  where?: string;
+}
+
+/** Account handles a store keeps (one per key in use); beyond it the oldest is dropped. */
+const MAX_HANDLES = 10_000;
+/** How often (ms, server clock) `sweep` asks the store to drop expired idempotency records. */
+const SWEEP_INTERVAL_MS = 1000;
+/** Records one sweep drops at most. */
+const SWEEP_BATCH = 200;
+
+/**
+ * Every key's data in Valkey/Redis under one prefix, shared by every instance connected to it.
+ * API keys are stored only as their sha256 hash. Each atomic call of the seam is one Lua script.
+ * Budgets and caps are counters in the store (`<prefix>totals`, and per account), kept by the
+ * same scripts that change the data. Calls fail with `StoreUnavailableError` while the server is
+ * unreachable; nothing is half-written, and the client reconnects by itself.
+ *
+ * @example
+ * const client = createRedisClient('redis://127.0.0.1:6379');
+ * const store = await RedisStore.connect(client, { limits });
+ * const account = await store.open('sk_test_12345678');
+ */
+export class RedisStore implements SandboxStore {
+  private readonly handles = new Map<string, RedisAccount>();
+  private lastSweep = Number.NEGATIVE_INFINITY;
+  private readonly keys: ReturnType<typeof storeKeys>;
+
+  private constructor(private readonly context: RedisContext) {
+    this.keys = storeKeys(context.prefix);
+  }
+
+  /**
+   * A store on `client` (connected here if it is not yet): loads the scripts and checks the
+   * format marker of the prefix, setting it on a fresh one. A prefix holding another format
+   * version is refused with a `StoreFormatError`.
+   */
+  static async connect(client: Redis, options: RedisStoreOptions): Promise<RedisStore> {
+    const where = options.where ?? 'the configured Valkey/Redis';
+    const prefix = options.prefix ?? DEFAULT_PREFIX;
+    const keys = storeKeys(prefix);
+    const runner = new ScriptRunner(client, where);
+    if (client.status === 'wait') {
+      await client.connect().catch((error: unknown) => {
+        throw storeError(error, where);
+      });
+    }
+    await runner.load();
+    await runner.command(() => client.set(keys.format, STORE_FORMAT, 'NX'));
+    const format = await runner.command(() => client.get(keys.format));
+    if (format !== STORE_FORMAT) {
+      throw new StoreFormatError(
+        `the keys under "${prefix}" at ${where} are of store format ${format}, not ${STORE_FORMAT}: use another --redis-prefix, or delete them`,
+      );
+    }
+    return new RedisStore({
+      runner,
+      prefix,
+      limits: options.limits,
+      clock: options.clock ?? Date.now,
+      leaseMs: options.leaseMs ?? 10_000,
+    });
+  }
+
+  /** The client the store runs on. */
+  get client(): Redis {
+    return this.context.runner.client;
+  }
+
+  async find(apiKey: string): Promise<RedisAccount | undefined> {
+    return this.findByHash(accountHash(apiKey));
+  }
+
+  /** The account stored under a hash (as the fleet-wide due index names them), if it exists. */
+  async findByHash(hash: string): Promise<RedisAccount | undefined> {
+    const state = await this.context.runner.script(
+      'psm_find',
+      [this.keys.account(hash), this.keys.prefix],
+      [hash, ''],
+    );
+    if (state !== null) return this.handle(hash, state as AccountState);
+    this.forget(hash);
+    return undefined;
+  }
+
+  async open(apiKey: string): Promise<RedisAccount> {
+    const hash = accountHash(apiKey);
+    const state = await this.context.runner.script(
+      'psm_open',
+      [this.keys.account(hash), this.keys.prefix],
+      [hash, '', STORE_FORMAT],
+    );
+    return this.handle(hash, state as AccountState);
+  }
+
+  /** The one handle of a key, up to date with `state`; a handle of an older generation is closed. */
+  private handle(hash: string, state: AccountState): RedisAccount {
+    let account = this.handles.get(hash);
+    if (account !== undefined && account.generation !== state[0]) {
+      account.closed = true;
+      account = undefined;
+    }
+    if (account === undefined) {
+      account = new RedisAccount(this.context, hash);
+      if (this.handles.size >= MAX_HANDLES) {
+        const oldest = this.handles.keys().next().value;
+        if (oldest !== undefined) this.handles.delete(oldest);
+      }
+    } else {
+      this.handles.delete(hash);
+    }
+    this.handles.set(hash, account);
+    account.refresh(state);
+    return account;
+  }
+
+  /** Closes and drops the handle of an account that is gone. */
+  private forget(hash: string): void {
+    const handle = this.handles.get(hash);
+    if (handle === undefined) return;
+    handle.closed = true;
+    this.handles.delete(hash);
+  }
+
+  async admit(): Promise<boolean> {
+    const { limits } = this.context;
+    const [bytes, payments, records] = await this.context.runner.command(() =>
+      this.client.hmget(`${this.keys.prefix}totals`, 'b', 'p', 'r'),
+    );
+    return (
+      Number(bytes ?? 0) < limits.memoryBudgetBytes &&
+      Number(payments ?? 0) < limits.maxPaymentsTotal &&
+      Number(records ?? 0) < limits.maxIdempotencyRecordsTotal
+    );
+  }
+
+  async reset(apiKey: string): Promise<number> {
+    const hash = accountHash(apiKey);
+    const deleted = await this.context.runner.script(
+      'psm_reset',
+      [this.keys.account(hash), this.keys.prefix],
+      [hash],
+    );
+    this.forget(hash);
+    return Number(deleted);
+  }
+
+  async release(account: AccountStore): Promise<void> {
+    if (!(account instanceof RedisAccount) || account.closed) return;
+    if ((await account.run('psm_release')) === 1) {
+      account.closed = true;
+      if (this.handles.get(account.hash) === account) this.handles.delete(account.hash);
+    }
+  }
+
+  /**
+   * Drops idempotency records expired on the server's clock in any account, at most once a
+   * second and a batch at a time; in the background (a failure is retried at the next sweep).
+   */
+  sweep(serverNow: number): void {
+    if (serverNow - this.lastSweep < SWEEP_INTERVAL_MS) return;
+    this.lastSweep = serverNow;
+    this.sweepNow(serverNow).catch(() => {});
+  }
+
+  /** Drops up to one batch of records expired at `serverNow`; how many went. */
+  async sweepNow(serverNow: number): Promise<number> {
+    const dropped = await this.context.runner.script(
+      'psm_sweep',
+      ['', this.keys.prefix],
+      [serverNow, SWEEP_BATCH],
+    );
+    return Number(dropped);
+  }
+
+  /**
+   * The accounts (of any key, made by any instance) with a settlement, a delivery attempt or an
+   * expired lease due at `serverNow`, earliest first: where a dispatcher looks for work.
+   */
+  async dueAccounts(serverNow: number, limit = 100): Promise<RedisAccount[]> {
+    const hashes = await this.context.runner.command(() =>
+      this.client.zrangebyscore(`${this.keys.prefix}due`, '-inf', serverNow, 'LIMIT', 0, limit),
+    );
+    const accounts = await Promise.all(hashes.map((hash) => this.findByHash(hash)));
+    return accounts.filter((account): account is RedisAccount => account !== undefined);
+  }
+
+  /** What the whole store holds (every instance's data), for tests and diagnostics. */
+  async stats(): Promise<{ payments: number; idempotencyRecords: number; bytes: number }> {
+    const [bytes, payments, records] = await this.context.runner.command(() =>
+      this.client.hmget(`${this.keys.prefix}totals`, 'b', 'p', 'r'),
+    );
+    return {
+      payments: Number(payments ?? 0),
+      idempotencyRecords: Number(records ?? 0),
+      bytes: Number(bytes ?? 0),
+    };
+  }
+
+  /** Closes the connection. */
+  async close(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+}
