@@ -1,7 +1,7 @@
 // Redis stores for tests: several instances of a fleet on one test server, each under a fresh prefix.
 import type { components } from '@payment-service/openapi';
 import type { StoreLimits } from '../store/accounts.js';
-import type { PackedTimeline, PaymentRecord } from '../store/records.js';
+import type { IdempotencyRecord, PackedTimeline, PaymentRecord } from '../store/records.js';
 import { createRedisClient } from '../store/redis/client.js';
 import { RedisStore } from '../store/redis/redis-store.js';
 import { testPayment } from './payment.js';
@@ -68,7 +68,11 @@ export function paymentRecord(
 }
 
 /** An in-flight record of a create with the Idempotency-Key `key`. */
-export function inFlightRecord(key: string, bodyFingerprint: string, expiresAt = 1000) {
+export function inFlightRecord(
+  key: string,
+  bodyFingerprint: string,
+  expiresAt = 1000,
+): IdempotencyRecord {
   return {
     key,
     method: 'POST',
