@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { StoreLimits } from '../accounts.js';
 import type { AccountStore, SandboxStore } from '../store.js';
 import type { RedisContext } from './context.js';
-import { StoreFormatError, storeError } from './errors.js';
+import { StoreFormatError, StoreUnavailableError } from './errors.js';
 import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
 import { type AccountState, RedisAccount } from './redis-account.js';
 import { ScriptRunner } from './runner.js';
@@ -60,9 +60,23 @@ export class RedisStore implements SandboxStore {
     const keys = storeKeys(prefix);
     const runner = new ScriptRunner(client, where);
     if (client.status === 'wait') {
-      await client.connect().catch((error: unknown) => {
-        throw storeError(error, where);
-      });
+      let refused: Error | undefined;
+      const onError = (error: Error) => {
+        refused ??= error;
+      };
+      client.on('error', onError);
+      try {
+        await client.connect();
+      } catch (error) {
+        // "Connection is closed" says less than the server's reason (WRONGPASS, NOAUTH…).
+        client.disconnect();
+        throw new StoreUnavailableError(
+          `cannot connect to the store at ${where}: ${(refused ?? (error as Error)).message}`,
+          { cause: refused ?? error },
+        );
+      } finally {
+        client.off('error', onError);
+      }
     }
     await runner.load();
     await runner.command(() => client.set(keys.format, STORE_FORMAT, 'NX'));

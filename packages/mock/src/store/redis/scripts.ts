@@ -150,7 +150,10 @@ elseif format ~= ARGV[3] then
   return redis.error_reply('PSM_FORMAT the keys under "' .. prefix .. '" are of store format ' .. format .. ', not ' .. ARGV[3] .. ': use another prefix, or delete them')
 end
 if not redis.call('HGET', base, 'gen') then
-  redis.call('HSET', base, 'gen', redis.call('INCR', prefix .. 'gen'), 'off', '0', 'f', '{}', 'b', '0')
+  -- Unique across restarts of a server without persistence: the time, then a counter.
+  local time = redis.call('TIME')
+  local gen = time[1] .. time[2] .. '-' .. redis.call('INCR', prefix .. 'gen')
+  redis.call('HSET', base, 'gen', gen, 'off', '0', 'f', '{}', 'b', '0')
   addBytes(${ACCOUNT_BYTES})
 end
 return state()`,
