@@ -227,9 +227,18 @@ export class RedisAccount implements AccountStore {
     record: IdempotencyRecord,
     accountNow: number,
   ): Promise<IdempotencyRecord | undefined> {
+    const answer = await this.run('psm_claim_key', ...this.claimArgs(record, accountNow));
+    if (answer === 'CLOSED') {
+      this.closed = true;
+      return undefined;
+    }
+    return answer === null ? undefined : decodeRecord(answer as string);
+  }
+
+  /** The arguments of a claim (after the account's hash and generation). */
+  claimArgs(record: IdempotencyRecord, accountNow: number): (string | number)[] {
     const { limits } = this.context;
-    const answer = await this.run(
-      'psm_claim_key',
+    return [
       record.key,
       encodeRecord(record),
       recordBytes(record) + (record.response === undefined ? 0 : responseBytes(record.response)),
@@ -238,12 +247,7 @@ export class RedisAccount implements AccountStore {
       record.serverExpiresAt,
       limits.maxIdempotencyRecordsPerKey,
       limits.keyMemoryBudgetBytes,
-    );
-    if (answer === 'CLOSED') {
-      this.closed = true;
-      return undefined;
-    }
-    return answer === null ? undefined : decodeRecord(answer as string);
+    ];
   }
 
   async completeIdempotencyRecord(

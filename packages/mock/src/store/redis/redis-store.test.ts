@@ -375,3 +375,52 @@ describe('RedisStore: the format marker', () => {
     await client.quit();
   });
 });
+
+describe('RedisStore: the fast paths', () => {
+  it('opens and claims in one call; skips the claim when the offset moved or a fault is armed', async () => {
+    const { a, b } = await twoInstances();
+    // Never seen on this instance: nothing claimed, the account is opened.
+    const first = await a.openAndClaim(KEY, 0, (now) => inFlightRecord('k1', 'x', now + 1000));
+    expect(first.claim.kind).toBe('skipped');
+    expect(await first.account.idempotencyRecord('k1')).toBeUndefined();
+    const claimed = await a.openAndClaim(KEY, 0, (now) => inFlightRecord('k1', 'x', now + 1000));
+    expect(claimed.claim).toMatchObject({
+      kind: 'claimed',
+      record: { key: 'k1', expiresAt: 1000 },
+    });
+    // The same key from another instance, at once: one holds it.
+    await b.open(KEY);
+    const [fromA, fromB] = await Promise.all([
+      a.openAndClaim(KEY, 0, (now) => inFlightRecord('k2', 'x', now + 1000)),
+      b.openAndClaim(KEY, 0, (now) => inFlightRecord('k2', 'y', now + 1000)),
+    ]);
+    expect([fromA.claim.kind, fromB.claim.kind].sort()).toEqual(['claimed', 'held']);
+    expect((await a.stats()).idempotencyRecords).toBe(2);
+    // The key's clock moved on another instance: the offset this one knew is stale.
+    await (await b.open(KEY)).setOffset(60);
+    const stale = await a.openAndClaim(KEY, 0, (now) => inFlightRecord('k3', 'x', now + 1000));
+    expect(stale.claim.kind).toBe('skipped');
+    expect(stale.account.offsetSeconds).toBe(60);
+    const fresh = await a.openAndClaim(KEY, 0, (now) => inFlightRecord('k3', 'x', now + 1000));
+    expect(fresh.claim).toMatchObject({ kind: 'claimed', record: { expiresAt: 61_000 } });
+    await fresh.account.setFaults({ fail_next: { count: 1, status: 500 } });
+    const faulted = await a.openAndClaim(KEY, 0, (now) => inFlightRecord('k4', 'x', now + 1000));
+    expect(faulted.claim.kind).toBe('skipped');
+    expect(await faulted.account.idempotencyRecord('k4')).toBeUndefined();
+  });
+
+  it('finds an account with one payment in one call', async () => {
+    const { a, b } = await twoInstances();
+    expect(await b.findWithPayment(KEY, 'pay_1')).toEqual({
+      account: undefined,
+      payment: undefined,
+    });
+    await (await a.open(KEY)).createPayment(paymentRecord('pay_1'));
+    const found = await b.findWithPayment(KEY, 'pay_1');
+    expect(found.payment?.payment.id).toBe('pay_1');
+    expect(found.account?.offsetSeconds).toBe(0);
+    const missing = await b.findWithPayment(KEY, 'pay_2');
+    expect(missing.account).toBeDefined();
+    expect(missing.payment).toBeUndefined();
+  });
+});

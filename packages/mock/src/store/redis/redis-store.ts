@@ -1,7 +1,9 @@
 // The sandbox's state in Valkey/Redis, shared by every instance of a fleet: the SandboxStore of a networked store.
 import type { Redis } from 'ioredis';
 import type { StoreLimits } from '../accounts.js';
+import type { IdempotencyRecord, StoredPayment } from '../records.js';
 import type { AccountStore, SandboxStore } from '../store.js';
+import { decodePayments, decodeRecord } from './codec.js';
 import type { RedisContext } from './context.js';
 import { StoreFormatError, StoreUnavailableError } from './errors.js';
 import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
@@ -20,6 +22,15 @@ export interface RedisStoreOptions {
   /** The store's URL with the password masked (`describeRedisUrl`), for errors. */
   where?: string;
 }
+
+/** What `openAndClaim` did with the Idempotency-Key. */
+export type OpenClaim =
+  /** Nothing: claim it with `claimIdempotencyKey` (after answering any armed fault). */
+  | { kind: 'skipped' }
+  /** Claimed: this in-flight record is ours. */
+  | { kind: 'claimed'; record: IdempotencyRecord }
+  /** The key already had this record: replay it, or answer 409/422. */
+  | { kind: 'held'; record: IdempotencyRecord };
 
 /** Account handles a store keeps (one per key in use); beyond it the oldest is dropped. */
 const MAX_HANDLES = 10_000;
@@ -124,6 +135,63 @@ export class RedisStore implements SandboxStore {
       [hash, '', STORE_FORMAT],
     );
     return this.handle(hash, state as AccountState);
+  }
+
+  /**
+   * Opens the key's account and claims an Idempotency-Key in the same round trip, when this
+   * instance has seen the key before: `makeRecord` is given the key's time by the offset last
+   * read, and the claim is made only if that offset still holds and no fault is armed (the
+   * service answers faults before it claims). Otherwise `claim` is `skipped`, nothing is
+   * claimed, and the caller claims with `claimIdempotencyKey` after answering the faults.
+   *
+   * @example
+   * const { account, claim } = await store.openAndClaim(apiKey, serverNow, (accountNow) => record(accountNow));
+   * if (claim.kind === 'held') replayOr409(claim.record);
+   */
+  async openAndClaim(
+    apiKey: string,
+    serverNow: number,
+    makeRecord: (accountNow: number) => IdempotencyRecord,
+  ): Promise<{ account: RedisAccount; claim: OpenClaim }> {
+    const hash = accountHash(apiKey);
+    const cached = this.handles.get(hash);
+    if (cached === undefined || cached.closed) {
+      return { account: await this.open(apiKey), claim: { kind: 'skipped' } };
+    }
+    const offset = cached.offsetSeconds;
+    const record = makeRecord(cached.now(serverNow));
+    const state = (await this.context.runner.script(
+      'psm_open',
+      [this.keys.account(hash), this.keys.prefix],
+      [hash, '', STORE_FORMAT, ...cached.claimArgs(record, cached.now(serverNow)), String(offset)],
+    )) as unknown[];
+    const account = this.handle(hash, state as AccountState);
+    const answer = state[5];
+    if (answer === 'SKIPPED') return { account, claim: { kind: 'skipped' } };
+    if (answer === null) return { account, claim: { kind: 'claimed', record } };
+    return { account, claim: { kind: 'held', record: decodeRecord(answer as string) } };
+  }
+
+  /**
+   * The key's account and one of its payments, in one round trip (a retrieve): `account` is
+   * undefined when the key holds nothing, `payment` when it holds no such payment.
+   */
+  async findWithPayment(
+    apiKey: string,
+    id: string,
+  ): Promise<{ account: RedisAccount | undefined; payment: StoredPayment | undefined }> {
+    const hash = accountHash(apiKey);
+    const state = (await this.context.runner.script(
+      'psm_find',
+      [this.keys.account(hash), this.keys.prefix],
+      [hash, '', id],
+    )) as unknown[] | null;
+    if (state === null) {
+      this.forget(hash);
+      return { account: undefined, payment: undefined };
+    }
+    const account = this.handle(hash, state as AccountState);
+    return { account, payment: decodePayments(state, 5)[0] };
   }
 
   /** The one handle of a key, up to date with `state`; a handle of an older generation is closed. */

@@ -45,11 +45,13 @@ describe('RedisStore round trips', () => {
     expect(await cost(() => account.payment('pay_1'))).toEqual({ roundTrips: 1, commands: 1 });
     expect(await cost(() => account.listPayments(10))).toEqual({ roundTrips: 1, commands: 1 });
     const stored = await account.payment('pay_1');
-    const next = { ...(stored?.payment ?? created), status: 'SUCCEEDED' as const };
+    if (stored === undefined) throw new Error('pay_1 is stored');
+    const next = { ...stored.payment, status: 'SUCCEEDED' as const };
     const step = { at: 1, change: 'captured' as const, status: 'SUCCEEDED' as const, amount: 1000 };
-    expect(
-      await cost(() => account.transitionPayment('pay_1', stored?.json ?? '', next, step)),
-    ).toEqual({ roundTrips: 1, commands: 1 });
+    expect(await cost(() => account.transitionPayment('pay_1', stored.json, next, step))).toEqual({
+      roundTrips: 1,
+      commands: 1,
+    });
     // Nothing armed: consuming a fault asks nothing.
     expect(await cost(async () => account.consumeFailure())).toEqual({
       roundTrips: 0,
@@ -77,5 +79,32 @@ describe('RedisStore round trips', () => {
       await account?.payment('pay_3');
     });
     expect(retrieve.roundTrips).toBe(2);
+  });
+
+  it('the fast paths: a create with a key in 2 round trips, a retrieve in 1', async () => {
+    const cost = (operation: () => Promise<unknown>) => wireCost(store.client, operation);
+    let claimed: string | undefined;
+    const createWithKey = await cost(async () => {
+      const [{ account, claim }] = await Promise.all([
+        store.openAndClaim(KEY, 0, (accountNow) =>
+          inFlightRecord('order-3', 'z', accountNow + 1000),
+        ),
+        store.admit(),
+      ]);
+      claimed = claim.kind;
+      if (claim.kind !== 'claimed') return;
+      const created = paymentRecord('pay_4');
+      await account.createPayment(created, {
+        record: claim.record,
+        response: jsonResponse(201, created.json),
+      });
+    });
+    expect(claimed).toBe('claimed');
+    expect(createWithKey).toEqual({ roundTrips: 2, commands: 3 });
+    const retrieve = await cost(async () => {
+      const { payment } = await store.findWithPayment(KEY, 'pay_4');
+      expect(payment?.id).toBe('pay_4');
+    });
+    expect(retrieve).toEqual({ roundTrips: 1, commands: 1 });
   });
 });

@@ -80,6 +80,19 @@ local function trimRecords(keep, maxRecords, budget)
     dropRecord(oldest)
   end
 end
+local function claim(key, json, bytes, now, expiresAt, serverExpiresAt, maxRecords, budget)
+  expireRecords(now)
+  local held = redis.call('HGET', k('i'), key)
+  if held then return held end
+  redis.call('HSET', k('i'), key, json)
+  redis.call('HSET', k('ib'), key, bytes)
+  redis.call('ZADD', k('ie'), expiresAt, key)
+  redis.call('ZADD', prefix .. 'rx', serverExpiresAt, h .. ':' .. key)
+  redis.call('HINCRBY', totals, 'r', 1)
+  addBytes(tonumber(bytes))
+  trimRecords(key, tonumber(maxRecords), tonumber(budget))
+  return false
+end
 local function payments(ids)
   local out = {}
   for _, id in ipairs(ids) do
@@ -136,12 +149,24 @@ end
 `;
 
 const bodies = {
-  /** The account's state, or nil when it holds nothing. ARGV: hash. */
-  psm_find: `${ACCOUNT_STATE} return state()`,
+  /**
+   * The account's state, or nil when it holds nothing; with ARGV[3] (a payment id), the
+   * payment's five fields after it (none when not held). ARGV: hash, '', [id].
+   */
+  psm_find: `${ACCOUNT_STATE}
+local s = state()
+if s and ARGV[3] then
+  for _, field in ipairs(payments({ ARGV[3] })) do table.insert(s, field) end
+end
+return s`,
 
   /**
    * The account's state, created empty (a new generation) when absent. Refuses a prefix of
-   * another format version; marks a fresh one as ours. ARGV: hash, '', format.
+   * another format version; marks a fresh one as ours. With a claim (ARGV[4..12]: the
+   * arguments of psm_claim_key after the generation, then the clock offset they were computed
+   * with), also claims the Idempotency-Key, if the key's offset is still that one and no fault
+   * is armed: the sixth element is false (claimed), the record held, or 'SKIPPED'.
+   * ARGV: hash, '', format, [claim].
    */
   psm_open: `${ACCOUNT_STATE}
 local format = redis.call('GET', prefix .. 'format')
@@ -156,7 +181,15 @@ if not redis.call('HGET', base, 'gen') then
   redis.call('HSET', base, 'gen', gen, 'off', '0', 'f', '{}', 'b', '0')
   addBytes(${ACCOUNT_BYTES})
 end
-return state()`,
+local s = state()
+if ARGV[4] then
+  if s[2] == ARGV[12] and s[3] == '{}' then
+    table.insert(s, claim(ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]))
+  else
+    table.insert(s, 'SKIPPED')
+  end
+end
+return s`,
 
   /** One payment: id, json, meta, changes, sequence. ARGV: hash, '', id. */
   psm_payment: 'return payments({ ARGV[3] })',
@@ -261,18 +294,7 @@ return payments(ids)`,
    */
   psm_claim_key: `
 if not live() then return 'CLOSED' end
-local key = ARGV[3]
-expireRecords(ARGV[6])
-local held = redis.call('HGET', k('i'), key)
-if held then return held end
-redis.call('HSET', k('i'), key, ARGV[4])
-redis.call('HSET', k('ib'), key, ARGV[5])
-redis.call('ZADD', k('ie'), ARGV[7], key)
-redis.call('ZADD', prefix .. 'rx', ARGV[8], h .. ':' .. key)
-redis.call('HINCRBY', totals, 'r', 1)
-addBytes(tonumber(ARGV[5]))
-trimRecords(key, tonumber(ARGV[9]), tonumber(ARGV[10]))
-return false`,
+return claim(ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10])`,
 
   /**
    * Stores the first answer of an in-flight record, if the record held is still that one.
