@@ -8,8 +8,11 @@ export interface RedisContext {
   /** The prefix of every key (`psm:` by default). */
   prefix: string;
   limits: StoreLimits;
-  /** The server's clock (ms epoch): leases of delivery attempts run on it. */
-  clock: () => number;
+  /**
+   * The clock leases of delivery attempts run on (ms epoch); undefined: the store server's
+   * TIME, one clock for the whole fleet.
+   */
+  clock: (() => number) | undefined;
   /** How long a claimed delivery attempt stays leased to its claimer (ms). */
   leaseMs: number;
 }

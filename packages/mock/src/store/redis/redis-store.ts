@@ -15,7 +15,10 @@ export interface RedisStoreOptions {
   limits: StoreLimits;
   /** The prefix of every key; data under another prefix is never read. Default `psm:`. */
   prefix?: string;
-  /** The server's clock (ms epoch), for leases of delivery attempts. Default `Date.now`. */
+  /**
+   * The clock (ms epoch) leases of delivery attempts run on. Default: the store server's TIME,
+   * the same for every instance however their clocks drift.
+   */
   clock?: () => number;
   /** How long a claimed delivery attempt is leased to its instance (ms). Default 10 s. */
   leaseMs?: number;
@@ -101,7 +104,7 @@ export class RedisStore implements SandboxStore {
       runner,
       prefix,
       limits: options.limits,
-      clock: options.clock ?? Date.now,
+      clock: options.clock,
       leaseMs: options.leaseMs ?? 10_000,
     });
   }

@@ -1,7 +1,7 @@
 // RedisWebhooks against a real redis-server: endpoints, events, the log, and attempts claimed by one instance, leased, and taken over when the claimer dies.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.js';
-import { fleet, ROOMY_LIMITS } from '../../test-support/redis-stores.js';
+import { fleet, paymentRecord, ROOMY_LIMITS } from '../../test-support/redis-stores.js';
 import type { EndpointRecord, StoredEvent } from '../webhook-state.js';
 import type { RedisStore } from './redis-store.js';
 
@@ -201,5 +201,33 @@ describe('RedisWebhooks', () => {
     }
     expect(results).toEqual([true, true, true, false, false]);
     expect(await state.queuedAttempts()).toHaveLength(3);
+  });
+
+  it('leases on the store server clock when no clock is injected', async () => {
+    const made = await fleet(redis.url, 2, { leaseMs: 0 });
+    closers.push(made.close);
+    const [a, b] = made.stores as [RedisStore, RedisStore];
+    const stateA = (await a.open(KEY)).webhookState();
+    await stateA.enqueue({ event: event('evt_1'), target: endpoint('we_1'), attempt: 1, dueAt: 0 });
+    expect((await stateA.claimDueAttempt(0))?.event.id).toBe('evt_1');
+    // A lease of 0 ms is over at once (by the server's TIME): another instance takes it.
+    const stateB = (await b.find(KEY))?.webhookState();
+    expect((await stateB?.claimDueAttempt(0))?.event.id).toBe('evt_1');
+    const held = await fleet(redis.url, 2, {});
+    closers.push(held.close);
+    const [c, d] = held.stores as [RedisStore, RedisStore];
+    const stateC = (await c.open(KEY)).webhookState();
+    await stateC.enqueue({ event: event('evt_2'), target: endpoint('we_1'), attempt: 1, dueAt: 0 });
+    expect((await stateC.claimDueAttempt(0))?.event.id).toBe('evt_2');
+    expect(await (await d.find(KEY))?.webhookState().claimDueAttempt(0)).toBeUndefined();
+  });
+
+  it('drops a key from the due index when its due payment is evicted', async () => {
+    const { a, b } = await twoInstances({ limits: { ...ROOMY_LIMITS, maxPaymentsPerKey: 1 } });
+    const account = await a.open(KEY);
+    await account.createPayment(paymentRecord('pay_1', { status: 'PENDING' }, 0));
+    expect(await b.dueAccounts(clock.now)).toHaveLength(1);
+    await account.createPayment(paymentRecord('pay_2'));
+    expect(await b.dueAccounts(clock.now)).toEqual([]);
   });
 });

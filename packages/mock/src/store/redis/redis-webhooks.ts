@@ -135,12 +135,15 @@ export class RedisWebhooks implements WebhookStore {
 
   async claimDueAttempt(accountNow: number): Promise<QueuedDelivery | undefined> {
     const { clock, leaseMs } = this.account.context;
-    const serverNow = clock();
+    // Without an injected clock the lease runs on the store server's clock (no skew between instances).
+    const serverNow = clock === undefined ? '' : clock();
+    const leaseUntil = serverNow === '' ? '' : serverNow + leaseMs;
     const answer = (await this.account.run(
       'psm_claim_attempt',
       accountNow,
       serverNow,
-      serverNow + leaseMs,
+      leaseUntil,
+      leaseMs,
     )) as [string, string] | null;
     return answer === null ? undefined : decodeDelivery(answer[0], answer[1]);
   }

@@ -237,10 +237,12 @@ addBytes(tonumber(ARGV[7]))
 if ARGV[11] ~= '' then redis.call('HSET', k('c'), id, ARGV[11]) end
 if ARGV[6] ~= '' then redis.call('ZADD', k('s'), ARGV[6], id) end
 local max = tonumber(ARGV[8])
+local dropped = false
 while true do
   local count = redis.call('ZCARD', k('o'))
   if not (count > max or (count > 1 and overBudget(budget))) then break end
   dropPayment(redis.call('ZRANGE', k('o'), 0, 0)[1])
+  dropped = true
 end
 local maxRecords = tonumber(ARGV[10])
 trimRecords(nil, maxRecords, budget)
@@ -250,7 +252,8 @@ if ARGV[12] and redis.call('HGET', k('i'), ARGV[12]) == ARGV[13] then
   addBytes(tonumber(ARGV[15]))
   trimRecords(ARGV[12], maxRecords, budget)
 end
-if ARGV[6] ~= '' then reindex() end
+-- An evicted payment may have been the next to settle.
+if ARGV[6] ~= '' or dropped then reindex() end
 local held = 0
 if redis.call('HEXISTS', k('p'), id) == 1 then held = 1 end
 return { seq, held }`,
@@ -282,7 +285,10 @@ return 1`,
   psm_settle: `
 if not live() then return {} end
 local ids = redis.call('ZRANGEBYSCORE', k('s'), '-inf', ARGV[3])
-if #ids == 0 then return {} end
+if #ids == 0 then
+  reindex() -- the index may have named a payment evicted since
+  return {}
+end
 for _, id in ipairs(ids) do redis.call('ZREM', k('s'), id) end
 reindex()
 return payments(ids)`,
@@ -473,11 +479,19 @@ return seq`,
   /**
    * Takes the earliest attempt due at ARGV[3] (key's clock) and leases it until ARGV[5] (server's
    * clock), after putting back the attempts whose lease ended at ARGV[4]: { member, 'dueAt|json' }
-   * or false. ARGV: hash, gen, accountNow, serverNow, leaseUntil.
+   * or false. With ARGV[4] '', the server's TIME is the clock and the lease lasts ARGV[6] ms.
+   * ARGV: hash, gen, accountNow, serverNow or '', leaseUntil or '', leaseMs.
    */
   psm_claim_attempt: `
 if not live() then return false end
-local expired = redis.call('ZRANGEBYSCORE', k('ql'), '-inf', ARGV[4])
+local serverNow, leaseUntil = tonumber(ARGV[4]), tonumber(ARGV[5])
+if not serverNow then
+  -- No clock given: the server's own, the same for every instance of the fleet.
+  local time = redis.call('TIME')
+  serverNow = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  leaseUntil = serverNow + tonumber(ARGV[6])
+end
+local expired = redis.call('ZRANGEBYSCORE', k('ql'), '-inf', serverNow)
 for _, member in ipairs(expired) do
   redis.call('ZREM', k('ql'), member)
   local d = redis.call('HGET', k('qd'), member)
@@ -489,11 +503,11 @@ for _, member in ipairs(expired) do
 end
 local member = redis.call('ZRANGEBYSCORE', k('q'), '-inf', ARGV[3], 'LIMIT', 0, 1)[1]
 if not member then
-  if #expired > 0 then reindex() end
+  reindex()
   return false
 end
 redis.call('ZREM', k('q'), member)
-redis.call('ZADD', k('ql'), ARGV[5], member)
+redis.call('ZADD', k('ql'), leaseUntil, member)
 redis.call('HINCRBY', base, 'qb', -${QUEUED_BYTES})
 webhookBytes(-${QUEUED_BYTES})
 reindex()
