@@ -43,7 +43,15 @@ function launch(port: number, password: string | undefined): Promise<ChildProces
     };
     child.stdout?.on('data', onData);
     child.stderr?.resume();
-    child.once('error', reject);
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'ENOENT'
+          ? new Error(
+              `redis-server is not installed at ${REDIS_SERVER}: apt-get install redis-server (or set REDIS_SERVER to its path)`,
+            )
+          : error,
+      );
+    });
     child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
   });
 }
