@@ -14,7 +14,7 @@ export interface OpenRedisStoreOptions {
   limits: StoreLimits;
   /** How long one command may take (ms). Default 2 000. */
   commandTimeoutMs?: number;
-  /** Where connection errors are told (without the password). */
+  /** Where connection errors and forgotten idle keys are told (without the password). */
   log?: (line: string) => void;
 }
 
@@ -39,6 +39,11 @@ export async function openRedisStore(
       : { commandTimeoutMs: options.commandTimeoutMs }),
     ...(options.log === undefined ? {} : { log: options.log }),
   });
-  const store = await RedisStore.connect(client, { limits: options.limits, prefix, where });
+  const store = await RedisStore.connect(client, {
+    limits: options.limits,
+    prefix,
+    where,
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
   return { store, description: `Valkey/Redis at ${where}, prefix ${prefix}` };
 }

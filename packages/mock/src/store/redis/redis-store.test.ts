@@ -424,3 +424,29 @@ describe('RedisStore: the fast paths', () => {
     expect(missing.payment).toBeUndefined();
   });
 });
+
+describe('RedisStore: idle keys', () => {
+  it('forgets idle keys, least recently used first, when the fleet is full; never an active one', async () => {
+    const clock = { now: 0 };
+    const limits = { ...ROOMY_LIMITS, maxPaymentsTotal: 3, idleMs: 60_000 };
+    const made = await fleet(redis.url, 2, { limits, clock: () => clock.now });
+    closers.push(made.close);
+    const [a, b] = made.stores as [RedisStore, RedisStore];
+    await (await a.open('sk_test_idle_1')).createPayment(paymentRecord('pay_1'));
+    clock.now = 10_000;
+    await (await b.open('sk_test_idle_2')).createPayment(paymentRecord('pay_2'));
+    clock.now = 20_000;
+    await (await a.open('sk_test_idle_3')).createPayment(paymentRecord('pay_3'));
+    // Full, and nobody idle yet.
+    clock.now = 50_000;
+    expect(await b.admit()).toBe(false);
+    // Key 1 is idle now; key 2 was used on another instance meanwhile (a read counts).
+    clock.now = 70_000;
+    await a.find('sk_test_idle_2');
+    clock.now = 75_000;
+    expect(await b.admit()).toBe(true);
+    expect(await a.find('sk_test_idle_1')).toBeUndefined();
+    expect(await a.find('sk_test_idle_2')).toBeDefined();
+    expect(await a.find('sk_test_idle_3')).toBeDefined();
+  });
+});

@@ -24,6 +24,8 @@ export interface RedisStoreOptions {
   leaseMs?: number;
   /** The store's URL with the password masked (`describeRedisUrl`), for errors. */
   where?: string;
+  /** Where the store tells what it forgets (idle keys forgotten to make room). */
+  log?: (line: string) => void;
 }
 
 /** What `openAndClaim` did with the Idempotency-Key. */
@@ -37,6 +39,8 @@ export type OpenClaim =
 
 /** Account handles a store keeps (one per key in use); beyond it the oldest is dropped. */
 const MAX_HANDLES = 10_000;
+/** Idle accounts one `admit` forgets at most (the next one goes on). */
+const MAX_FORGOTTEN_PER_ADMIT = 100;
 /** How often (ms, server clock) `sweep` asks the store to drop expired idempotency records. */
 const SWEEP_INTERVAL_MS = 1000;
 /** Records one sweep drops at most. */
@@ -59,7 +63,10 @@ export class RedisStore implements SandboxStore {
   private lastSweep = Number.NEGATIVE_INFINITY;
   private readonly keys: ReturnType<typeof storeKeys>;
 
-  private constructor(private readonly context: RedisContext) {
+  private constructor(
+    private readonly context: RedisContext,
+    private readonly log: ((line: string) => void) | undefined,
+  ) {
     this.keys = storeKeys(context.prefix);
   }
 
@@ -100,13 +107,16 @@ export class RedisStore implements SandboxStore {
         `the keys under "${prefix}" at ${where} are of store format ${format}, not ${STORE_FORMAT}: use another --redis-prefix, or delete them`,
       );
     }
-    return new RedisStore({
-      runner,
-      prefix,
-      limits: options.limits,
-      clock: options.clock,
-      leaseMs: options.leaseMs ?? 10_000,
-    });
+    return new RedisStore(
+      {
+        runner,
+        prefix,
+        limits: options.limits,
+        clock: options.clock,
+        leaseMs: options.leaseMs ?? 10_000,
+      },
+      options.log,
+    );
   }
 
   /** The client the store runs on. */
@@ -123,7 +133,7 @@ export class RedisStore implements SandboxStore {
     const state = await this.context.runner.script(
       'psm_find',
       [this.keys.account(hash), this.keys.prefix],
-      [hash, ''],
+      [hash, this.now()],
     );
     if (state !== null) return this.handle(hash, state as AccountState);
     this.forget(hash);
@@ -135,7 +145,7 @@ export class RedisStore implements SandboxStore {
     const state = await this.context.runner.script(
       'psm_open',
       [this.keys.account(hash), this.keys.prefix],
-      [hash, '', STORE_FORMAT],
+      [hash, this.now(), STORE_FORMAT],
     );
     return this.handle(hash, state as AccountState);
   }
@@ -166,7 +176,13 @@ export class RedisStore implements SandboxStore {
     const state = (await this.context.runner.script(
       'psm_open',
       [this.keys.account(hash), this.keys.prefix],
-      [hash, '', STORE_FORMAT, ...cached.claimArgs(record, cached.now(serverNow)), String(offset)],
+      [
+        hash,
+        this.now(),
+        STORE_FORMAT,
+        ...cached.claimArgs(record, cached.now(serverNow)),
+        String(offset),
+      ],
     )) as unknown[];
     const account = this.handle(hash, state as AccountState);
     const answer = state[5];
@@ -187,7 +203,7 @@ export class RedisStore implements SandboxStore {
     const state = (await this.context.runner.script(
       'psm_find',
       [this.keys.account(hash), this.keys.prefix],
-      [hash, '', id],
+      [hash, this.now(), id],
     )) as unknown[] | null;
     if (state === null) {
       this.forget(hash);
@@ -226,16 +242,36 @@ export class RedisStore implements SandboxStore {
     this.handles.delete(hash);
   }
 
+  /** The injected clock's time, or '' for the store server's own. */
+  private now(): number | '' {
+    return this.context.clock === undefined ? '' : this.context.clock();
+  }
+
+  /**
+   * Whether the sandbox has room (global byte budget, total caps), after forgetting idle keys
+   * (unused for `idleMs` on any instance), least recently used first, each logged.
+   */
   async admit(): Promise<boolean> {
     const { limits } = this.context;
-    const [bytes, payments, records] = await this.context.runner.command(() =>
-      this.client.hmget(`${this.keys.prefix}totals`, 'b', 'p', 'r'),
-    );
-    return (
-      Number(bytes ?? 0) < limits.memoryBudgetBytes &&
-      Number(payments ?? 0) < limits.maxPaymentsTotal &&
-      Number(records ?? 0) < limits.maxIdempotencyRecordsTotal
-    );
+    const answer = (await this.context.runner.script(
+      'psm_admit',
+      ['', this.keys.prefix],
+      [
+        '',
+        this.now(),
+        limits.memoryBudgetBytes,
+        limits.maxPaymentsTotal,
+        limits.maxIdempotencyRecordsTotal,
+        limits.idleMs,
+        MAX_FORGOTTEN_PER_ADMIT,
+      ],
+    )) as number[];
+    for (const bytes of answer.slice(1)) {
+      this.log?.(
+        `sandbox: forgot an idle key (unused for over ${Math.round(limits.idleMs / 60_000)} min, ${bytes} bytes) to make room`,
+      );
+    }
+    return answer[0] === 1;
   }
 
   async reset(apiKey: string): Promise<number> {

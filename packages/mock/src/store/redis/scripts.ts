@@ -31,6 +31,11 @@ local function addBytes(delta)
     redis.call('HINCRBY', totals, 'b', delta)
   end
 end
+local function serverTime(given)
+  if given and given ~= '' then return tonumber(given) end
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
 local function first(key)
   local r = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
   if r[2] then return tonumber(r[2]) end
@@ -134,6 +139,7 @@ local function deleteAccount()
   redis.call('HINCRBY', totals, 'r', 0 - #records)
   redis.call('HINCRBY', totals, 'b', 0 - num(redis.call('HGET', base, 'b')))
   redis.call('ZREM', prefix .. 'due', h)
+  redis.call('ZREM', prefix .. 'used', h)
   redis.call('DEL', base${ACCOUNT_PARTS.map((part) => `, k('${part}')`).join('')})
   return count
 end
@@ -144,6 +150,8 @@ const ACCOUNT_STATE = `
 local function state()
   local s = redis.call('HMGET', base, 'gen', 'off', 'f', 'hooks')
   if not s[1] then return false end
+  -- Used now (ARGV[2]: the server's time, or '' for the store's): idle keys go first when full.
+  redis.call('ZADD', prefix .. 'used', serverTime(ARGV[2]), h)
   return { s[1], s[2] or '0', s[3] or '{}', s[4] or '0', redis.call('HLEN', k('e')) }
 end
 `;
@@ -151,11 +159,11 @@ end
 const bodies = {
   /**
    * The account's state, or nil when it holds nothing; with ARGV[3] (a payment id), the
-   * payment's five fields after it (none when not held). ARGV: hash, '', [id].
+   * payment's five fields after it (none when not held). ARGV: hash, now or '', [id].
    */
   psm_find: `${ACCOUNT_STATE}
 local s = state()
-if s and ARGV[3] then
+if s and ARGV[3] and ARGV[3] ~= '' then
   for _, field in ipairs(payments({ ARGV[3] })) do table.insert(s, field) end
 end
 return s`,
@@ -166,7 +174,7 @@ return s`,
    * arguments of psm_claim_key after the generation, then the clock offset they were computed
    * with), also claims the Idempotency-Key, if the key's offset is still that one and no fault
    * is armed: the sixth element is false (claimed), the record held, or 'SKIPPED'.
-   * ARGV: hash, '', format, [claim].
+   * ARGV: hash, now or '', format, [claim].
    */
   psm_open: `${ACCOUNT_STATE}
 local format = redis.call('GET', prefix .. 'format')
@@ -344,6 +352,30 @@ for _, member in ipairs(members) do
   if redis.call('HEXISTS', k('ib'), key) == 1 then dropRecord(key) else redis.call('ZREM', prefix .. 'rx', member) end
 end
 return #members`,
+
+  /**
+   * Whether the sandbox has room (byte budget, total caps), after forgetting idle accounts
+   * (unused for ARGV[6] ms or more), least recently used first, if need be: { 1 or 0, then
+   * the bytes each forgotten account held }. KEYS[1] is unused. ARGV: '', now or '',
+   * memoryBudgetBytes, maxPaymentsTotal, maxRecordsTotal, idleMs, most accounts forgotten.
+   */
+  psm_admit: `
+local function full()
+  local t = redis.call('HMGET', totals, 'b', 'p', 'r')
+  return num(t[1]) >= tonumber(ARGV[3]) or num(t[2]) >= tonumber(ARGV[4]) or num(t[3]) >= tonumber(ARGV[5])
+end
+if not full() then return { 1 } end
+local idleBefore = serverTime(ARGV[2]) - tonumber(ARGV[6])
+local out = { 0 }
+for _, idle in ipairs(redis.call('ZRANGEBYSCORE', prefix .. 'used', '-inf', idleBefore, 'LIMIT', 0, tonumber(ARGV[7]))) do
+  if not full() then break end
+  h = idle
+  base = prefix .. 'a:' .. idle
+  table.insert(out, num(redis.call('HGET', base, 'b')))
+  deleteAccount()
+end
+if not full() then out[1] = 1 end
+return out`,
 
   /** Deletes everything of the account; answers how many payments it held. ARGV: hash. */
   psm_reset: `
