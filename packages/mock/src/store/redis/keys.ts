@@ -1,6 +1,18 @@
 // The key layout of the store under its prefix: one format marker, fleet-wide indexes, and each account's keys under the hash of its API key.
 import { createHash } from 'node:crypto';
 
+/*
+ * WHAT A DUMP OF THE KEYSPACE REVEALS
+ *
+ * Not the API keys: an account is named by the sha256 of its key. Everything else a key's
+ * sandbox holds is readable: payments (their JSON, test tokens, timelines), Idempotency-Key
+ * records (the key, the request's body fingerprint, the stored answer), faults and clock
+ * offset, the request log (request and response bodies, up to 4 096 characters each, which
+ * include the `whsec_` secret in the answer that created an endpoint), webhook endpoints with
+ * their signing keys (they must stay readable to sign), events and the delivery log.
+ * Not Redis Cluster: a script touches an account's keys and the prefix's global keys.
+ */
+
 /** The version of the layout below; a prefix written by another version is refused. */
 export const STORE_FORMAT = '1';
 
