@@ -301,7 +301,7 @@ describe('RedisStore: budgets, caps and reset across the fleet', () => {
     await onA.createPayment(paymentRecord('pay_late'));
     expect(await a.find(KEY)).toBeUndefined();
     const left = (await a.client.keys(`${prefix}*`)).filter(
-      (key) => !/(format|gen|totals)$/.test(key),
+      (key) => !/(format|gen|totals|:reset)$/.test(key),
     );
     expect(left).toEqual([]);
     expect(await a.stats()).toEqual({ payments: 0, idempotencyRecords: 0, bytes: 0 });
@@ -344,16 +344,25 @@ describe('RedisStore: budgets, caps and reset across the fleet', () => {
     expect(log[0]?.requestId).toBe('req_59');
   });
 
-  it('forgets an account that holds nothing on release', async () => {
-    const { a } = await twoInstances();
-    const account = await a.open(KEY);
-    await a.release(account);
-    expect(account.closed).toBe(true);
-    expect(await a.find(KEY)).toBeUndefined();
-    const kept = await a.open(KEY);
-    await kept.createPayment(paymentRecord('pay_1'));
-    await a.release(kept);
-    expect(kept.closed).toBe(false);
+  it('forgets an account that holds nothing on release; a write in flight recreates it', async () => {
+    const { a, b } = await twoInstances();
+    // Two first requests of a new key at once: one ends without writing and releases the
+    // account, the other then writes through the handle it opened.
+    const writer = await a.open(KEY);
+    const idle = await b.open(KEY);
+    await b.release(idle);
+    expect(await b.find(KEY)).toBeUndefined();
+    expect(writer.closed).toBe(false);
+    await writer.createPayment(paymentRecord('pay_1'));
+    expect((await (await b.find(KEY))?.payment('pay_1'))?.id).toBe('pay_1');
+    await b.release(idle);
+    expect(await b.find(KEY)).toBeDefined();
+    expect(await a.stats()).toMatchObject({ payments: 1 });
+    // A released handle that writes nothing leaves nothing behind.
+    const other = await a.open('sk_test_release_2');
+    await a.release(other);
+    await other.takeDueSettlements(0);
+    expect(await a.find('sk_test_release_2')).toBeUndefined();
   });
 });
 

@@ -285,12 +285,14 @@ export class RedisStore implements SandboxStore {
     return Number(deleted);
   }
 
+  /**
+   * Deletes the key's account if it holds nothing. The handle stays open: a request of the same
+   * key in flight on any instance may still write through its handle, which recreates the
+   * account as it was (empty) instead of losing the write.
+   */
   async release(account: AccountStore): Promise<void> {
     if (!(account instanceof RedisAccount) || account.closed) return;
-    if ((await account.run('psm_release')) === 1) {
-      account.closed = true;
-      if (this.handles.get(account.hash) === account) this.handles.delete(account.hash);
-    }
+    await account.run('psm_release');
   }
 
   /**

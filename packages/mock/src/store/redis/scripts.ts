@@ -11,6 +11,9 @@ import { ACCOUNT_PARTS } from './keys.js';
 /** Bytes one scheduled attempt counts (as the memory store's webhook state). */
 export const QUEUED_BYTES = 160;
 
+/** How long a reset or forgotten account's generation is remembered, so late writes change nothing (ms). */
+export const TOMBSTONE_MS = 60_000;
+
 /*
  * Every script takes KEYS[1] = the account's hash key (`<prefix>a:<hash>`) and KEYS[2] = the
  * prefix, then ARGV[1] = the account hash and ARGV[2] = the generation the caller's handle was
@@ -35,6 +38,18 @@ local function serverTime(given)
   if given and given ~= '' then return tonumber(given) end
   local time = redis.call('TIME')
   return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+-- A write through a handle whose account was released (deleted because it held nothing) while
+-- the handle's request was in flight recreates it, empty, under the handle's generation, exactly
+-- as it was released. An account reset or forgotten leaves a tombstone of its generation for a
+-- minute: writes of that generation change nothing.
+local function writable()
+  local gen = redis.call('HGET', base, 'gen')
+  if gen then return gen == ARGV[2] end
+  if ARGV[2] == '' or redis.call('GET', k('reset')) == ARGV[2] then return false end
+  redis.call('HSET', base, 'gen', ARGV[2], 'off', '0', 'f', '{}', 'b', '0')
+  addBytes(${ACCOUNT_BYTES})
+  return true
 end
 local function first(key)
   local r = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
@@ -131,7 +146,8 @@ local function trimWebhooks(max)
     if events >= log then forgetOldest(k('vo'), k('v')) else forgetOldest(k('l'), nil) end
   end
 end
-local function deleteAccount()
+local function deleteAccount(tombstone)
+  if tombstone then redis.call('SET', k('reset'), redis.call('HGET', base, 'gen'), 'PX', ${TOMBSTONE_MS}) end
   local count = redis.call('ZCARD', k('o'))
   local records = redis.call('HKEYS', k('ib'))
   for _, key in ipairs(records) do redis.call('ZREM', prefix .. 'rx', h .. ':' .. key) end
@@ -233,7 +249,7 @@ return out`,
    * Answers { sequence, held (1/0) }.
    */
   psm_create: `
-if not live() then return 'CLOSED' end
+if not writable() then return 'CLOSED' end
 local id, budget = ARGV[3], tonumber(ARGV[9])
 local seq = redis.call('HINCRBY', base, 'seq', 1) - 1
 redis.call('ZADD', k('o'), seq, id)
@@ -307,7 +323,7 @@ return payments(ids)`,
    * accountNow, expiresAt, serverExpiresAt, maxRecordsPerKey, keyBudget.
    */
   psm_claim_key: `
-if not live() then return 'CLOSED' end
+if not writable() then return 'CLOSED' end
 return claim(ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10])`,
 
   /**
@@ -372,7 +388,7 @@ for _, idle in ipairs(redis.call('ZRANGEBYSCORE', prefix .. 'used', '-inf', idle
   h = idle
   base = prefix .. 'a:' .. idle
   table.insert(out, num(redis.call('HGET', base, 'b')))
-  deleteAccount()
+  deleteAccount(true)
 end
 if not full() then out[1] = 1 end
 return out`,
@@ -380,7 +396,7 @@ return out`,
   /** Deletes everything of the account; answers how many payments it held. ARGV: hash. */
   psm_reset: `
 if not redis.call('HGET', base, 'gen') then return 0 end
-return deleteAccount()`,
+return deleteAccount(true)`,
 
   /** Deletes the account if it holds nothing worth keeping. ARGV: hash, gen. Answers 1 when deleted. */
   psm_release: `
@@ -388,12 +404,12 @@ if not live() then return 0 end
 local s = redis.call('HMGET', base, 'off', 'f', 'hooks')
 if (s[1] or '0') ~= '0' or (s[2] or '{}') ~= '{}' or s[3] then return 0 end
 if redis.call('ZCARD', k('o')) > 0 or redis.call('HLEN', k('i')) > 0 or redis.call('LLEN', k('r')) > 0 then return 0 end
-deleteAccount()
+deleteAccount(false)
 return 1`,
 
   /** Sets the clock offset (seconds) or the faults (JSON). ARGV: hash, gen, 'off' or 'f', value. */
   psm_set: `
-if not live() then return 0 end
+if not writable() then return 0 end
 redis.call('HSET', base, ARGV[3], ARGV[4])
 if ARGV[3] == 'off' then reindex() end
 return 1`,
@@ -417,7 +433,7 @@ return { taken, now }`,
 
   /** Records a request as the newest (bounded in count and bytes). ARGV: hash, gen, bytes, json. */
   psm_request: `
-if not live() then return 0 end
+if not writable() then return 0 end
 redis.call('RPUSH', k('r'), ARGV[3] .. '|' .. ARGV[4])
 redis.call('HINCRBY', base, 'rb', ARGV[3])
 addBytes(tonumber(ARGV[3]))
@@ -435,7 +451,7 @@ return 1`,
    * id, json, onlyIfHeld. Answers the endpoint count, or -1 when nothing was stored.
    */
   psm_endpoint: `
-if not live() then return -1 end
+if not writable() then return -1 end
 local held = redis.call('HEXISTS', k('e'), ARGV[3]) == 1
 if ARGV[5] == '1' and not held then return -1 end
 if not held then redis.call('RPUSH', k('eo'), ARGV[3]) end
@@ -461,7 +477,7 @@ return out`,
 
   /** Keeps an event for redelivery. ARGV: hash, gen, id, bytes, json, webhook budget. */
   psm_event: `
-if not live() then return 0 end
+if not writable() then return 0 end
 local old = redis.call('HGET', k('v'), ARGV[3])
 if old then webhookBytes(-(sized(old))) else redis.call('RPUSH', k('vo'), ARGV[3]) end
 redis.call('HSET', k('v'), ARGV[3], ARGV[4] .. '|' .. ARGV[5])
@@ -482,7 +498,7 @@ return out`,
 
   /** Logs one delivery attempt. ARGV: hash, gen, bytes, json, webhook budget. */
   psm_log: `
-if not live() then return 0 end
+if not writable() then return 0 end
 redis.call('RPUSH', k('l'), ARGV[3] .. '|' .. ARGV[4])
 redis.call('HSET', base, 'hooks', '1')
 webhookBytes(tonumber(ARGV[3]))
@@ -495,7 +511,7 @@ return 1`,
    * waiting. ARGV: hash, gen, dueAt, json, queue budget.
    */
   psm_enqueue: `
-if not live() then return -1 end
+if not writable() then return -1 end
 if redis.call('ZCARD', k('q')) >= ${MAX_QUEUED_PER_KEY} then return -1 end
 if num(redis.call('HGET', base, 'qb')) + ${QUEUED_BYTES} > tonumber(ARGV[5]) then return -1 end
 local seq = redis.call('HINCRBY', base, 'qseq', 1) - 1
