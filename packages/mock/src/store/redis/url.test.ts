@@ -29,6 +29,11 @@ describe('parseRedisUrl', () => {
     'redis://user:hunter2@:6379',
     'redis:// user:hunter2@host:99999',
     'hunter2',
+    'redis://:hunter2/x@host:6379',
+    'redis://:hunter2%zz@host:6379',
+    'redis://:hun#ter2@host:6379',
+    'redis://:hun?ter2@host:6379',
+    'redis://user:hunter2@host:6379/0/extra',
   ])('refuses %s without showing the password', (text) => {
     let error: unknown;
     try {
@@ -50,6 +55,7 @@ describe('describeRedisUrl', () => {
     expect(describeRedisUrl('redis://s3cret@cache:6379')).toBe('redis://***@cache:6379');
     expect(describeRedisUrl('redis://cache:6379')).toBe('redis://cache:6379');
     expect(describeRedisUrl('redis://a:p@ss@w@rd@cache:1')).toBe('redis://a:***@cache:1');
+    expect(describeRedisUrl('redis://:pa/ss#w?d@cache:1/2')).toBe('redis://:***@cache:1/2');
   });
 });
 

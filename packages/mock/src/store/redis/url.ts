@@ -47,12 +47,21 @@ export function parseRedisUrl(text: string): RedisTarget {
     throw new RedisUrlError(`the database in the store URL must be a number 0-99: ${shown}`);
   }
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      throw new RedisUrlError(
+        `the credentials in the store URL are not valid percent-encoding: ${shown}`,
+      );
+    }
+  };
   return {
     host,
     port,
     db: path === '' ? 0 : Number(path),
-    username: url.username === '' ? undefined : decodeURIComponent(url.username),
-    password: url.password === '' ? undefined : decodeURIComponent(url.password),
+    username: url.username === '' ? undefined : decode(url.username),
+    password: url.password === '' ? undefined : decode(url.password),
     tls: url.protocol === 'rediss:',
   };
 }
@@ -65,15 +74,16 @@ export function parseRedisUrl(text: string): RedisTarget {
  * describeRedisUrl('redis://app:s3cret@cache:6379/0'); // 'redis://app:***@cache:6379/0'
  */
 export function describeRedisUrl(text: string): string {
-  // Everything between the scheme and the last '@' before the host is credentials.
   // Text without a scheme cannot be told apart from a password: it is never shown.
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return '(not a URL)';
-  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@(.*)$/is.exec(text);
-  if (match === null) return text;
-  const [, scheme, userinfo, rest] = match as unknown as [string, string, string, string];
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0];
+  if (scheme === undefined) return '(not a URL)';
+  const rest = text.slice(scheme.length);
+  // Everything before the last '@' is credentials, whatever it holds ('/', '?', '#', '@').
+  const at = rest.lastIndexOf('@');
+  if (at < 0) return text;
+  const userinfo = rest.slice(0, at);
   const colon = userinfo.indexOf(':');
-  const user = colon < 0 ? userinfo : userinfo.slice(0, colon);
-  // A user alone may be a password (redis://secret@host): mask it too unless it is the user of user:password.
-  const masked = colon < 0 ? '***' : `${user}:***`;
-  return `${scheme}${masked}@${rest}`;
+  // A user alone may be a password (redis://secret@host): mask it too.
+  const masked = colon < 0 ? '***' : `${userinfo.slice(0, colon)}:***`;
+  return `${scheme}${masked}@${rest.slice(at + 1)}`;
 }
