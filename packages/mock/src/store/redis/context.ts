@@ -1,5 +1,6 @@
 // What every account handle of one Redis store shares: the runner, the prefix, the limits, the clock.
 import type { StoreLimits } from '../accounts.js';
+import type { LeaseKeeper } from './lease-keeper.js';
 import type { ScriptRunner } from './runner.js';
 
 /** The settings of one `RedisStore`, as its account handles see them. */
@@ -13,6 +14,10 @@ export interface RedisContext {
    * TIME, one clock for the whole fleet.
    */
   clock: (() => number) | undefined;
-  /** How long a claimed delivery attempt stays leased to its claimer (ms). */
+  /** How long a claimed delivery attempt stays leased to its claimer without renewal (ms). */
   leaseMs: number;
+  /** This instance's token, naming the leases it holds. */
+  owner: string;
+  /** Renews the leases this instance holds while it sends. */
+  leases: LeaseKeeper;
 }

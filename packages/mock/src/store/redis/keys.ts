@@ -59,7 +59,7 @@ export function storeKeys(prefix: string) {
  * (settlement schedule); Idempotency-Key records `i` (JSON), `ib` (bytes), `ie` (expiry on the
  * key's clock); request log `r`; webhooks: endpoints `e` and their order `eo`, events `v` and
  * their order `vo`, delivery log `l`, scheduled attempts `q` (by due time), `qd` (the attempt),
- * `ql` (leased, by lease expiry on the server's clock). Not deleted with the account:
+ * `ql` (leased, by lease expiry on the server's clock), `qo` (the instance holding each lease). Not deleted with the account:
  * `reset`, the generation of an account reset or forgotten, for a minute (late writes of that
  * generation change nothing).
  */
@@ -82,4 +82,5 @@ export const ACCOUNT_PARTS = [
   'q',
   'qd',
   'ql',
+  'qo',
 ] as const;

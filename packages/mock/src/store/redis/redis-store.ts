@@ -1,4 +1,5 @@
 // The sandbox's state in Valkey/Redis, shared by every instance of a fleet: the SandboxStore of a networked store.
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StoreLimits } from '../accounts.js';
 import type { IdempotencyRecord, StoredPayment } from '../records.js';
@@ -7,6 +8,7 @@ import { decodePayments, decodeRecord } from './codec.js';
 import type { RedisContext } from './context.js';
 import { StoreFormatError, StoreUnavailableError } from './errors.js';
 import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
+import { LeaseKeeper } from './lease-keeper.js';
 import { type AccountState, RedisAccount } from './redis-account.js';
 import { ScriptRunner } from './runner.js';
 
@@ -20,7 +22,10 @@ export interface RedisStoreOptions {
    * the same for every instance however their clocks drift.
    */
   clock?: () => number;
-  /** How long a claimed delivery attempt is leased to its instance (ms). Default 10 s. */
+  /**
+   * How long a claimed delivery attempt stays leased to its instance if it stops renewing it
+   * (it died): another instance takes the attempt over after this (ms). Default 5 s.
+   */
   leaseMs?: number;
   /** The store's URL with the password masked (`describeRedisUrl`), for errors. */
   where?: string;
@@ -39,6 +44,8 @@ export type OpenClaim =
 
 /** Account handles a store keeps (one per key in use); beyond it the oldest is dropped. */
 const MAX_HANDLES = 10_000;
+/** How long an attempt's lease lasts without renewal, by default (ms). */
+export const DEFAULT_LEASE_MS = 5000;
 /** Idle accounts one `admit` forgets at most (the next one goes on). */
 const MAX_FORGOTTEN_PER_ADMIT = 100;
 /** How often (ms, server clock) `sweep` asks the store to drop expired idempotency records. */
@@ -107,13 +114,18 @@ export class RedisStore implements SandboxStore {
         `the keys under "${prefix}" at ${where} are of store format ${format}, not ${STORE_FORMAT}: use another --redis-prefix, or delete them`,
       );
     }
+    const clock = options.clock;
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const owner = randomUUID();
     return new RedisStore(
       {
         runner,
         prefix,
         limits: options.limits,
-        clock: options.clock,
-        leaseMs: options.leaseMs ?? 10_000,
+        clock,
+        leaseMs,
+        owner,
+        leases: new LeaseKeeper({ leaseMs, owner, clock }),
       },
       options.log,
     );
@@ -339,8 +351,14 @@ export class RedisStore implements SandboxStore {
     };
   }
 
-  /** Closes the connection. */
+  /** Renews the leases of the attempts this instance is sending (a timer does it every third of a lease). */
+  renewLeases(): Promise<number> {
+    return this.context.leases.renew();
+  }
+
+  /** Stops renewing leases and closes the connection. */
   async close(): Promise<void> {
+    this.context.leases.stop();
     await this.client.quit().catch(() => this.client.disconnect());
   }
 }

@@ -230,4 +230,29 @@ describe('RedisWebhooks', () => {
     await account.createPayment(paymentRecord('pay_2'));
     expect(await b.dueAccounts(clock.now)).toEqual([]);
   });
+
+  it('keeps a lease while its instance renews it, and lets it go when the instance stops', async () => {
+    const { a, b } = await twoInstances({ leaseMs: 10_000 });
+    const stateA = (await a.open(KEY)).webhookState();
+    await stateA.enqueue({ event: event('evt_1'), target: endpoint('we_1'), attempt: 1, dueAt: 0 });
+    const claimed = await stateA.claimDueAttempt(0);
+    expect(claimed?.event.id).toBe('evt_1');
+    const stateB = (await b.find(KEY))?.webhookState();
+    // A slow endpoint: instance A is still sending after 8 s, and renews.
+    clock.now += 8000;
+    expect(await a.renewLeases()).toBe(1);
+    clock.now += 4000;
+    expect(await stateB?.claimDueAttempt(0)).toBeUndefined();
+    expect(await b.renewLeases()).toBe(0);
+    // Instance A dies: no renewal comes, and the lease ends 10 s after the last one.
+    clock.now += 6000;
+    const retaken = await stateB?.claimDueAttempt(0);
+    expect(retaken?.event.id).toBe('evt_1');
+    // The lease is B's now: A's renewals no longer hold it.
+    expect(await a.renewLeases()).toBe(0);
+    expect(await b.renewLeases()).toBe(1);
+    if (retaken !== undefined) await stateB?.finishAttempt(retaken);
+    expect(await b.renewLeases()).toBe(0);
+    expect(await b.dueAccounts(clock.now + 1_000_000)).toEqual([]);
+  });
 });

@@ -134,7 +134,7 @@ export class RedisWebhooks implements WebhookStore {
   }
 
   async claimDueAttempt(accountNow: number): Promise<QueuedDelivery | undefined> {
-    const { clock, leaseMs } = this.account.context;
+    const { clock, leaseMs, owner, leases } = this.account.context;
     // Without an injected clock the lease runs on the store server's clock (no skew between instances).
     const serverNow = clock === undefined ? '' : clock();
     const leaseUntil = serverNow === '' ? '' : serverNow + leaseMs;
@@ -144,12 +144,17 @@ export class RedisWebhooks implements WebhookStore {
       serverNow,
       leaseUntil,
       leaseMs,
+      owner,
     )) as [string, string] | null;
-    return answer === null ? undefined : decodeDelivery(answer[0], answer[1]);
+    if (answer === null) return undefined;
+    leases.hold(this.account, answer[0]);
+    return decodeDelivery(answer[0], answer[1]);
   }
 
   async finishAttempt(delivery: QueuedDelivery): Promise<void> {
-    await this.account.run('psm_finish_attempt', attemptMember(delivery.sequence));
+    const member = attemptMember(delivery.sequence);
+    this.account.context.leases.release(this.account, member);
+    await this.account.run('psm_finish_attempt', member);
   }
 
   async queuedAttempts(): Promise<QueuedDelivery[]> {

@@ -528,7 +528,8 @@ return seq`,
    * Takes the earliest attempt due at ARGV[3] (key's clock) and leases it until ARGV[5] (server's
    * clock), after putting back the attempts whose lease ended at ARGV[4]: { member, 'dueAt|json' }
    * or false. With ARGV[4] '', the server's TIME is the clock and the lease lasts ARGV[6] ms.
-   * ARGV: hash, gen, accountNow, serverNow or '', leaseUntil or '', leaseMs.
+   * The lease is the instance's ARGV[7] (renewed by psm_renew while it sends).
+   * ARGV: hash, gen, accountNow, serverNow or '', leaseUntil or '', leaseMs, owner.
    */
   psm_claim_attempt: `
 if not live() then return false end
@@ -542,6 +543,7 @@ end
 local expired = redis.call('ZRANGEBYSCORE', k('ql'), '-inf', serverNow)
 for _, member in ipairs(expired) do
   redis.call('ZREM', k('ql'), member)
+  redis.call('HDEL', k('qo'), member)
   local d = redis.call('HGET', k('qd'), member)
   if d then
     redis.call('ZADD', k('q'), sized(d), member)
@@ -556,6 +558,7 @@ if not member then
 end
 redis.call('ZREM', k('q'), member)
 redis.call('ZADD', k('ql'), leaseUntil, member)
+redis.call('HSET', k('qo'), member, ARGV[7])
 redis.call('HINCRBY', base, 'qb', -${QUEUED_BYTES})
 webhookBytes(-${QUEUED_BYTES})
 reindex()
@@ -569,9 +572,28 @@ if redis.call('ZREM', k('q'), member) == 1 then
   webhookBytes(-${QUEUED_BYTES})
 end
 redis.call('ZREM', k('ql'), member)
+redis.call('HDEL', k('qo'), member)
 redis.call('HDEL', k('qd'), member)
 reindex()
 return 1`,
+
+  /**
+   * Extends the leases the instance ARGV[5] still holds (ARGV[6…]: members) to ARGV[3] + ARGV[4]
+   * ms (ARGV[3] '': the server's TIME); answers how many it still held. ARGV: hash, '', now or
+   * '', leaseMs, owner, members….
+   */
+  psm_renew: `
+local leaseUntil = serverTime(ARGV[3]) + tonumber(ARGV[4])
+local held = 0
+for index = 6, #ARGV do
+  local member = ARGV[index]
+  if redis.call('HGET', k('qo'), member) == ARGV[5] and redis.call('ZSCORE', k('ql'), member) then
+    redis.call('ZADD', k('ql'), leaseUntil, member)
+    held = held + 1
+  end
+end
+if held > 0 then reindex() end
+return held`,
 
   /** The attempts scheduled (not leased), as { member, 'dueAt|json' } pairs. ARGV: hash, ''. */
   psm_attempts: `
