@@ -1,0 +1,49 @@
+// What a networked store's failures become: a typed "store unavailable" the service answers 503 with.
+
+/** Seconds a client is told to wait (`Retry-After`) while the store is unreachable. */
+export const STORE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The store (Valkey/Redis) could not be reached, or did not answer in time: nothing the call
+ * would have changed is half-written (each change is one script). The service answers
+ * `503 store_unavailable` with `Retry-After: retryAfterSeconds`.
+ *
+ * @example
+ * if (error instanceof StoreUnavailableError) return problem(503, 'store_unavailable', error.retryAfterSeconds);
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  readonly retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
+}
+
+/** The store holds data of another format version (or not ours) under the prefix: refused. */
+export class StoreFormatError extends Error {
+  override readonly name = 'StoreFormatError';
+}
+
+/** Replies of a server that is up but cannot serve now (loading, failing over, busy with a script). */
+const TRANSIENT_REPLIES = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/;
+
+/**
+ * The error a store call throws for `error`, a failure of the client: connection and timeout
+ * failures and transient server replies become `StoreUnavailableError` (described by `where`,
+ * which must not hold a password); a script's own refusal of another format becomes
+ * `StoreFormatError`; anything else (a bug) is returned as is.
+ *
+ * @example
+ * storeError(new Error('Connection is closed.'), 'redis://cache:6379') instanceof StoreUnavailableError; // true
+ */
+export function storeError(error: unknown, where: string): Error {
+  if (error instanceof StoreUnavailableError || error instanceof StoreFormatError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const isReply = error instanceof Error && error.name === 'ReplyError';
+  if (isReply && message.includes('PSM_FORMAT')) {
+    return new StoreFormatError(
+      message.replace(/^.*PSM_FORMAT\s*/s, '').replace(/\s*script:.*$/s, ''),
+    );
+  }
+  if (isReply && !TRANSIENT_REPLIES.test(message)) return error as Error;
+  return new StoreUnavailableError(`the store at ${where} is unavailable: ${message}`, {
+    cause: error,
+  });
+}

@@ -1,0 +1,312 @@
+// One sandbox key in Valkey/Redis: the AccountStore whose every call is one script (or one command) on the server.
+import type { components, SandboxComponents } from '@payment-service/openapi';
+import { takeDrop, takeFailure } from '../../shared/faults.js';
+import type { ProblemInit } from '../../shared/problems.js';
+import { paymentBytes, recordBytes, responseBytes, stringBytes } from '../memory.js';
+import type {
+  IdempotencyRecord,
+  PaymentRecord,
+  StoredPayment,
+  StoredResponse,
+  TimelineStep,
+} from '../records.js';
+import { MAX_TIMELINE_STEPS, StoredPayment as Stored } from '../records.js';
+import type { RecordedEntry } from '../request-log.js';
+import type { AccountStore, IdempotencyCompletion, PaymentPage } from '../store.js';
+import { decodeEntry, decodePayments, decodeRecord, encodeRecord, paymentMeta } from './codec.js';
+import type { RedisContext } from './context.js';
+import { RedisWebhooks } from './redis-webhooks.js';
+import type { ScriptName } from './scripts.js';
+
+type Payment = components['schemas']['Payment'];
+type Faults = SandboxComponents['schemas']['Faults'];
+
+/** What `psm_find`/`psm_open` answer: generation, offset, faults, webhooks used, endpoints. */
+export type AccountState = [string, string, string, string, number];
+
+const ENTRY_BYTES = 256;
+
+/**
+ * The handle of one key's data in Valkey/Redis (one per key and store). Its offset, faults and
+ * endpoint count are read with the account (`find`/`open`, one round trip) and kept up to date
+ * by its own calls; every other read and every write is one round trip. Once the key is reset
+ * or released (by any instance), its writes change nothing and `closed` turns true.
+ *
+ * @example
+ * const account = await store.open('sk_test_12345678');
+ * await account.createPayment(record);
+ */
+export class RedisAccount implements AccountStore {
+  closed = false;
+  offsetSeconds = 0;
+  faults: Faults = {};
+  /** The account's generation when this handle read it: writes made under another change nothing. */
+  generation = '';
+  /** Endpoints the key has (read with the account). */
+  endpoints = 0;
+  private hooks: RedisWebhooks | undefined;
+  /** The account's hash key. */
+  readonly key: string;
+
+  constructor(
+    readonly context: RedisContext,
+    /** The hash of the API key (sha256, hex). */
+    readonly hash: string,
+  ) {
+    this.key = `${context.prefix}a:${hash}`;
+  }
+
+  /** Takes the account's state as just read. */
+  refresh([generation, offset, faults, hooks, endpoints]: AccountState): void {
+    this.generation = generation;
+    this.offsetSeconds = Number(offset);
+    this.faults = JSON.parse(faults) as Faults;
+    this.endpoints = Number(endpoints);
+    if (hooks === '1') this.hooks ??= new RedisWebhooks(this);
+  }
+
+  /** Runs a script on this account (its hash and generation first). */
+  run(name: ScriptName, ...args: (string | number)[]): Promise<unknown> {
+    return this.context.runner.script(
+      name,
+      [this.key, this.context.prefix],
+      [this.hash, this.generation, ...args],
+    );
+  }
+
+  /** Runs one plain command. */
+  command<T>(run: () => Promise<T>): Promise<T> {
+    return this.context.runner.command(run);
+  }
+
+  /** The key of one of the account's parts (see keys.ts). */
+  part(name: string): string {
+    return `${this.key}:${name}`;
+  }
+
+  now(serverNow: number): number {
+    return serverNow + this.offsetSeconds * 1000;
+  }
+
+  async setOffset(seconds: number): Promise<void> {
+    this.offsetSeconds = seconds;
+    if ((await this.run('psm_set', 'off', seconds)) === 0) this.closed = true;
+  }
+
+  async setFaults(faults: Faults): Promise<void> {
+    this.faults = faults;
+    if ((await this.run('psm_set', 'f', JSON.stringify(faults))) === 0) this.closed = true;
+  }
+
+  consumeFailure(): Promise<ProblemInit | undefined> | undefined {
+    // Armed faults are read with the account on every request: nothing armed, nothing to ask.
+    if (this.faults.fail_next === undefined) return undefined;
+    return this.consume('fail_next').then((taken) =>
+      taken === undefined ? undefined : takeFailure({ fail_next: taken as Faults['fail_next'] }),
+    );
+  }
+
+  consumeDrop(): Promise<boolean> | boolean {
+    if (this.faults.drop_after_commit === undefined) return false;
+    return this.consume('drop_after_commit').then((taken) => {
+      return (
+        taken !== undefined && takeDrop({ drop_after_commit: taken as Faults['drop_after_commit'] })
+      );
+    });
+  }
+
+  private async consume(which: 'fail_next' | 'drop_after_commit'): Promise<unknown> {
+    const answer = (await this.run('psm_consume_fault', which)) as [string, string] | null;
+    if (answer === null) {
+      delete this.faults[which];
+      return undefined;
+    }
+    this.faults = JSON.parse(answer[1]) as Faults;
+    return JSON.parse(answer[0]) as unknown;
+  }
+
+  async payment(id: string): Promise<StoredPayment | undefined> {
+    return decodePayments((await this.run('psm_payment', id)) as unknown[])[0];
+  }
+
+  async listPayments(limit: number, startingAfter?: string): Promise<PaymentPage | undefined> {
+    const answer = (await this.run('psm_list', limit, startingAfter ?? '')) as unknown[] | null;
+    if (answer === null) return undefined;
+    return { data: decodePayments(answer, 1), has_more: answer[0] === 1 };
+  }
+
+  async storedPayments(): Promise<StoredPayment[]> {
+    return decodePayments((await this.run('psm_payments')) as unknown[]);
+  }
+
+  async createPayment(
+    record: PaymentRecord,
+    idempotency?: IdempotencyCompletion,
+  ): Promise<StoredPayment> {
+    const [at, status, amount, changes] = record.timeline;
+    const build = (sequence: number) =>
+      new Stored(
+        record.id,
+        record.json,
+        sequence,
+        record.token,
+        record.settlesAt,
+        { at, status, amount },
+        changes ?? undefined,
+      );
+    const { limits } = this.context;
+    const args: (string | number)[] = [
+      record.id,
+      record.json,
+      paymentMeta(record),
+      record.settlesAt ?? '',
+      paymentBytes(build(0)),
+      limits.maxPaymentsPerKey,
+      limits.keyMemoryBudgetBytes,
+      limits.maxIdempotencyRecordsPerKey,
+      changes ?? '',
+    ];
+    if (idempotency !== undefined) {
+      const { record: claimed, response } = idempotency;
+      const inFlight = encodeRecord({ ...claimed, response: undefined });
+      const completed = encodeRecord({ ...claimed, response });
+      args.push(claimed.key, inFlight, completed, responseBytes(response));
+    }
+    const answer = await this.run('psm_create', ...args);
+    if (idempotency !== undefined) idempotency.record.response = idempotency.response;
+    if (answer === 'CLOSED') {
+      this.closed = true;
+      return build(-1);
+    }
+    return build(Number((answer as [number, number])[0]));
+  }
+
+  async transitionPayment(
+    id: string,
+    expectedJson: string,
+    payment: Payment,
+    step: TimelineStep,
+  ): Promise<boolean> {
+    const json = JSON.stringify(payment);
+    const bytes = 160 + stringBytes(id) + stringBytes(json);
+    const stepJson = JSON.stringify(step);
+    const answer = await this.run(
+      'psm_transition',
+      id,
+      expectedJson,
+      json,
+      stepJson,
+      bytes,
+      MAX_TIMELINE_STEPS - 1,
+    );
+    return answer === 1;
+  }
+
+  async takeDueSettlements(accountNow: number): Promise<StoredPayment[]> {
+    return decodePayments((await this.run('psm_settle', accountNow)) as unknown[]);
+  }
+
+  async nextSettlementAt(): Promise<number | undefined> {
+    return this.firstScore('s');
+  }
+
+  /** The lowest score of one of the account's sorted sets. */
+  async firstScore(part: string): Promise<number | undefined> {
+    const [, score] = await this.command(() =>
+      this.context.runner.client.zrange(this.part(part), 0, 0, 'WITHSCORES'),
+    );
+    return score === undefined ? undefined : Number(score);
+  }
+
+  async idempotencyRecord(key: string): Promise<IdempotencyRecord | undefined> {
+    const text = await this.command(() => this.context.runner.client.hget(this.part('i'), key));
+    return text === null ? undefined : decodeRecord(text);
+  }
+
+  async claimIdempotencyKey(
+    record: IdempotencyRecord,
+    accountNow: number,
+  ): Promise<IdempotencyRecord | undefined> {
+    const answer = await this.run('psm_claim_key', ...this.claimArgs(record, accountNow));
+    if (answer === 'CLOSED') {
+      this.closed = true;
+      return undefined;
+    }
+    return answer === null ? undefined : decodeRecord(answer as string);
+  }
+
+  /** The arguments of a claim (after the account's hash and generation). */
+  claimArgs(record: IdempotencyRecord, accountNow: number): (string | number)[] {
+    const { limits } = this.context;
+    return [
+      record.key,
+      encodeRecord(record),
+      recordBytes(record) + (record.response === undefined ? 0 : responseBytes(record.response)),
+      accountNow,
+      record.expiresAt,
+      record.serverExpiresAt,
+      limits.maxIdempotencyRecordsPerKey,
+      limits.keyMemoryBudgetBytes,
+    ];
+  }
+
+  async completeIdempotencyRecord(
+    record: IdempotencyRecord,
+    response: StoredResponse,
+  ): Promise<void> {
+    const inFlight = encodeRecord({ ...record, response: undefined });
+    record.response = response;
+    const { limits } = this.context;
+    await this.run(
+      'psm_complete_key',
+      record.key,
+      inFlight,
+      encodeRecord(record),
+      responseBytes(response),
+      limits.maxIdempotencyRecordsPerKey,
+      limits.keyMemoryBudgetBytes,
+    );
+  }
+
+  async forgetIdempotencyRecord(record: IdempotencyRecord): Promise<void> {
+    await this.run('psm_forget_key', record.key, encodeRecord(record));
+  }
+
+  async expireIdempotencyRecords(accountNow: number): Promise<void> {
+    await this.run('psm_expire_keys', accountNow);
+  }
+
+  async listIdempotencyRecords(): Promise<IdempotencyRecord[]> {
+    return ((await this.run('psm_keys')) as string[]).map(decodeRecord);
+  }
+
+  get webhooks(): RedisWebhooks | undefined {
+    return this.hooks;
+  }
+
+  webhookState(): RedisWebhooks {
+    this.hooks ??= new RedisWebhooks(this);
+    return this.hooks;
+  }
+
+  /** Records a request; a store failure is ignored (the answer was already given). */
+  recordRequest(entry: RecordedEntry): Promise<void> {
+    const bytes =
+      ENTRY_BYTES +
+      stringBytes(entry.requestId) +
+      stringBytes(entry.path) +
+      stringBytes(entry.requestBody) +
+      stringBytes(entry.responseBody);
+    return this.run('psm_request', bytes, JSON.stringify(entry)).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  async recentRequests(): Promise<RecordedEntry[]> {
+    const stored = await this.command(() =>
+      this.context.runner.client.lrange(this.part('r'), 0, -1),
+    );
+    return stored.reverse().map(decodeEntry);
+  }
+}

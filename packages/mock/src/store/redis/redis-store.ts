@@ -1,0 +1,364 @@
+// The sandbox's state in Valkey/Redis, shared by every instance of a fleet: the SandboxStore of a networked store.
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { StoreLimits } from '../accounts.js';
+import type { IdempotencyRecord, StoredPayment } from '../records.js';
+import type { AccountStore, SandboxStore } from '../store.js';
+import { decodePayments, decodeRecord } from './codec.js';
+import type { RedisContext } from './context.js';
+import { StoreFormatError, StoreUnavailableError } from './errors.js';
+import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import { type AccountState, RedisAccount } from './redis-account.js';
+import { ScriptRunner } from './runner.js';
+
+/** How a Redis store is set up. */
+export interface RedisStoreOptions {
+  limits: StoreLimits;
+  /** The prefix of every key; data under another prefix is never read. Default `psm:`. */
+  prefix?: string;
+  /**
+   * The clock (ms epoch) leases of delivery attempts run on. Default: the store server's TIME,
+   * the same for every instance however their clocks drift.
+   */
+  clock?: () => number;
+  /**
+   * How long a claimed delivery attempt stays leased to its instance if it stops renewing it
+   * (it died): another instance takes the attempt over after this (ms). Default 5 s.
+   */
+  leaseMs?: number;
+  /** The store's URL with the password masked (`describeRedisUrl`), for errors. */
+  where?: string;
+  /** Where the store tells what it forgets (idle keys forgotten to make room). */
+  log?: (line: string) => void;
+}
+
+/** What `openAndClaim` did with the Idempotency-Key. */
+export type OpenClaim =
+  /** Nothing: claim it with `claimIdempotencyKey` (after answering any armed fault). */
+  | { kind: 'skipped' }
+  /** Claimed: this in-flight record is ours. */
+  | { kind: 'claimed'; record: IdempotencyRecord }
+  /** The key already had this record: replay it, or answer 409/422. */
+  | { kind: 'held'; record: IdempotencyRecord };
+
+/** Account handles a store keeps (one per key in use); beyond it the oldest is dropped. */
+const MAX_HANDLES = 10_000;
+/** How long an attempt's lease lasts without renewal, by default (ms). */
+export const DEFAULT_LEASE_MS = 5000;
+/** Idle accounts one `admit` forgets at most (the next one goes on). */
+const MAX_FORGOTTEN_PER_ADMIT = 100;
+/** How often (ms, server clock) `sweep` asks the store to drop expired idempotency records. */
+const SWEEP_INTERVAL_MS = 1000;
+/** Records one sweep drops at most. */
+const SWEEP_BATCH = 200;
+
+/**
+ * Every key's data in Valkey/Redis under one prefix, shared by every instance connected to it.
+ * API keys are stored only as their sha256 hash. Each atomic call of the seam is one Lua script.
+ * Budgets and caps are counters in the store (`<prefix>totals`, and per account), kept by the
+ * same scripts that change the data. Calls fail with `StoreUnavailableError` while the server is
+ * unreachable; nothing is half-written, and the client reconnects by itself.
+ *
+ * @example
+ * const client = createRedisClient('redis://127.0.0.1:6379');
+ * const store = await RedisStore.connect(client, { limits });
+ * const account = await store.open('sk_test_12345678');
+ */
+export class RedisStore implements SandboxStore {
+  private readonly handles = new Map<string, RedisAccount>();
+  private lastSweep = Number.NEGATIVE_INFINITY;
+  private readonly keys: ReturnType<typeof storeKeys>;
+
+  private constructor(
+    private readonly context: RedisContext,
+    private readonly log: ((line: string) => void) | undefined,
+  ) {
+    this.keys = storeKeys(context.prefix);
+  }
+
+  /**
+   * A store on `client` (connected here if it is not yet): loads the scripts and checks the
+   * format marker of the prefix, setting it on a fresh one. A prefix holding another format
+   * version is refused with a `StoreFormatError`.
+   */
+  static async connect(client: Redis, options: RedisStoreOptions): Promise<RedisStore> {
+    const where = options.where ?? 'the configured Valkey/Redis';
+    const prefix = options.prefix ?? DEFAULT_PREFIX;
+    const keys = storeKeys(prefix);
+    const runner = new ScriptRunner(client, where);
+    if (client.status === 'wait') {
+      let refused: Error | undefined;
+      const onError = (error: Error) => {
+        refused ??= error;
+      };
+      client.on('error', onError);
+      try {
+        await client.connect();
+      } catch (error) {
+        // "Connection is closed" says less than the server's reason (WRONGPASS, NOAUTH…).
+        client.disconnect();
+        throw new StoreUnavailableError(
+          `cannot connect to the store at ${where}: ${(refused ?? (error as Error)).message}`,
+          { cause: refused ?? error },
+        );
+      } finally {
+        client.off('error', onError);
+      }
+    }
+    await runner.load();
+    await runner.command(() => client.set(keys.format, STORE_FORMAT, 'NX'));
+    const format = await runner.command(() => client.get(keys.format));
+    if (format !== STORE_FORMAT) {
+      throw new StoreFormatError(
+        `the keys under "${prefix}" at ${where} are of store format ${format}, not ${STORE_FORMAT}: use another --redis-prefix, or delete them`,
+      );
+    }
+    const clock = options.clock;
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const owner = randomUUID();
+    return new RedisStore(
+      {
+        runner,
+        prefix,
+        limits: options.limits,
+        clock,
+        leaseMs,
+        owner,
+        leases: new LeaseKeeper({ leaseMs, owner, clock }),
+      },
+      options.log,
+    );
+  }
+
+  /** The client the store runs on. */
+  get client(): Redis {
+    return this.context.runner.client;
+  }
+
+  async find(apiKey: string): Promise<RedisAccount | undefined> {
+    return this.findByHash(accountHash(apiKey));
+  }
+
+  /** The account stored under a hash (as the fleet-wide due index names them), if it exists. */
+  async findByHash(hash: string): Promise<RedisAccount | undefined> {
+    const state = await this.context.runner.script(
+      'psm_find',
+      [this.keys.account(hash), this.keys.prefix],
+      [hash, this.now()],
+    );
+    if (state !== null) return this.handle(hash, state as AccountState);
+    this.forget(hash);
+    return undefined;
+  }
+
+  async open(apiKey: string): Promise<RedisAccount> {
+    const hash = accountHash(apiKey);
+    const state = await this.context.runner.script(
+      'psm_open',
+      [this.keys.account(hash), this.keys.prefix],
+      [hash, this.now(), STORE_FORMAT],
+    );
+    return this.handle(hash, state as AccountState);
+  }
+
+  /**
+   * Opens the key's account and claims an Idempotency-Key in the same round trip, when this
+   * instance has seen the key before: `makeRecord` is given the key's time by the offset last
+   * read, and the claim is made only if that offset still holds and no fault is armed (the
+   * service answers faults before it claims). Otherwise `claim` is `skipped`, nothing is
+   * claimed, and the caller claims with `claimIdempotencyKey` after answering the faults.
+   *
+   * @example
+   * const { account, claim } = await store.openAndClaim(apiKey, serverNow, (accountNow) => record(accountNow));
+   * if (claim.kind === 'held') replayOr409(claim.record);
+   */
+  async openAndClaim(
+    apiKey: string,
+    serverNow: number,
+    makeRecord: (accountNow: number) => IdempotencyRecord,
+  ): Promise<{ account: RedisAccount; claim: OpenClaim }> {
+    const hash = accountHash(apiKey);
+    const cached = this.handles.get(hash);
+    if (cached === undefined || cached.closed) {
+      return { account: await this.open(apiKey), claim: { kind: 'skipped' } };
+    }
+    const offset = cached.offsetSeconds;
+    const record = makeRecord(cached.now(serverNow));
+    const state = (await this.context.runner.script(
+      'psm_open',
+      [this.keys.account(hash), this.keys.prefix],
+      [
+        hash,
+        this.now(),
+        STORE_FORMAT,
+        ...cached.claimArgs(record, cached.now(serverNow)),
+        String(offset),
+      ],
+    )) as unknown[];
+    const account = this.handle(hash, state as AccountState);
+    const answer = state[5];
+    if (answer === 'SKIPPED') return { account, claim: { kind: 'skipped' } };
+    if (answer === null) return { account, claim: { kind: 'claimed', record } };
+    return { account, claim: { kind: 'held', record: decodeRecord(answer as string) } };
+  }
+
+  /**
+   * The key's account and one of its payments, in one round trip (a retrieve): `account` is
+   * undefined when the key holds nothing, `payment` when it holds no such payment.
+   */
+  async findWithPayment(
+    apiKey: string,
+    id: string,
+  ): Promise<{ account: RedisAccount | undefined; payment: StoredPayment | undefined }> {
+    const hash = accountHash(apiKey);
+    const state = (await this.context.runner.script(
+      'psm_find',
+      [this.keys.account(hash), this.keys.prefix],
+      [hash, this.now(), id],
+    )) as unknown[] | null;
+    if (state === null) {
+      this.forget(hash);
+      return { account: undefined, payment: undefined };
+    }
+    const account = this.handle(hash, state as AccountState);
+    return { account, payment: decodePayments(state, 5)[0] };
+  }
+
+  /** The one handle of a key, up to date with `state`; a handle of an older generation is closed. */
+  private handle(hash: string, state: AccountState): RedisAccount {
+    let account = this.handles.get(hash);
+    if (account !== undefined && account.generation !== state[0]) {
+      account.closed = true;
+      account = undefined;
+    }
+    if (account === undefined) {
+      account = new RedisAccount(this.context, hash);
+      if (this.handles.size >= MAX_HANDLES) {
+        const oldest = this.handles.keys().next().value;
+        if (oldest !== undefined) this.handles.delete(oldest);
+      }
+    } else {
+      this.handles.delete(hash);
+    }
+    this.handles.set(hash, account);
+    account.refresh(state);
+    return account;
+  }
+
+  /** Closes and drops the handle of an account that is gone. */
+  private forget(hash: string): void {
+    const handle = this.handles.get(hash);
+    if (handle === undefined) return;
+    handle.closed = true;
+    this.handles.delete(hash);
+  }
+
+  /** The injected clock's time, or '' for the store server's own. */
+  private now(): number | '' {
+    return this.context.clock === undefined ? '' : this.context.clock();
+  }
+
+  /**
+   * Whether the sandbox has room (global byte budget, total caps), after forgetting idle keys
+   * (unused for `idleMs` on any instance), least recently used first, each logged.
+   */
+  async admit(): Promise<boolean> {
+    const { limits } = this.context;
+    const answer = (await this.context.runner.script(
+      'psm_admit',
+      ['', this.keys.prefix],
+      [
+        '',
+        this.now(),
+        limits.memoryBudgetBytes,
+        limits.maxPaymentsTotal,
+        limits.maxIdempotencyRecordsTotal,
+        limits.idleMs,
+        MAX_FORGOTTEN_PER_ADMIT,
+      ],
+    )) as number[];
+    for (const bytes of answer.slice(1)) {
+      this.log?.(
+        `sandbox: forgot an idle key (unused for over ${Math.round(limits.idleMs / 60_000)} min, ${bytes} bytes) to make room`,
+      );
+    }
+    return answer[0] === 1;
+  }
+
+  async reset(apiKey: string): Promise<number> {
+    const hash = accountHash(apiKey);
+    const deleted = await this.context.runner.script(
+      'psm_reset',
+      [this.keys.account(hash), this.keys.prefix],
+      [hash],
+    );
+    this.forget(hash);
+    return Number(deleted);
+  }
+
+  /**
+   * Deletes the key's account if it holds nothing. The handle stays open: a request of the same
+   * key in flight on any instance may still write through its handle, which recreates the
+   * account as it was (empty) instead of losing the write.
+   */
+  async release(account: AccountStore): Promise<void> {
+    if (!(account instanceof RedisAccount) || account.closed) return;
+    await account.run('psm_release');
+  }
+
+  /**
+   * Drops idempotency records expired on the server's clock in any account, at most once a
+   * second and a batch at a time; in the background (a failure is retried at the next sweep).
+   */
+  sweep(serverNow: number): void {
+    if (serverNow - this.lastSweep < SWEEP_INTERVAL_MS) return;
+    this.lastSweep = serverNow;
+    this.sweepNow(serverNow).catch(() => {});
+  }
+
+  /** Drops up to one batch of records expired at `serverNow`; how many went. */
+  async sweepNow(serverNow: number): Promise<number> {
+    const dropped = await this.context.runner.script(
+      'psm_sweep',
+      ['', this.keys.prefix],
+      [serverNow, SWEEP_BATCH],
+    );
+    return Number(dropped);
+  }
+
+  /**
+   * The accounts (of any key, made by any instance) with a settlement, a delivery attempt or an
+   * expired lease due at `serverNow`, earliest first: where a dispatcher looks for work.
+   */
+  async dueAccounts(serverNow: number, limit = 100): Promise<RedisAccount[]> {
+    const hashes = await this.context.runner.command(() =>
+      this.client.zrangebyscore(`${this.keys.prefix}due`, '-inf', serverNow, 'LIMIT', 0, limit),
+    );
+    const accounts = await Promise.all(hashes.map((hash) => this.findByHash(hash)));
+    return accounts.filter((account): account is RedisAccount => account !== undefined);
+  }
+
+  /** What the whole store holds (every instance's data), for tests and diagnostics. */
+  async stats(): Promise<{ payments: number; idempotencyRecords: number; bytes: number }> {
+    const [bytes, payments, records] = await this.context.runner.command(() =>
+      this.client.hmget(`${this.keys.prefix}totals`, 'b', 'p', 'r'),
+    );
+    return {
+      payments: Number(payments ?? 0),
+      idempotencyRecords: Number(records ?? 0),
+      bytes: Number(bytes ?? 0),
+    };
+  }
+
+  /** Renews the leases of the attempts this instance is sending (a timer does it every third of a lease). */
+  renewLeases(): Promise<number> {
+    return this.context.leases.renew();
+  }
+
+  /** Stops renewing leases and closes the connection. */
+  async close(): Promise<void> {
+    this.context.leases.stop();
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+}

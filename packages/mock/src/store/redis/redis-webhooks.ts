@@ -1,0 +1,168 @@
+// One key's webhooks in Valkey/Redis: endpoints, events, the delivery log, and attempts claimed and leased by one instance at a time.
+import { stringBytes } from '../memory.js';
+import type { WebhookStore } from '../store.js';
+import type {
+  EndpointRecord,
+  QueuedDelivery,
+  StoredEvent,
+  WebhookDelivery,
+} from '../webhook-state.js';
+import {
+  decodeDelivery,
+  decodeEndpoint,
+  encodeDelivery,
+  encodeEndpoint,
+  splitSized,
+} from './codec.js';
+import type { RedisAccount } from './redis-account.js';
+
+const EVENT_BYTES = 160;
+const LOG_ENTRY_BYTES = 400;
+
+/** The member of an attempt in the account's schedule: its sequence, zero-padded (ties sort by it). */
+export function attemptMember(sequence: number): string {
+  return String(sequence).padStart(12, '0');
+}
+
+/**
+ * The webhook state of one key in Valkey/Redis, bounded as the memory store's (16 endpoints,
+ * 1 000 events, 500 log entries, 10 000 waiting attempts; half the key's byte budget, a quarter
+ * for the waiting attempts). `claimDueAttempt` leases the attempt to its caller for
+ * `leaseMs`: if `finishAttempt` does not come by then (the instance died), the next claim on
+ * any instance puts it back on the schedule and takes it.
+ *
+ * @example
+ * const state = (await store.open(apiKey)).webhookState();
+ * const attempt = await state.claimDueAttempt(accountNow);
+ */
+export class RedisWebhooks implements WebhookStore {
+  constructor(private readonly account: RedisAccount) {}
+
+  private get client() {
+    return this.account.context.runner.client;
+  }
+
+  /** Bytes the key's webhook state may hold. */
+  private get maxBytes(): number {
+    return this.account.context.limits.keyMemoryBudgetBytes / 2;
+  }
+
+  endpointCount(): number {
+    return this.account.endpoints;
+  }
+
+  async endpointById(id: string): Promise<EndpointRecord | undefined> {
+    const text = await this.account.command(() => this.client.hget(this.account.part('e'), id));
+    return text === null ? undefined : decodeEndpoint(text);
+  }
+
+  async listEndpoints(): Promise<EndpointRecord[]> {
+    return ((await this.account.run('psm_endpoints')) as string[]).map(decodeEndpoint);
+  }
+
+  async saveEndpoint(record: EndpointRecord): Promise<void> {
+    await this.store(record, '0');
+  }
+
+  async deleteEndpoint(id: string): Promise<boolean> {
+    const deleted = (await this.account.run('psm_endpoint_delete', id)) === 1;
+    if (deleted) this.account.endpoints = Math.max(0, this.account.endpoints - 1);
+    return deleted;
+  }
+
+  async disableEndpoint(record: EndpointRecord): Promise<void> {
+    record.endpoint.status = 'disabled';
+    await this.store(record, '1');
+  }
+
+  private async store(record: EndpointRecord, onlyIfHeld: '0' | '1'): Promise<void> {
+    const count = Number(
+      await this.account.run(
+        'psm_endpoint',
+        record.endpoint.id,
+        encodeEndpoint(record),
+        onlyIfHeld,
+      ),
+    );
+    if (count >= 0) this.account.endpoints = count;
+  }
+
+  async eventById(id: string): Promise<StoredEvent | undefined> {
+    const text = await this.account.command(() => this.client.hget(this.account.part('v'), id));
+    return text === null ? undefined : (JSON.parse(splitSized(text)[1]) as StoredEvent);
+  }
+
+  async listEvents(): Promise<StoredEvent[]> {
+    const stored = (await this.account.run('psm_events')) as string[];
+    return stored.map((text) => JSON.parse(splitSized(text)[1]) as StoredEvent);
+  }
+
+  async rememberEvent(event: StoredEvent): Promise<void> {
+    const bytes = EVENT_BYTES + stringBytes(event.id) + stringBytes(event.body);
+    const json = JSON.stringify({ id: event.id, type: event.type, body: event.body });
+    await this.account.run('psm_event', event.id, bytes, json, this.maxBytes);
+  }
+
+  async deliveryLog(): Promise<WebhookDelivery[]> {
+    const stored = await this.account.command(() =>
+      this.client.lrange(this.account.part('l'), 0, -1),
+    );
+    return stored.map((text) => JSON.parse(splitSized(text)[1]) as WebhookDelivery);
+  }
+
+  async record(entry: WebhookDelivery): Promise<void> {
+    const bytes =
+      LOG_ENTRY_BYTES +
+      stringBytes(entry.url) +
+      stringBytes(entry.error) +
+      stringBytes(entry.response_body);
+    await this.account.run('psm_log', bytes, JSON.stringify(entry), this.maxBytes);
+  }
+
+  async enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): Promise<boolean> {
+    const sequence = await this.account.run(
+      'psm_enqueue',
+      delivery.dueAt,
+      encodeDelivery(delivery),
+      this.maxBytes / 2,
+    );
+    return Number(sequence) >= 0;
+  }
+
+  nextAttemptAt(): Promise<number | undefined> {
+    return this.account.firstScore('q');
+  }
+
+  async claimDueAttempt(accountNow: number): Promise<QueuedDelivery | undefined> {
+    const { clock, leaseMs, owner, leases } = this.account.context;
+    // Without an injected clock the lease runs on the store server's clock (no skew between instances).
+    const serverNow = clock === undefined ? '' : clock();
+    const leaseUntil = serverNow === '' ? '' : serverNow + leaseMs;
+    const answer = (await this.account.run(
+      'psm_claim_attempt',
+      accountNow,
+      serverNow,
+      leaseUntil,
+      leaseMs,
+      owner,
+    )) as [string, string] | null;
+    if (answer === null) return undefined;
+    leases.hold(this.account, answer[0]);
+    return decodeDelivery(answer[0], answer[1]);
+  }
+
+  async finishAttempt(delivery: QueuedDelivery): Promise<void> {
+    const member = attemptMember(delivery.sequence);
+    this.account.context.leases.release(this.account, member);
+    await this.account.run('psm_finish_attempt', member);
+  }
+
+  async queuedAttempts(): Promise<QueuedDelivery[]> {
+    const pairs = (await this.account.run('psm_attempts')) as string[];
+    const out: QueuedDelivery[] = [];
+    for (let index = 0; index + 1 < pairs.length; index += 2) {
+      out.push(decodeDelivery(pairs[index] as string, pairs[index + 1] as string));
+    }
+    return out;
+  }
+}
