@@ -80,13 +80,13 @@ end
 local function expireRecords(now)
   for _, key in ipairs(redis.call('ZRANGEBYSCORE', k('ie'), '-inf', now)) do dropRecord(key) end
 end
+-- A payment is four fields of the hash 'p': its JSON under its id, then under the id and a NUL
+-- its meta (m), later timeline steps (c), bytes (b) and sequence (s).
+local function f(id, part) return id .. '\0' .. part end
 local function dropPayment(id)
-  local b = redis.call('HGET', k('pb'), id)
+  local b = redis.call('HGET', k('p'), f(id, 'b'))
   if not b then return end
-  redis.call('HDEL', k('p'), id)
-  redis.call('HDEL', k('m'), id)
-  redis.call('HDEL', k('c'), id)
-  redis.call('HDEL', k('pb'), id)
+  redis.call('HDEL', k('p'), id, f(id, 'm'), f(id, 'c'), f(id, 'b'), f(id, 's'))
   redis.call('ZREM', k('o'), id)
   redis.call('ZREM', k('s'), id)
   redis.call('HINCRBY', totals, 'p', -1)
@@ -116,13 +116,13 @@ end
 local function payments(ids)
   local out = {}
   for _, id in ipairs(ids) do
-    local json = redis.call('HGET', k('p'), id)
-    if json then
+    local v = redis.call('HMGET', k('p'), id, f(id, 'm'), f(id, 'c'), f(id, 's'))
+    if v[1] then
       table.insert(out, id)
-      table.insert(out, json)
-      table.insert(out, redis.call('HGET', k('m'), id))
-      table.insert(out, redis.call('HGET', k('c'), id) or '')
-      table.insert(out, redis.call('ZSCORE', k('o'), id))
+      table.insert(out, v[1])
+      table.insert(out, v[2])
+      table.insert(out, v[3] or '')
+      table.insert(out, v[4])
     end
   end
   return out
@@ -253,12 +253,13 @@ if not writable() then return 'CLOSED' end
 local id, budget = ARGV[3], tonumber(ARGV[9])
 local seq = redis.call('HINCRBY', base, 'seq', 1) - 1
 redis.call('ZADD', k('o'), seq, id)
-redis.call('HSET', k('p'), id, ARGV[4])
-redis.call('HSET', k('m'), id, ARGV[5])
-redis.call('HSET', k('pb'), id, ARGV[7])
+if ARGV[11] ~= '' then
+  redis.call('HSET', k('p'), id, ARGV[4], f(id, 'm'), ARGV[5], f(id, 'b'), ARGV[7], f(id, 's'), seq, f(id, 'c'), ARGV[11])
+else
+  redis.call('HSET', k('p'), id, ARGV[4], f(id, 'm'), ARGV[5], f(id, 'b'), ARGV[7], f(id, 's'), seq)
+end
 redis.call('HINCRBY', totals, 'p', 1)
 addBytes(tonumber(ARGV[7]))
-if ARGV[11] ~= '' then redis.call('HSET', k('c'), id, ARGV[11]) end
 if ARGV[6] ~= '' then redis.call('ZADD', k('s'), ARGV[6], id) end
 local max = tonumber(ARGV[8])
 local dropped = false
@@ -290,19 +291,18 @@ return { seq, held }`,
   psm_transition: `
 if not live() then return 0 end
 local id = ARGV[3]
-if redis.call('HGET', k('p'), id) ~= ARGV[4] then return 0 end
-local changes = redis.call('HGET', k('c'), id)
+local v = redis.call('HMGET', k('p'), id, f(id, 'c'), f(id, 'm'), f(id, 'b'))
+if v[1] ~= ARGV[4] then return 0 end
+local changes = v[2]
 if changes then changes = string.sub(changes, 1, -2) .. ',' .. ARGV[6] .. ']' else changes = '[' .. ARGV[6] .. ']' end
 local _, commas = string.gsub(changes, '},{', '')
 for _ = 1, commas + 1 - tonumber(ARGV[8]) do
   changes = '[' .. string.sub(changes, string.find(changes, '},{', 1, true) + 2)
 end
-local token = cjson.decode(redis.call('HGET', k('m'), id))[1]
+local token = cjson.decode(v[3])[1]
 local bytes = tonumber(ARGV[7]) + 2 * #token + 2 * #changes
-addBytes(bytes - num(redis.call('HGET', k('pb'), id)))
-redis.call('HSET', k('p'), id, ARGV[5])
-redis.call('HSET', k('c'), id, changes)
-redis.call('HSET', k('pb'), id, bytes)
+addBytes(bytes - num(v[4]))
+redis.call('HSET', k('p'), id, ARGV[5], f(id, 'c'), changes, f(id, 'b'), bytes)
 return 1`,
 
   /** Takes the payments due to settle off the schedule (one caller gets each). ARGV: hash, gen, accountNow. */
