@@ -156,7 +156,7 @@ local function deleteAccount(tombstone)
   redis.call('HINCRBY', totals, 'b', 0 - num(redis.call('HGET', base, 'b')))
   redis.call('ZREM', prefix .. 'due', h)
   redis.call('ZREM', prefix .. 'used', h)
-  redis.call('DEL', base${ACCOUNT_PARTS.map((part) => `, k('${part}')`).join('')})
+  redis.call('UNLINK', base${ACCOUNT_PARTS.map((part) => `, k('${part}')`).join('')})
   return count
 end
 `;
