@@ -159,6 +159,23 @@ local function deleteAccount(tombstone)
   redis.call('UNLINK', base${ACCOUNT_PARTS.map((part) => `, k('${part}')`).join('')})
   return count
 end
+-- Forgets idle accounts (used at idleBefore or earlier), least recently used first, never the
+-- account of this call, until enough() or \`most\` are gone: the bytes each held.
+local function forgetIdle(idleBefore, enough, most)
+  local mine, mineBase = h, base
+  local out = {}
+  for _, idle in ipairs(redis.call('ZRANGEBYSCORE', prefix .. 'used', '-inf', idleBefore, 'LIMIT', 0, most + 1)) do
+    if enough() or #out >= most then break end
+    if idle ~= mine then
+      h = idle
+      base = prefix .. 'a:' .. idle
+      table.insert(out, num(redis.call('HGET', base, 'b')))
+      deleteAccount(true)
+    end
+  end
+  h, base = mine, mineBase
+  return out
+end
 `;
 
 /** The account's state a handle keeps: generation, offset, faults, webhooks used, endpoints. */
@@ -186,11 +203,12 @@ return s`,
 
   /**
    * The account's state, created empty (a new generation) when absent. Refuses a prefix of
-   * another format version; marks a fresh one as ours. With a claim (ARGV[4..12]: the
+   * another format version; marks a fresh one as ours. With a claim (ARGV[6..14]: the
    * arguments of psm_claim_key after the generation, then the clock offset they were computed
    * with), also claims the Idempotency-Key, if the key's offset is still that one and no fault
-   * is armed: the sixth element is false (claimed), the record held, or 'SKIPPED'.
-   * ARGV: hash, now or '', format, [claim].
+   * is armed: the sixth element is false (claimed), the record held, 'SKIPPED', or 'NONE'
+   * (no claim asked). A new account beyond maxAccounts forgets idle ones: the bytes each held
+   * follow. ARGV: hash, now or '', format, maxAccounts, idleMs, [claim].
    */
   psm_open: `${ACCOUNT_STATE}
 local format = redis.call('GET', prefix .. 'format')
@@ -198,7 +216,9 @@ if not format then redis.call('SET', prefix .. 'format', ARGV[3])
 elseif format ~= ARGV[3] then
   return redis.error_reply('PSM_FORMAT the keys under "' .. prefix .. '" are of store format ' .. format .. ', not ' .. ARGV[3] .. ': use another prefix, or delete them')
 end
+local created = false
 if not redis.call('HGET', base, 'gen') then
+  created = true
   -- Unique across restarts of a server without persistence: the time, then a counter.
   local time = redis.call('TIME')
   local gen = time[1] .. time[2] .. '-' .. redis.call('INCR', prefix .. 'gen')
@@ -206,12 +226,20 @@ if not redis.call('HGET', base, 'gen') then
   addBytes(${ACCOUNT_BYTES})
 end
 local s = state()
-if ARGV[4] then
-  if s[2] == ARGV[12] and s[3] == '{}' then
-    table.insert(s, claim(ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]))
-  else
-    table.insert(s, 'SKIPPED')
-  end
+if not ARGV[6] then
+  table.insert(s, 'NONE')
+elseif s[2] == ARGV[14] and s[3] == '{}' then
+  table.insert(s, claim(ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[13]))
+else
+  table.insert(s, 'SKIPPED')
+end
+if created then
+  -- Beyond the most accounts kept, idle ones go (never an active one).
+  local most = tonumber(ARGV[4])
+  local gone = forgetIdle(serverTime(ARGV[2]) - tonumber(ARGV[5]), function()
+    return redis.call('ZCARD', prefix .. 'used') <= most
+  end, 100)
+  for _, bytes in ipairs(gone) do table.insert(s, bytes) end
 end
 return s`,
 
@@ -381,16 +409,8 @@ local function full()
   return num(t[1]) >= tonumber(ARGV[3]) or num(t[2]) >= tonumber(ARGV[4]) or num(t[3]) >= tonumber(ARGV[5])
 end
 if not full() then return { 1 } end
-local idleBefore = serverTime(ARGV[2]) - tonumber(ARGV[6])
-local out = { 0 }
-for _, idle in ipairs(redis.call('ZRANGEBYSCORE', prefix .. 'used', '-inf', idleBefore, 'LIMIT', 0, tonumber(ARGV[7]))) do
-  if not full() then break end
-  h = idle
-  base = prefix .. 'a:' .. idle
-  table.insert(out, num(redis.call('HGET', base, 'b')))
-  deleteAccount(true)
-end
-if not full() then out[1] = 1 end
+local out = forgetIdle(serverTime(ARGV[2]) - tonumber(ARGV[6]), function() return not full() end, tonumber(ARGV[7]))
+if full() then table.insert(out, 1, 0) else table.insert(out, 1, 1) end
 return out`,
 
   /** Deletes everything of the account; answers how many payments it held. ARGV: hash. */
