@@ -31,7 +31,12 @@ let prefixes = 0;
 export async function fleet(
   url: string,
   count: number,
-  options: { limits?: StoreLimits; clock?: () => number; leaseMs?: number } = {},
+  options: {
+    limits?: StoreLimits;
+    clock?: () => number;
+    leaseMs?: number;
+    log?: (line: string) => void;
+  } = {},
 ): Promise<{ stores: RedisStore[]; prefix: string; close(): Promise<void> }> {
   prefixes++;
   const prefix = `t${process.pid}-${prefixes}:`;
@@ -44,6 +49,7 @@ export async function fleet(
         prefix,
         ...(options.clock === undefined ? {} : { clock: options.clock }),
         ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+        ...(options.log === undefined ? {} : { log: options.log }),
       }),
     );
   }

@@ -54,9 +54,10 @@ export function storeKeys(prefix: string) {
 }
 
 /**
- * The keys of one account besides its hash, by suffix: payments `p` (JSON), `m` (token,
- * settlement, creation), `c` (later timeline steps), `pb` (bytes), `o` (creation order), `s`
- * (settlement schedule); Idempotency-Key records `i` (JSON), `ib` (bytes), `ie` (expiry on the
+ * The keys of one account besides its hash, by suffix: payments `p` (a hash: under the id
+ * its JSON; under the id, a NUL and `m` its token, settlement and creation, `c` its later
+ * timeline steps, `b` its bytes, `s` its sequence), `o` (creation order), `s` (settlement
+ * schedule); Idempotency-Key records `i` (JSON), `ib` (bytes), `ie` (expiry on the
  * key's clock); request log `r`; webhooks: endpoints `e` and their order `eo`, events `v` and
  * their order `vo`, delivery log `l`, scheduled attempts `q` (by due time), `qd` (the attempt),
  * `ql` (leased, by lease expiry on the server's clock), `qo` (the instance holding each lease). Not deleted with the account:
@@ -65,9 +66,6 @@ export function storeKeys(prefix: string) {
  */
 export const ACCOUNT_PARTS = [
   'p',
-  'm',
-  'c',
-  'pb',
   'o',
   's',
   'i',

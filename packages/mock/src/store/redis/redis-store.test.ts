@@ -458,4 +458,35 @@ describe('RedisStore: idle keys', () => {
     expect(await a.find('sk_test_idle_2')).toBeDefined();
     expect(await a.find('sk_test_idle_3')).toBeDefined();
   });
+
+  it('keeps at most maxAccounts keys: a new key makes idle ones go, logged; never an active one', async () => {
+    const clock = { now: 0 };
+    const logged: string[] = [];
+    const limits = { ...ROOMY_LIMITS, maxAccounts: 2, idleMs: 60_000 };
+    const made = await fleet(redis.url, 2, {
+      limits,
+      clock: () => clock.now,
+      log: (line) => logged.push(line),
+    });
+    closers.push(made.close);
+    const [a, b] = made.stores as [RedisStore, RedisStore];
+    await a.open('sk_test_max_1');
+    clock.now = 10_000;
+    await b.open('sk_test_max_2');
+    clock.now = 30_000;
+    // Nobody idle: the new key is kept beyond the cap, as the memory store does.
+    await a.open('sk_test_max_3');
+    expect(await a.find('sk_test_max_1')).toBeDefined();
+    clock.now = 200_000;
+    await b.find('sk_test_max_3');
+    await b.open('sk_test_max_4');
+    expect(await a.find('sk_test_max_1')).toBeUndefined();
+    expect(await a.find('sk_test_max_2')).toBeUndefined();
+    expect(await a.find('sk_test_max_3')).toBeDefined();
+    expect(await a.find('sk_test_max_4')).toBeDefined();
+    expect(logged).toEqual([
+      'sandbox: forgot an idle key (unused for over 1 min, 2048 bytes) to make room',
+      'sandbox: forgot an idle key (unused for over 1 min, 2048 bytes) to make room',
+    ]);
+  });
 });

@@ -154,12 +154,23 @@ export class RedisStore implements SandboxStore {
 
   async open(apiKey: string): Promise<RedisAccount> {
     const hash = accountHash(apiKey);
-    const state = await this.context.runner.script(
+    const state = (await this.context.runner.script(
       'psm_open',
       [this.keys.account(hash), this.keys.prefix],
-      [hash, this.now(), STORE_FORMAT],
-    );
+      [hash, this.now(), STORE_FORMAT, this.context.limits.maxAccounts, this.context.limits.idleMs],
+    )) as unknown[];
+    this.logForgotten(state.slice(6) as number[]);
     return this.handle(hash, state as AccountState);
+  }
+
+  /** Logs each idle key forgotten to make room (the bytes it held). */
+  private logForgotten(bytesEach: readonly number[]): void {
+    const minutes = Math.round(this.context.limits.idleMs / 60_000);
+    for (const bytes of bytesEach) {
+      this.log?.(
+        `sandbox: forgot an idle key (unused for over ${minutes} min, ${bytes} bytes) to make room`,
+      );
+    }
   }
 
   /**
@@ -192,10 +203,13 @@ export class RedisStore implements SandboxStore {
         hash,
         this.now(),
         STORE_FORMAT,
+        this.context.limits.maxAccounts,
+        this.context.limits.idleMs,
         ...cached.claimArgs(record, cached.now(serverNow)),
         String(offset),
       ],
     )) as unknown[];
+    this.logForgotten(state.slice(6) as number[]);
     const account = this.handle(hash, state as AccountState);
     const answer = state[5];
     if (answer === 'SKIPPED') return { account, claim: { kind: 'skipped' } };
@@ -278,11 +292,7 @@ export class RedisStore implements SandboxStore {
         MAX_FORGOTTEN_PER_ADMIT,
       ],
     )) as number[];
-    for (const bytes of answer.slice(1)) {
-      this.log?.(
-        `sandbox: forgot an idle key (unused for over ${Math.round(limits.idleMs / 60_000)} min, ${bytes} bytes) to make room`,
-      );
-    }
+    this.logForgotten(answer.slice(1));
     return answer[0] === 1;
   }
 

@@ -80,13 +80,13 @@ end
 local function expireRecords(now)
   for _, key in ipairs(redis.call('ZRANGEBYSCORE', k('ie'), '-inf', now)) do dropRecord(key) end
 end
+-- A payment is four fields of the hash 'p': its JSON under its id, then under the id and a NUL
+-- its meta (m), later timeline steps (c), bytes (b) and sequence (s).
+local function f(id, part) return id .. '\0' .. part end
 local function dropPayment(id)
-  local b = redis.call('HGET', k('pb'), id)
+  local b = redis.call('HGET', k('p'), f(id, 'b'))
   if not b then return end
-  redis.call('HDEL', k('p'), id)
-  redis.call('HDEL', k('m'), id)
-  redis.call('HDEL', k('c'), id)
-  redis.call('HDEL', k('pb'), id)
+  redis.call('HDEL', k('p'), id, f(id, 'm'), f(id, 'c'), f(id, 'b'), f(id, 's'))
   redis.call('ZREM', k('o'), id)
   redis.call('ZREM', k('s'), id)
   redis.call('HINCRBY', totals, 'p', -1)
@@ -116,13 +116,13 @@ end
 local function payments(ids)
   local out = {}
   for _, id in ipairs(ids) do
-    local json = redis.call('HGET', k('p'), id)
-    if json then
+    local v = redis.call('HMGET', k('p'), id, f(id, 'm'), f(id, 'c'), f(id, 's'))
+    if v[1] then
       table.insert(out, id)
-      table.insert(out, json)
-      table.insert(out, redis.call('HGET', k('m'), id))
-      table.insert(out, redis.call('HGET', k('c'), id) or '')
-      table.insert(out, redis.call('ZSCORE', k('o'), id))
+      table.insert(out, v[1])
+      table.insert(out, v[2])
+      table.insert(out, v[3] or '')
+      table.insert(out, v[4])
     end
   end
   return out
@@ -156,8 +156,25 @@ local function deleteAccount(tombstone)
   redis.call('HINCRBY', totals, 'b', 0 - num(redis.call('HGET', base, 'b')))
   redis.call('ZREM', prefix .. 'due', h)
   redis.call('ZREM', prefix .. 'used', h)
-  redis.call('DEL', base${ACCOUNT_PARTS.map((part) => `, k('${part}')`).join('')})
+  redis.call('UNLINK', base${ACCOUNT_PARTS.map((part) => `, k('${part}')`).join('')})
   return count
+end
+-- Forgets idle accounts (used at idleBefore or earlier), least recently used first, never the
+-- account of this call, until enough() or \`most\` are gone: the bytes each held.
+local function forgetIdle(idleBefore, enough, most)
+  local mine, mineBase = h, base
+  local out = {}
+  for _, idle in ipairs(redis.call('ZRANGEBYSCORE', prefix .. 'used', '-inf', idleBefore, 'LIMIT', 0, most + 1)) do
+    if enough() or #out >= most then break end
+    if idle ~= mine then
+      h = idle
+      base = prefix .. 'a:' .. idle
+      table.insert(out, num(redis.call('HGET', base, 'b')))
+      deleteAccount(true)
+    end
+  end
+  h, base = mine, mineBase
+  return out
 end
 `;
 
@@ -186,11 +203,12 @@ return s`,
 
   /**
    * The account's state, created empty (a new generation) when absent. Refuses a prefix of
-   * another format version; marks a fresh one as ours. With a claim (ARGV[4..12]: the
+   * another format version; marks a fresh one as ours. With a claim (ARGV[6..14]: the
    * arguments of psm_claim_key after the generation, then the clock offset they were computed
    * with), also claims the Idempotency-Key, if the key's offset is still that one and no fault
-   * is armed: the sixth element is false (claimed), the record held, or 'SKIPPED'.
-   * ARGV: hash, now or '', format, [claim].
+   * is armed: the sixth element is false (claimed), the record held, 'SKIPPED', or 'NONE'
+   * (no claim asked). A new account beyond maxAccounts forgets idle ones: the bytes each held
+   * follow. ARGV: hash, now or '', format, maxAccounts, idleMs, [claim].
    */
   psm_open: `${ACCOUNT_STATE}
 local format = redis.call('GET', prefix .. 'format')
@@ -198,7 +216,9 @@ if not format then redis.call('SET', prefix .. 'format', ARGV[3])
 elseif format ~= ARGV[3] then
   return redis.error_reply('PSM_FORMAT the keys under "' .. prefix .. '" are of store format ' .. format .. ', not ' .. ARGV[3] .. ': use another prefix, or delete them')
 end
+local created = false
 if not redis.call('HGET', base, 'gen') then
+  created = true
   -- Unique across restarts of a server without persistence: the time, then a counter.
   local time = redis.call('TIME')
   local gen = time[1] .. time[2] .. '-' .. redis.call('INCR', prefix .. 'gen')
@@ -206,12 +226,20 @@ if not redis.call('HGET', base, 'gen') then
   addBytes(${ACCOUNT_BYTES})
 end
 local s = state()
-if ARGV[4] then
-  if s[2] == ARGV[12] and s[3] == '{}' then
-    table.insert(s, claim(ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]))
-  else
-    table.insert(s, 'SKIPPED')
-  end
+if not ARGV[6] then
+  table.insert(s, 'NONE')
+elseif s[2] == ARGV[14] and s[3] == '{}' then
+  table.insert(s, claim(ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[13]))
+else
+  table.insert(s, 'SKIPPED')
+end
+if created then
+  -- Beyond the most accounts kept, idle ones go (never an active one).
+  local most = tonumber(ARGV[4])
+  local gone = forgetIdle(serverTime(ARGV[2]) - tonumber(ARGV[5]), function()
+    return redis.call('ZCARD', prefix .. 'used') <= most
+  end, 100)
+  for _, bytes in ipairs(gone) do table.insert(s, bytes) end
 end
 return s`,
 
@@ -253,12 +281,13 @@ if not writable() then return 'CLOSED' end
 local id, budget = ARGV[3], tonumber(ARGV[9])
 local seq = redis.call('HINCRBY', base, 'seq', 1) - 1
 redis.call('ZADD', k('o'), seq, id)
-redis.call('HSET', k('p'), id, ARGV[4])
-redis.call('HSET', k('m'), id, ARGV[5])
-redis.call('HSET', k('pb'), id, ARGV[7])
+if ARGV[11] ~= '' then
+  redis.call('HSET', k('p'), id, ARGV[4], f(id, 'm'), ARGV[5], f(id, 'b'), ARGV[7], f(id, 's'), seq, f(id, 'c'), ARGV[11])
+else
+  redis.call('HSET', k('p'), id, ARGV[4], f(id, 'm'), ARGV[5], f(id, 'b'), ARGV[7], f(id, 's'), seq)
+end
 redis.call('HINCRBY', totals, 'p', 1)
 addBytes(tonumber(ARGV[7]))
-if ARGV[11] ~= '' then redis.call('HSET', k('c'), id, ARGV[11]) end
 if ARGV[6] ~= '' then redis.call('ZADD', k('s'), ARGV[6], id) end
 local max = tonumber(ARGV[8])
 local dropped = false
@@ -290,19 +319,18 @@ return { seq, held }`,
   psm_transition: `
 if not live() then return 0 end
 local id = ARGV[3]
-if redis.call('HGET', k('p'), id) ~= ARGV[4] then return 0 end
-local changes = redis.call('HGET', k('c'), id)
+local v = redis.call('HMGET', k('p'), id, f(id, 'c'), f(id, 'm'), f(id, 'b'))
+if v[1] ~= ARGV[4] then return 0 end
+local changes = v[2]
 if changes then changes = string.sub(changes, 1, -2) .. ',' .. ARGV[6] .. ']' else changes = '[' .. ARGV[6] .. ']' end
 local _, commas = string.gsub(changes, '},{', '')
 for _ = 1, commas + 1 - tonumber(ARGV[8]) do
   changes = '[' .. string.sub(changes, string.find(changes, '},{', 1, true) + 2)
 end
-local token = cjson.decode(redis.call('HGET', k('m'), id))[1]
+local token = cjson.decode(v[3])[1]
 local bytes = tonumber(ARGV[7]) + 2 * #token + 2 * #changes
-addBytes(bytes - num(redis.call('HGET', k('pb'), id)))
-redis.call('HSET', k('p'), id, ARGV[5])
-redis.call('HSET', k('c'), id, changes)
-redis.call('HSET', k('pb'), id, bytes)
+addBytes(bytes - num(v[4]))
+redis.call('HSET', k('p'), id, ARGV[5], f(id, 'c'), changes, f(id, 'b'), bytes)
 return 1`,
 
   /** Takes the payments due to settle off the schedule (one caller gets each). ARGV: hash, gen, accountNow. */
@@ -381,16 +409,8 @@ local function full()
   return num(t[1]) >= tonumber(ARGV[3]) or num(t[2]) >= tonumber(ARGV[4]) or num(t[3]) >= tonumber(ARGV[5])
 end
 if not full() then return { 1 } end
-local idleBefore = serverTime(ARGV[2]) - tonumber(ARGV[6])
-local out = { 0 }
-for _, idle in ipairs(redis.call('ZRANGEBYSCORE', prefix .. 'used', '-inf', idleBefore, 'LIMIT', 0, tonumber(ARGV[7]))) do
-  if not full() then break end
-  h = idle
-  base = prefix .. 'a:' .. idle
-  table.insert(out, num(redis.call('HGET', base, 'b')))
-  deleteAccount(true)
-end
-if not full() then out[1] = 1 end
+local out = forgetIdle(serverTime(ARGV[2]) - tonumber(ARGV[6]), function() return not full() end, tonumber(ARGV[7]))
+if full() then table.insert(out, 1, 0) else table.insert(out, 1, 1) end
 return out`,
 
   /** Deletes everything of the account; answers how many payments it held. ARGV: hash. */
