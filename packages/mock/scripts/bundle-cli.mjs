@@ -21,8 +21,9 @@ const result = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Redoc (1 MB) is loaded only when the console's reference page asks for it.
-  external: ['@payment-service/mock/redoc-standalone'],
+  // Redoc (1 MB) is loaded only when the console's reference page asks for it. The Valkey/Redis
+  // client (ioredis) stays a dependency loaded from node_modules, with its own licence files.
+  external: ['@payment-service/mock/redoc-standalone', 'ioredis'],
   // The bundled CommonJS packages (ajv) require Node built-ins; an ES module has no `require`.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",

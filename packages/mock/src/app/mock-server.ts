@@ -41,7 +41,18 @@ export interface MockServer {
    * expect(receiver.received).toHaveLength(1);
    */
   webhooksSettled(): Promise<void>;
-  /** Stops every timer (injected latencies end at once). */
+  /**
+   * Resolves once the store is open: at once in memory and with `dataDir`; with `redisUrl`, once
+   * Valkey/Redis answered and its data under the prefix is of this format. Rejects with the
+   * reason otherwise (requests meanwhile answer `503 store_unavailable`, and the open is tried
+   * again; another format under the prefix stays refused).
+   *
+   * @example
+   * const mock = createMockServer({ redisUrl: 'redis://127.0.0.1:6379' });
+   * await mock.ready();
+   */
+  ready(): Promise<void>;
+  /** Stops every timer (injected latencies end at once) and closes the store's connection. */
   close(): void;
 }
 
@@ -123,7 +134,7 @@ export function mockServerOf(runtime: Runtime): MockServer {
     observed(observer, (c, exchange) => consoleHomeAtMountPoint(c) ?? notFound(c, exchange)),
   );
   // Every route catches its own failures (a 500 problem, observed); this is the last resort.
-  app.onError((_error, c) => internalError(c.get('exchange') ?? openExchange(c, clock)));
+  app.onError((error, c) => internalError(c.get('exchange') ?? openExchange(c, clock), error));
 
   return {
     app,
@@ -147,6 +158,7 @@ export function mockServerOf(runtime: Runtime): MockServer {
       return response;
     },
     webhooksSettled: () => runtime.webhooksSettled(),
+    ready: () => runtime.ready(),
     close() {
       runtime.close();
     },

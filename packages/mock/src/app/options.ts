@@ -3,6 +3,8 @@ import type { TokenBehaviour } from '../domain/tokens.js';
 import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { type Clock, systemClock } from '../shared/time.js';
 import { DEFAULT_KEY_MEMORY_BUDGET_BYTES, DEFAULT_MEMORY_BUDGET_BYTES } from '../store/memory.js';
+import { DEFAULT_PREFIX } from '../store/redis/keys.js';
+import { parseRedisUrl } from '../store/redis/url.js';
 
 /** The sandbox's memory budgets, in bytes of stored data (estimated conservatively). */
 export interface MemoryLimits {
@@ -75,6 +77,15 @@ export interface MockServerOptions {
    * Created if missing; one process at a time (a second one is refused). In memory by default.
    */
   dataDir?: string;
+  /**
+   * A Valkey 7/8 or Redis 7 server that keeps every key's data, shared by every instance started
+   * with the same URL and prefix: a fleet behind a load balancer answers as one sandbox.
+   * `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. The password is never
+   * printed. Not with `dataDir`. In memory by default.
+   */
+  redisUrl?: string;
+  /** What every key of the store starts with (default `psm:`): sandboxes sharing one server stay apart. */
+  redisPrefix?: string;
 }
 
 /** The largest request body the sandbox reads by default, in bytes (64 KiB); more is a 413. */
@@ -98,6 +109,43 @@ export interface ResolvedOptions {
   webhookFetch: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
   seed: string | number | undefined;
   dataDir: string | undefined;
+  redisUrl: string | undefined;
+  redisPrefix: string;
+}
+
+/**
+ * What a Redis key prefix may be: 1 to 64 printable ASCII characters without spaces.
+ *
+ * @example
+ * REDIS_PREFIX.test('psm:team-a:'); // true
+ */
+export const REDIS_PREFIX = /^[\x21-\x7e]{1,64}$/;
+
+function checkRedis(options: MockServerOptions): Pick<ResolvedOptions, 'redisUrl' | 'redisPrefix'> {
+  const { redisUrl, redisPrefix } = options;
+  if (redisUrl !== undefined) {
+    if (typeof redisUrl !== 'string') {
+      throw new TypeError(
+        `redisUrl must be a redis:// or rediss:// URL; got a ${typeof redisUrl}.`,
+      );
+    }
+    // Throws a RedisUrlError naming what is wrong, with the password masked.
+    parseRedisUrl(redisUrl);
+    if (options.dataDir !== undefined) {
+      throw new TypeError(
+        'redisUrl and dataDir cannot be used together: the data lives in one store (Valkey/Redis or a data directory).',
+      );
+    }
+  }
+  if (
+    redisPrefix !== undefined &&
+    (typeof redisPrefix !== 'string' || !REDIS_PREFIX.test(redisPrefix))
+  ) {
+    throw new TypeError(
+      `redisPrefix must be 1 to 64 printable ASCII characters without spaces; got ${JSON.stringify(redisPrefix)}.`,
+    );
+  }
+  return { redisUrl, redisPrefix: redisPrefix ?? DEFAULT_PREFIX };
 }
 
 function checkDataDir(value: unknown): string | undefined {
@@ -161,5 +209,6 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
     webhookFetch: options.webhookFetch,
     seed: options.seed,
     dataDir: checkDataDir(options.dataDir),
+    ...checkRedis(options),
   };
 }

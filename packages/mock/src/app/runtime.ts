@@ -25,6 +25,10 @@ import { DataDirectory } from '../store/data-dir/data-directory.js';
 import { dumpStore } from '../store/data-dir/dump.js';
 import { replayJournal } from '../store/data-dir/replay.js';
 import { IDLE_ACCOUNT_MS } from '../store/memory.js';
+import { OpeningStore } from '../store/opening-store.js';
+import { StoreFormatError } from '../store/redis/errors.js';
+import { openRedisStore } from '../store/redis/open.js';
+import { RedisStore } from '../store/redis/redis-store.js';
 import type { SandboxStore } from '../store/store.js';
 import { createDefaultEndpoint } from '../webhooks/default-endpoint.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -59,6 +63,11 @@ export interface Runtime {
   persist(): ProblemInit | undefined;
   /** The data directory in use, if any. */
   dataDirectory: DataDirectory | undefined;
+  /**
+   * Resolves once the store is open (at once in memory and with a data directory); rejects with
+   * the reason a Valkey/Redis store cannot be opened now (unreachable, another format).
+   */
+  ready(): Promise<void>;
   close(): void;
 }
 
@@ -81,6 +90,9 @@ export interface RuntimeHooks {
    */
   seam?(store: MemoryStore): SandboxStore;
 }
+
+/** How often a fleet's instance reads the store's index of keys with due work, in ms. */
+const DUE_POLL_MS = 1000;
 
 /** Accounts kept at once; beyond it idle ones (least recently used first) are forgotten. */
 export const MAX_ACCOUNTS = 10_000;
@@ -106,26 +118,40 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
       : DataDirectory.open(resolved.dataDir, {
           log: resolved.logger ?? ((line) => process.emitWarning(line, DATA_DIRECTORY_WARNING)),
         });
-  const store = new MemoryStore(
-    {
-      maxPaymentsPerKey: resolved.maxPaymentsPerKey,
-      maxPaymentsTotal: resolved.maxPaymentsTotal,
-      maxIdempotencyRecordsPerKey: resolved.maxPaymentsPerKey,
-      maxIdempotencyRecordsTotal: resolved.maxPaymentsTotal,
-      maxAccounts: MAX_ACCOUNTS,
-      memoryBudgetBytes: resolved.limits.memoryBudgetBytes,
-      keyMemoryBudgetBytes: resolved.limits.keyMemoryBudgetBytes,
-      idleMs: IDLE_ACCOUNT_MS,
-    },
-    { log: resolved.logger, journal: dataDirectory },
-  );
+  const storeLimits = {
+    maxPaymentsPerKey: resolved.maxPaymentsPerKey,
+    maxPaymentsTotal: resolved.maxPaymentsTotal,
+    maxIdempotencyRecordsPerKey: resolved.maxPaymentsPerKey,
+    maxIdempotencyRecordsTotal: resolved.maxPaymentsTotal,
+    maxAccounts: MAX_ACCOUNTS,
+    memoryBudgetBytes: resolved.limits.memoryBudgetBytes,
+    keyMemoryBudgetBytes: resolved.limits.keyMemoryBudgetBytes,
+    idleMs: IDLE_ACCOUNT_MS,
+  };
+  const store = new MemoryStore(storeLimits, { log: resolved.logger, journal: dataDirectory });
+  // On Valkey/Redis the memory store stays empty: every call goes to the shared store once open.
+  const { redisUrl } = resolved;
+  const redis =
+    redisUrl === undefined
+      ? undefined
+      : new OpeningStore(
+          () =>
+            openRedisStore({
+              url: redisUrl,
+              prefix: resolved.redisPrefix,
+              limits: storeLimits,
+              ...(resolved.logger === undefined ? {} : { log: resolved.logger }),
+            }).then((opened) => opened.store),
+          // Another format under the prefix stays refused; an unreachable store is tried again.
+          (error) => !(error instanceof StoreFormatError),
+        );
   const tokens = createTokenTable(resolved.extraTokens);
   const defaultEndpoint =
     resolved.webhookUrl === undefined
       ? undefined
       : createDefaultEndpoint(resolved.webhookUrl, resolved.webhookSecret, resolved.clock.now());
   const sandbox: SandboxState = {
-    store: hooks.seam?.(store) ?? store,
+    store: redis ?? hooks.seam?.(store) ?? store,
     tokens,
     clock: resolved.clock,
     settlementDelayMs: resolved.settlementDelaySeconds * 1000,
@@ -171,9 +197,36 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
       throw error;
     }
   }
+  // In a fleet, any instance may hold the due work of a key it never served (its instance died):
+  // the store's fleet-wide index of due keys is read once a second.
+  let duePoll: ReturnType<typeof setInterval> | undefined;
+  if (redis !== undefined) {
+    let polling = false;
+    duePoll = setInterval(() => {
+      const opened = redis.current;
+      if (polling || !(opened instanceof RedisStore)) return;
+      polling = true;
+      opened
+        .dueAccounts(resolved.clock.now())
+        .then(
+          (accounts) => {
+            for (const account of accounts) webhooks.wake(account);
+          },
+          // The store is unreachable: the next poll tries again.
+          () => {},
+        )
+        .finally(() => {
+          polling = false;
+        });
+    }, DUE_POLL_MS);
+    duePoll.unref();
+  }
   return {
     options: resolved,
     dataDirectory,
+    async ready() {
+      if (redis !== undefined) await redis.ready();
+    },
     persist() {
       if (dataDirectory === undefined) return undefined;
       if (dataDirectory.flush()) {
@@ -236,6 +289,9 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     close() {
       webhooks.close();
       dataDirectory?.close();
+      if (duePoll !== undefined) clearInterval(duePoll);
+      const opened = redis?.close();
+      if (opened instanceof RedisStore) void opened.close().catch(() => {});
       for (const [timer, resolve] of waits) {
         clearTimeout(timer);
         resolve();

@@ -1,8 +1,10 @@
 // Reads the `payment-service-mock` command line and environment into server options, naming the flag at fault.
 import { parseArgs } from 'node:util';
+import { REDIS_PREFIX } from '../app/options.js';
 import { type AllowedHosts, hostnameOf } from '../server/allowed-hosts.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../server/limits.js';
 import { maskUrl } from '../shared/secrets.js';
+import { parseRedisUrl } from '../store/redis/url.js';
 import { parseSigningSecret } from '../webhooks/signing.js';
 
 /** The help text; every flag the CLI accepts. */
@@ -29,6 +31,11 @@ Options:
                                 call the services listening on this machine)
   --data-dir <dir>              Keep every key's data in this directory across restarts (default:
                                 $PAYMENT_SERVICE_MOCK_DATA_DIR, else in memory only); one process per directory
+  --redis-url <url>             Keep every key's data on a Valkey 7/8 or Redis 7 server, shared by every
+                                instance given the same URL and prefix (a fleet behind a load balancer):
+                                redis://[user:password@]host:port[/db] or rediss://… (default:
+                                $PAYMENT_SERVICE_MOCK_REDIS_URL); the password is never printed; not with --data-dir
+  --redis-prefix <prefix>       What every key the sandbox writes there starts with (default: psm:)
   --memory-budget <MiB>         Memory for the whole sandbox's data (default: 256)
   --key-memory-budget <MiB>     Memory for one key's data (default: 16)
   --headers-timeout <ms>        Time a client has to send its headers (default: ${DEFAULT_HTTP_LIMITS.headersTimeoutMs})
@@ -77,6 +84,10 @@ export interface CliSettings {
   allowLoopbackWebhookUrls?: true;
   /** The data directory (`--data-dir` or `$PAYMENT_SERVICE_MOCK_DATA_DIR`), if any. */
   dataDir?: string;
+  /** The Valkey/Redis store (`--redis-url` or `$PAYMENT_SERVICE_MOCK_REDIS_URL`), if any. */
+  redisUrl?: string;
+  /** `--redis-prefix`, if given. */
+  redisPrefix?: string;
   /** The data directory (`--data-dir` or `$PAYMENT_SERVICE_MOCK_DATA_DIR`), if any. */
 }
 
@@ -128,6 +139,8 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
         'webhook-secret': { type: 'string' },
         'memory-budget': { type: 'string' },
         'data-dir': { type: 'string' },
+        'redis-url': { type: 'string' },
+        'redis-prefix': { type: 'string' },
         'key-memory-budget': { type: 'string' },
         ...Object.fromEntries(
           Object.keys(INTEGER_FLAGS).map((flag) => [flag, { type: 'string' as const }]),
@@ -185,6 +198,36 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
     if (dataDir !== undefined && dataDir.trim() !== '') settings.dataDir = dataDir;
     else if (flag('data-dir') !== undefined)
       throw new CliError('--data-dir needs a directory path');
+    const redisUrl = flag('redis-url') ?? env.PAYMENT_SERVICE_MOCK_REDIS_URL;
+    if (redisUrl !== undefined && redisUrl.trim() !== '') {
+      const source =
+        flag('redis-url') !== undefined ? '--redis-url' : '$PAYMENT_SERVICE_MOCK_REDIS_URL';
+      try {
+        parseRedisUrl(redisUrl);
+      } catch (error) {
+        throw new CliError(`${source}: ${(error as Error).message}`);
+      }
+      if (settings.dataDir !== undefined) {
+        throw new CliError(
+          `${source} and --data-dir (or $PAYMENT_SERVICE_MOCK_DATA_DIR) cannot be used together: the data lives in one store`,
+        );
+      }
+      settings.redisUrl = redisUrl;
+    } else if (flag('redis-url') !== undefined) {
+      throw new CliError('--redis-url needs a redis:// or rediss:// URL');
+    }
+    const redisPrefix = flag('redis-prefix');
+    if (redisPrefix !== undefined) {
+      if (!REDIS_PREFIX.test(redisPrefix)) {
+        throw new CliError(
+          '--redis-prefix must be 1 to 64 printable ASCII characters without spaces',
+        );
+      }
+      if (settings.redisUrl === undefined) {
+        throw new CliError('--redis-prefix needs --redis-url (or $PAYMENT_SERVICE_MOCK_REDIS_URL)');
+      }
+      settings.redisPrefix = redisPrefix;
+    }
     const budget = flag('memory-budget');
     if (budget !== undefined)
       settings.memoryBudgetBytes = numberFrom('--memory-budget', budget, { min: 1 }) * MIB;

@@ -7,6 +7,8 @@ import { newTestApiKey } from '../shared/ids.js';
 import { createLineWriter, type LineSink } from '../shared/line-writer.js';
 import { maskUrl } from '../shared/secrets.js';
 import { mockVersion } from '../shared/version.js';
+import { DEFAULT_PREFIX } from '../store/redis/keys.js';
+import { describeRedisUrl, parseRedisUrl } from '../store/redis/url.js';
 import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from '../webhooks/default-endpoint.js';
 import { watchLauncher } from './launcher-watch.js';
 import { type CliSettings, HELP, readCli } from './options.js';
@@ -65,7 +67,20 @@ function startError(error: unknown, settings: CliSettings): string {
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return `--host ${settings.host} is not an address of this machine`;
   }
-  return (error as Error).message;
+  // A store error names the URL with its password masked already; this masks any other copy.
+  const message = (error as Error).message;
+  return settings.redisUrl === undefined ? message : maskPassword(message, settings.redisUrl);
+}
+
+/** The text with every occurrence of the Redis URL's password replaced by `***`. */
+function maskPassword(text: string, redisUrl: string): string {
+  let password: string | undefined;
+  try {
+    password = parseRedisUrl(redisUrl).password;
+  } catch {
+    return text;
+  }
+  return password === undefined || password === '' ? text : text.split(password).join('***');
 }
 
 async function serve(settings: CliSettings, output: CliOutput): Promise<RunningMockServer> {
@@ -124,6 +139,8 @@ async function serve(settings: CliSettings, output: CliOutput): Promise<RunningM
     http: settings.http,
     ...(Object.keys(limits).length === 0 ? {} : { limits }),
     ...(settings.dataDir === undefined ? {} : { dataDir: settings.dataDir }),
+    ...(settings.redisUrl === undefined ? {} : { redisUrl: settings.redisUrl }),
+    ...(settings.redisPrefix === undefined ? {} : { redisPrefix: settings.redisPrefix }),
     ...(settings.webhookUrl === undefined
       ? {}
       : { webhookUrl: settings.webhookUrl, webhookSecret }),
@@ -157,9 +174,7 @@ async function serve(settings: CliSettings, output: CliOutput): Promise<RunningM
       `Console:   ${baseUrl}/   (open it in a browser: the inspector, the API reference, test tokens)`,
       `Test key:  ${apiKey}   (any sk_test_ key works; each key has its own isolated data)`,
       `Settlement delay for pending tokens: ${settings.settlementDelaySeconds}s (sandbox clock)`,
-      settings.dataDir === undefined
-        ? 'Data:      in memory, lost when the sandbox stops (--data-dir <dir> keeps it across restarts)'
-        : `Data:      kept in ${settings.dataDir} (each change written before it is answered; fsync once a second)`,
+      dataLine(settings),
       '',
       'Test tokens (payment_method.token):',
       formatTokenTable(),
@@ -212,4 +227,20 @@ export async function main(
   else if (request.kind === 'error') fail(request.message);
   else return serve(request.settings, output);
   return undefined;
+}
+
+/**
+ * The banner's line about where the data lives (a Valkey/Redis URL with its password masked).
+ *
+ * @example
+ * dataLine({ redisUrl: 'redis://:s3cret@cache:6379' } as CliSettings); // 'Data:      on Valkey/Redis at redis://:***@cache:6379, prefix psm: (shared by every instance on it)'
+ */
+export function dataLine(settings: CliSettings): string {
+  if (settings.redisUrl !== undefined) {
+    return `Data:      on Valkey/Redis at ${describeRedisUrl(settings.redisUrl)}, prefix ${settings.redisPrefix ?? DEFAULT_PREFIX} (shared by every instance on it)`;
+  }
+  if (settings.dataDir !== undefined) {
+    return `Data:      kept in ${settings.dataDir} (each change written before it is answered; fsync once a second)`;
+  }
+  return 'Data:      in memory, lost when the sandbox stops (--data-dir <dir> keeps it across restarts)';
 }

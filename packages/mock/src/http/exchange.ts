@@ -6,6 +6,7 @@ import { maskSecrets } from '../shared/secrets.js';
 import { formatLogTime } from '../shared/time.js';
 import type { StoredResponse } from '../store/records.js';
 import { clip } from '../store/request-log.js';
+import { StoreUnavailableError } from '../store/store.js';
 import type { Exchange, MockEnv } from './env.js';
 
 export type { Exchange } from './env.js';
@@ -90,8 +91,23 @@ export function answerProblem(exchange: Exchange, init: ProblemInit): Response {
   return answerWith(exchange, toStoredProblem(init, exchange.requestId));
 }
 
-/** The answer to a request the mock failed on: a 500 problem, safe to retry. */
-export function internalError(exchange: Exchange): Response {
+/**
+ * The answer to a request the mock failed on: `503 store_unavailable` with `Retry-After` when its
+ * store (Valkey/Redis) could not be reached or did not answer in time (each change is one store
+ * call, so nothing is half-written), else a 500 problem; both safe to retry.
+ *
+ * @example
+ * try { response = await serve(c, exchange); } catch (error) { response = internalError(exchange, error); }
+ */
+export function internalError(exchange: Exchange, error?: unknown): Response {
+  if (error instanceof StoreUnavailableError) {
+    return answerProblem(exchange, {
+      code: 'store_unavailable',
+      detail:
+        'The sandbox cannot reach its store (Valkey/Redis) now; nothing of this request was half-written. Retry later with the same Idempotency-Key.',
+      headers: { 'Retry-After': String(error.retryAfterSeconds) },
+    });
+  }
   return answerProblem(exchange, {
     code: 'internal_error',
     detail: 'The sandbox failed unexpectedly. Retrying with the same Idempotency-Key is safe.',
@@ -189,8 +205,8 @@ export function observed(
     let response: Response;
     try {
       response = (await handler(c, exchange, next)) ?? c.res;
-    } catch {
-      response = internalError(exchange);
+    } catch (error) {
+      response = internalError(exchange, error);
     }
     await observe(c, exchange, observer, response.status);
     return response;

@@ -271,8 +271,8 @@ export function operationPipeline(
       let response: Response;
       try {
         response = await afterFaults(c, exchange, service, latency);
-      } catch {
-        response = internalError(exchange);
+      } catch (error) {
+        response = internalError(exchange, error);
       }
       // What the handler did not spend (an answer made before it, such as a 400).
       if (latency.ms > 0) await sleep(latency.ms);
@@ -287,8 +287,8 @@ export function operationPipeline(
     let response: Response;
     try {
       response = await serve(c, exchange);
-    } catch {
-      response = internalError(exchange);
+    } catch (error) {
+      response = internalError(exchange, error);
     }
     // Nothing is answered before what it changed is stored.
     const unstored = persist();

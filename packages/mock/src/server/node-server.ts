@@ -83,6 +83,12 @@ export async function startMockServer(
       mockOptions.allowLoopbackWebhookUrls,
     ),
   });
+  try {
+    await mock.ready();
+  } catch (error) {
+    mock.close();
+    throw error;
+  }
   const listener = getRequestListener(mock.app.fetch, {
     // HTTP/1.0 allows a request without Host: it is served as if sent to localhost.
     hostname: 'localhost',

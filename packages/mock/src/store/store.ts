@@ -77,6 +77,22 @@ type Faults = SandboxComponents['schemas']['Faults'];
  * atomic set-if-absent `claimIdempotencyKey`, so this holds without the synchronous step.
  */
 
+/** Seconds a client is told to wait (`Retry-After`) while the store is unreachable. */
+export const STORE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The store (a networked one: Valkey/Redis) could not be reached, or did not answer in time: nothing the call
+ * would have changed is half-written (each change is one script). The service answers
+ * `503 store_unavailable` with `Retry-After: retryAfterSeconds`.
+ *
+ * @example
+ * if (error instanceof StoreUnavailableError) return problem(503, 'store_unavailable', error.retryAfterSeconds);
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  readonly retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
+}
+
 /** An idempotency record to complete together with the change it answers. */
 export interface IdempotencyCompletion {
   /** The in-flight record taken by `claimIdempotencyKey`. */

@@ -42,7 +42,7 @@ export async function fleet(
   const prefix = `t${process.pid}-${prefixes}:`;
   const stores: RedisStore[] = [];
   for (let index = 0; index < count; index++) {
-    const client = createRedisClient(url, { commandTimeoutMs: 1000 });
+    const client = await createRedisClient(url, { commandTimeoutMs: 1000 });
     stores.push(
       await RedisStore.connect(client, {
         limits: options.limits ?? ROOMY_LIMITS,

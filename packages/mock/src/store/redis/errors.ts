@@ -1,20 +1,8 @@
 // What a networked store's failures become: a typed "store unavailable" the service answers 503 with.
 
-/** Seconds a client is told to wait (`Retry-After`) while the store is unreachable. */
-export const STORE_RETRY_AFTER_SECONDS = 1;
+import { StoreUnavailableError } from '../store.js';
 
-/**
- * The store (Valkey/Redis) could not be reached, or did not answer in time: nothing the call
- * would have changed is half-written (each change is one script). The service answers
- * `503 store_unavailable` with `Retry-After: retryAfterSeconds`.
- *
- * @example
- * if (error instanceof StoreUnavailableError) return problem(503, 'store_unavailable', error.retryAfterSeconds);
- */
-export class StoreUnavailableError extends Error {
-  override readonly name = 'StoreUnavailableError';
-  readonly retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
-}
+export { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../store.js';
 
 /** The store holds data of another format version (or not ours) under the prefix: refused. */
 export class StoreFormatError extends Error {

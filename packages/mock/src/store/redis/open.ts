@@ -33,7 +33,7 @@ export async function openRedisStore(
 ): Promise<{ store: RedisStore; description: string }> {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const where = describeRedisUrl(options.url);
-  const client = createRedisClient(options.url, {
+  const client = await createRedisClient(options.url, {
     ...(options.commandTimeoutMs === undefined
       ? {}
       : { commandTimeoutMs: options.commandTimeoutMs }),

@@ -186,20 +186,35 @@ export class RedisAccount implements AccountStore {
     expectedJson: string,
     payment: Payment,
     step: TimelineStep,
+    idempotency?: IdempotencyCompletion,
   ): Promise<boolean> {
     const json = JSON.stringify(payment);
     const bytes = 160 + stringBytes(id) + stringBytes(json);
     const stepJson = JSON.stringify(step);
-    const answer = await this.run(
-      'psm_transition',
+    const args: (string | number)[] = [
       id,
       expectedJson,
       json,
       stepJson,
       bytes,
       MAX_TIMELINE_STEPS - 1,
-    );
-    return answer === 1;
+    ];
+    if (idempotency !== undefined) {
+      const { record: claimed, response } = idempotency;
+      const { limits } = this.context;
+      args.push(
+        claimed.key,
+        encodeRecord({ ...claimed, response: undefined }),
+        encodeRecord({ ...claimed, response }),
+        responseBytes(response),
+        limits.maxIdempotencyRecordsPerKey,
+        limits.keyMemoryBudgetBytes,
+      );
+    }
+    const answer = await this.run('psm_transition', ...args);
+    if (answer !== 1) return false;
+    if (idempotency !== undefined) idempotency.record.response = idempotency.response;
+    return true;
   }
 
   async takeDueSettlements(accountNow: number): Promise<StoredPayment[]> {

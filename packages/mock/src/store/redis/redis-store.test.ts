@@ -368,10 +368,10 @@ describe('RedisStore: budgets, caps and reset across the fleet', () => {
 
 describe('RedisStore: the format marker', () => {
   it('refuses a prefix written by another format version, with a clear message', async () => {
-    const client = createRedisClient(redis.url);
+    const client = await createRedisClient(redis.url);
     await client.connect();
     await client.set('other:format', '2');
-    const opening = RedisStore.connect(createRedisClient(redis.url), {
+    const opening = RedisStore.connect(await createRedisClient(redis.url), {
       limits: ROOMY_LIMITS,
       prefix: 'other:',
       where: 'redis://127.0.0.1',

@@ -61,7 +61,7 @@ const SWEEP_BATCH = 200;
  * unreachable; nothing is half-written, and the client reconnects by itself.
  *
  * @example
- * const client = createRedisClient('redis://127.0.0.1:6379');
+ * const client = await createRedisClient('redis://127.0.0.1:6379');
  * const store = await RedisStore.connect(client, { limits });
  * const account = await store.open('sk_test_12345678');
  */

@@ -314,7 +314,9 @@ return { seq, held }`,
   /**
    * Compare-and-set: the payment's new JSON and one more timeline step, only if its JSON is still
    * the one read. ARGV: hash, gen, id, expectedJson, newJson, stepJson, bytes without token and
-   * timeline, maxSteps after the creation. Answers 1 (done) or 0.
+   * timeline, maxSteps after the creation; then, for an idempotent change, key, inFlightJson,
+   * completedJson, responseBytes, maxRecordsPerKey, keyBudget (the record completed with it).
+   * Answers 1 (done) or 0.
    */
   psm_transition: `
 if not live() then return 0 end
@@ -331,6 +333,13 @@ local token = cjson.decode(v[3])[1]
 local bytes = tonumber(ARGV[7]) + 2 * #token + 2 * #changes
 addBytes(bytes - num(v[4]))
 redis.call('HSET', k('p'), id, ARGV[5], f(id, 'c'), changes, f(id, 'b'), bytes)
+-- The answer an Idempotency-Key replays, completed with the change (if its record is still ours).
+if ARGV[9] and redis.call('HGET', k('i'), ARGV[9]) == ARGV[10] then
+  redis.call('HSET', k('i'), ARGV[9], ARGV[11])
+  redis.call('HINCRBY', k('ib'), ARGV[9], ARGV[12])
+  addBytes(tonumber(ARGV[12]))
+  trimRecords(ARGV[9], tonumber(ARGV[13]), tonumber(ARGV[14]))
+end
 return 1`,
 
   /** Takes the payments due to settle off the schedule (one caller gets each). ARGV: hash, gen, accountNow. */

@@ -45,7 +45,7 @@ describe('RedisStore when the server is unreachable', () => {
   it('refuses a wrong password without printing either password', async () => {
     const url = redis.url.replace(PASSWORD, 'Wrong-Pass-123');
     const logged: string[] = [];
-    const client = createRedisClient(url, { log: (line) => logged.push(line) });
+    const client = await createRedisClient(url, { log: (line) => logged.push(line) });
     const error = await failure(
       RedisStore.connect(client, { limits: ROOMY_LIMITS, where: describeRedisUrl(url) }),
     );
@@ -56,7 +56,7 @@ describe('RedisStore when the server is unreachable', () => {
 
   it('fails fast with StoreUnavailableError while down, and recovers by itself when it returns', async () => {
     const logged: string[] = [];
-    const client = createRedisClient(redis.url, {
+    const client = await createRedisClient(redis.url, {
       commandTimeoutMs: 500,
       log: (line) => logged.push(line),
     });
@@ -116,9 +116,9 @@ describe('RedisStore when the server is unreachable', () => {
   });
 
   it('bounds a slow store by the command timeout', async () => {
-    const client = createRedisClient(redis.url, { commandTimeoutMs: 100 });
+    const client = await createRedisClient(redis.url, { commandTimeoutMs: 100 });
     const store = await RedisStore.connect(client, { limits: ROOMY_LIMITS, prefix: 'slow:' });
-    const admin = createRedisClient(redis.url);
+    const admin = await createRedisClient(redis.url);
     await admin.connect();
     // Every client's commands wait until the pause ends.
     await admin.call('CLIENT', 'PAUSE', '300', 'ALL');

@@ -1,0 +1,164 @@
+// Two mock servers on one Valkey/Redis store answer as one sandbox; a store that goes away gives 503 store_unavailable, and its return brings them back.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRedis, type TestRedis } from '../test-support/redis-server.js';
+import { createMockServer, type MockServer } from './mock-server.js';
+
+const CREATE = {
+  amount: 1000,
+  currency: 'KZT',
+  capture: false,
+  payment_method: { type: 'token', token: 'tok_test_success' },
+};
+
+let redis: TestRedis;
+let first: MockServer;
+let second: MockServer;
+let keys = 0;
+const newKey = () => `sk_test_redis_fleet_${process.pid}_${++keys}`;
+
+function send(
+  mock: MockServer,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  idempotencyKey?: string,
+) {
+  return mock.fetch(path, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+beforeAll(async () => {
+  redis = await startTestRedis('fleet-secret');
+  const options = { redisUrl: redis.url, redisPrefix: `fleet${process.pid}:` };
+  first = createMockServer(options);
+  second = createMockServer(options);
+  await Promise.all([first.ready(), second.ready()]);
+});
+
+afterAll(async () => {
+  first?.close();
+  second?.close();
+  await redis?.stop();
+});
+
+describe('two mock servers on one Valkey/Redis', () => {
+  it('captures on one a payment made on the other, and replays its answer there byte for byte', async () => {
+    const key = newKey();
+    const created = await send(first, key, 'POST', '/v1/payments', CREATE, 'create-1');
+    expect(created.status).toBe(201);
+    const createdText = await created.text();
+    const { id } = JSON.parse(createdText) as { id: string };
+    const captured = await send(second, key, 'POST', `/v1/payments/${id}/capture`, {}, 'cap-1');
+    expect(captured.status).toBe(200);
+    const capturedText = await captured.text();
+    expect(JSON.parse(capturedText)).toMatchObject({ id, status: 'SUCCEEDED' });
+    // The capture's answer was stored with it: the first server replays it.
+    const again = await send(first, key, 'POST', `/v1/payments/${id}/capture`, {}, 'cap-1');
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(capturedText);
+    const replayed = await send(second, key, 'POST', '/v1/payments', CREATE, 'create-1');
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replayed.text()).toBe(createdText);
+    const listed = await send(second, key, 'GET', '/v1/payments');
+    expect(((await listed.json()) as { data: unknown[] }).data).toHaveLength(1);
+  });
+
+  it('makes one payment of one Idempotency-Key sent to both at once', async () => {
+    const key = newKey();
+    const answers = await Promise.all(
+      [first, second, first, second].map((mock) =>
+        send(mock, key, 'POST', '/v1/payments', CREATE, 'same-key'),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    for (const status of statuses) expect([201, 409]).toContain(status);
+    const ids = new Set<string>();
+    for (const answer of answers) {
+      if (answer.status === 201) ids.add(((await answer.json()) as { id: string }).id);
+    }
+    expect(ids.size).toBe(1);
+    const listed = await send(first, key, 'GET', '/v1/payments');
+    expect(((await listed.json()) as { data: unknown[] }).data).toHaveLength(1);
+  });
+
+  it('gives one 200 and one 409 invalid_state to two captures racing on two servers', async () => {
+    const key = newKey();
+    const created = await send(first, key, 'POST', '/v1/payments', CREATE);
+    const { id } = (await created.json()) as { id: string };
+    const [a, b] = await Promise.all([
+      send(first, key, 'POST', `/v1/payments/${id}/capture`, {}),
+      send(second, key, 'POST', `/v1/payments/${id}/capture`, {}),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const refused = a.status === 409 ? a : b;
+    expect(((await refused.json()) as { code: string }).code).toBe('invalid_state');
+  });
+
+  it('shares a key clock and its reset', async () => {
+    const key = newKey();
+    await send(first, key, 'POST', '/_sandbox/clock/advance', { seconds: 3600 });
+    const clock = await send(second, key, 'GET', '/_sandbox/clock');
+    expect(((await clock.json()) as { offset_seconds: number }).offset_seconds).toBe(3600);
+    await send(second, key, 'POST', '/v1/payments', CREATE);
+    expect((await send(first, key, 'POST', '/_sandbox/reset')).status).toBe(200);
+    const listed = await send(second, key, 'GET', '/v1/payments');
+    expect(((await listed.json()) as { data: unknown[] }).data).toHaveLength(0);
+  });
+
+  it('answers 503 store_unavailable with Retry-After while the store is down, never the password, and recovers by itself', async () => {
+    const key = newKey();
+    await redis.stop();
+    const down = await send(first, key, 'POST', '/v1/payments', CREATE, 'while-down');
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBe('1');
+    const text = await down.text();
+    expect(JSON.parse(text)).toMatchObject({ code: 'store_unavailable', status: 503 });
+    expect(text).not.toContain('fleet-secret');
+    const read = await send(second, key, 'GET', '/v1/payments');
+    expect(read.status).toBe(503);
+    await redis.restart();
+    // The clients reconnect by themselves (backoff capped at 1 s): the same request goes through.
+    let status = 0;
+    for (let attempt = 0; attempt < 100 && status !== 201; attempt++) {
+      const answer = await send(first, key, 'POST', '/v1/payments', CREATE, 'while-down');
+      status = answer.status;
+      if (status !== 201) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe(201);
+  });
+});
+
+describe('createMockServer({ redisUrl })', () => {
+  it('refuses a bad URL or a URL with dataDir at once, naming the option', () => {
+    expect(() => createMockServer({ redisUrl: 'http://cache' })).toThrow(/redis:\/\//);
+    expect(() =>
+      createMockServer({ redisUrl: 'redis://x:secret@cache', dataDir: '/tmp/d' }),
+    ).toThrow('cannot be used together');
+    expect(() => createMockServer({ redisUrl: 'redis://cache', redisPrefix: '' })).toThrow(
+      'redisPrefix',
+    );
+  });
+
+  it('rejects ready() while the store is unreachable, without the password', async () => {
+    const mock = createMockServer({ redisUrl: 'redis://:hunter22@127.0.0.1:1' });
+    try {
+      const error = await mock.ready().then(
+        () => undefined,
+        (reason: unknown) => reason as Error,
+      );
+      expect(error?.name).toBe('StoreUnavailableError');
+      expect(error?.message).not.toContain('hunter22');
+    } finally {
+      mock.close();
+    }
+  });
+});
