@@ -6,14 +6,14 @@ import { haproxyConfig } from './haproxy.js';
 import { startRedisServer } from './redis-server.js';
 
 describe('the fleet harness', () => {
-  it('configures HAProxy round robin over every instance, health-checked with a loopback Host', () => {
+  it('configures HAProxy round robin over every instance, health-checked with a loopback Host and a test key', () => {
     const config = haproxyConfig(8080, [
       { name: 'mock1', port: 4011 },
       { name: 'mock2', port: 4012 },
     ]);
     expect(config).toContain('bind 127.0.0.1:8080');
     expect(config).toContain('balance roundrobin');
-    expect(config).toContain('hdr Host 127.0.0.1');
+    expect(config).toContain('hdr Host 127.0.0.1 hdr Authorization "Bearer sk_test_');
     expect(config).toContain('server mock1 127.0.0.1:4011 check');
     expect(config).toContain('server mock2 127.0.0.1:4012 check');
   });

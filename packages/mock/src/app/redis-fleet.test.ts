@@ -13,6 +13,12 @@ const CREATE = {
 let redis: TestRedis;
 let first: MockServer;
 let second: MockServer;
+/** Webhook attempts either server made, by event id. */
+const sent: string[] = [];
+const webhookFetch = async (_url: string, init: RequestInit) => {
+  sent.push((JSON.parse(String(init.body)) as { id: string }).id);
+  return new Response('ok');
+};
 let keys = 0;
 const newKey = () => `sk_test_redis_fleet_${process.pid}_${++keys}`;
 
@@ -37,7 +43,7 @@ function send(
 
 beforeAll(async () => {
   redis = await startTestRedis('fleet-secret');
-  const options = { redisUrl: redis.url, redisPrefix: `fleet${process.pid}:` };
+  const options = { redisUrl: redis.url, redisPrefix: `fleet${process.pid}:`, webhookFetch };
   first = createMockServer(options);
   second = createMockServer(options);
   await Promise.all([first.ready(), second.ready()]);
@@ -101,6 +107,25 @@ describe('two mock servers on one Valkey/Redis', () => {
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const refused = a.status === 409 ? a : b;
     expect(((await refused.json()) as { code: string }).code).toBe('invalid_state');
+  });
+
+  it('sends each webhook once, whichever server made the event', async () => {
+    const key = newKey();
+    const endpoint = await send(first, key, 'POST', '/v1/webhook_endpoints', {
+      url: 'http://127.0.0.1:9/hooks',
+    });
+    expect(endpoint.status).toBe(201);
+    await send(first, key, 'POST', '/v1/payments', CREATE);
+    await send(second, key, 'POST', '/v1/payments', CREATE);
+    await Promise.all([first.webhooksSettled(), second.webhooksSettled()]);
+    const log = await send(second, key, 'GET', '/_sandbox/webhook_deliveries');
+    const attempts = ((await log.json()) as { data: Array<{ event_id: string; status: number }> })
+      .data;
+    expect(attempts).toHaveLength(2);
+    for (const attempt of attempts) {
+      expect(attempt.status).toBe(200);
+      expect(sent.filter((id) => id === attempt.event_id)).toHaveLength(1);
+    }
   });
 
   it('shares a key clock and its reset', async () => {

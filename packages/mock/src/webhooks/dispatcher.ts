@@ -249,7 +249,16 @@ export class WebhookDispatcher {
   private async deliverable(state: WebhookStore, target: EndpointRecord): Promise<boolean> {
     if (target.endpoint.status !== 'enabled') return false;
     if (target === this.defaultEndpoint) return true;
-    return (await state.endpointById(target.endpoint.id)) === target;
+    // The endpoint as stored now: a networked store reads a new object each time, so it is
+    // compared by what makes it the same receiver (still enabled, same URL, same signing key).
+    const current = await state.endpointById(target.endpoint.id);
+    return (
+      current !== undefined &&
+      (current === target ||
+        (current.endpoint.status === 'enabled' &&
+          current.endpoint.url === target.endpoint.url &&
+          Buffer.compare(current.key, target.key) === 0))
+    );
   }
 
   private inFlightOf(state: WebhookStore): number {
