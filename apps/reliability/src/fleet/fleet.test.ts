@@ -1,4 +1,8 @@
 // The fleet harness itself: HAProxy spreads requests over every instance, and redis-server restarts on its port.
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, paymentBody } from '../http.js';
 import { type Fleet, startFleet } from './fleet.js';
@@ -16,6 +20,21 @@ describe('the fleet harness', () => {
     expect(config).toContain('hdr Host 127.0.0.1 hdr Authorization "Bearer sk_test_');
     expect(config).toContain('server mock1 127.0.0.1:4011 check');
     expect(config).toContain('server mock2 127.0.0.1:4012 check');
+  });
+
+  it("is the configuration the mock's README gives for a fleet", () => {
+    const readme = readFileSync(
+      join(
+        dirname(createRequire(import.meta.url).resolve('@payment-service/mock/package.json')),
+        'README.md',
+      ),
+      'utf8',
+    );
+    const config = haproxyConfig(4010, [
+      { name: 'mock1', port: 4011 },
+      { name: 'mock2', port: 4012 },
+    ]);
+    expect(readme).toContain(`\`\`\`\n${config.trimEnd()}\n\`\`\``);
   });
 
   describe('two instances in memory behind HAProxy', () => {

@@ -96,7 +96,7 @@ export const errorCodes = {
   "store_unavailable": {
     "status": 503,
     "title": "Store unavailable",
-    "meaning": "The sandbox cannot store changes now (its data directory's disk is full or failing); no answer is given for a change until it is stored. Retry after `Retry-After` seconds with the same `Idempotency-Key`."
+    "meaning": "The sandbox cannot reach or use its store now (its data directory's disk is full or failing, or its Valkey/Redis server is unreachable, restarting or too slow); no answer is given for a change until it is stored, and nothing is half-written. Retry after `Retry-After` seconds with the same `Idempotency-Key`."
   },
   "gateway_timeout": {
     "status": 504,
