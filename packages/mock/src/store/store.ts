@@ -276,7 +276,14 @@ export interface WebhookStore {
    * one caller only (a networked store also leases it, so that another instance takes it over
    * if the claimer dies before `finishAttempt`). @async
    */
-  claimDueAttempt(accountNow: number): Awaitable<QueuedDelivery | undefined>;
+  claimDueAttempt(
+    accountNow: number,
+    /**
+     * None is claimed while the key has this many attempts claimed and not finished, by any
+     * instance (a networked store counts the fleet's; in one process the caller's count is it).
+     */
+    maxLeased?: number,
+  ): Awaitable<QueuedDelivery | undefined>;
   /** Marks a claimed attempt as made (sent, or dropped), so no restart sends it again. @async */
   finishAttempt(delivery: QueuedDelivery): Awaitable<void>;
   /** The attempts scheduled, in no particular order (snapshots). @async */

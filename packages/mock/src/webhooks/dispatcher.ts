@@ -390,7 +390,7 @@ export class WebhookDispatcher {
         if (!free) continue;
         // One store call: the attempt is this dispatcher's alone (or none is due). Only this
         // tick starts attempts, so the slots counted above are still free once it answers.
-        const next = await state.claimDueAttempt(accountNow);
+        const next = await state.claimDueAttempt(accountNow, share);
         if (next === undefined) continue;
         if (!this.closed && (await this.deliverable(state, next.target))) {
           this.attempt(account, state, next).catch((error: unknown) =>

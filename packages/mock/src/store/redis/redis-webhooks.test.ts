@@ -166,6 +166,30 @@ describe('RedisWebhooks', () => {
     expect(await b.dueAccounts(clock.now + 1_000_000)).toEqual([]);
   });
 
+  it("holds a key's delivery slots fleet-wide: none claimed past maxLeased, by any instance", async () => {
+    const { a, b } = await twoInstances();
+    const stateA = (await a.open(KEY)).webhookState();
+    for (let index = 0; index < 3; index++) {
+      await stateA.enqueue({
+        event: event(`evt_${index}`),
+        target: endpoint('we_1'),
+        attempt: 1,
+        dueAt: 5,
+      });
+    }
+    const stateB = (await b.find(KEY))?.webhookState();
+    const first = await stateA.claimDueAttempt(10, 2);
+    const second = await stateB?.claimDueAttempt(10, 2);
+    expect(first).toBeDefined();
+    expect(second).toBeDefined();
+    // Two are leased, one by each instance: neither may take a third.
+    expect(await stateA.claimDueAttempt(10, 2)).toBeUndefined();
+    expect(await stateB?.claimDueAttempt(10, 2)).toBeUndefined();
+    await stateA.finishAttempt(first as NonNullable<typeof first>);
+    const third = await stateB?.claimDueAttempt(10, 2);
+    expect(third?.event.id).toBe('evt_2');
+  });
+
   it('finds due settlements and attempts of any key through the fleet-wide index, on the key clock', async () => {
     const { a, b } = await twoInstances();
     const onA = await a.open('sk_test_due_1');

@@ -133,7 +133,10 @@ export class RedisWebhooks implements WebhookStore {
     return this.account.firstScore('q');
   }
 
-  async claimDueAttempt(accountNow: number): Promise<QueuedDelivery | undefined> {
+  async claimDueAttempt(
+    accountNow: number,
+    maxLeased?: number,
+  ): Promise<QueuedDelivery | undefined> {
     const { clock, leaseMs, owner, leases } = this.account.context;
     // Without an injected clock the lease runs on the store server's clock (no skew between instances).
     const serverNow = clock === undefined ? '' : clock();
@@ -145,6 +148,7 @@ export class RedisWebhooks implements WebhookStore {
       leaseUntil,
       leaseMs,
       owner,
+      maxLeased ?? '',
     )) as [string, string] | null;
     if (answer === null) return undefined;
     leases.hold(this.account, answer[0]);

@@ -557,8 +557,10 @@ return seq`,
    * Takes the earliest attempt due at ARGV[3] (key's clock) and leases it until ARGV[5] (server's
    * clock), after putting back the attempts whose lease ended at ARGV[4]: { member, 'dueAt|json' }
    * or false. With ARGV[4] '', the server's TIME is the clock and the lease lasts ARGV[6] ms.
-   * The lease is the instance's ARGV[7] (renewed by psm_renew while it sends).
-   * ARGV: hash, gen, accountNow, serverNow or '', leaseUntil or '', leaseMs, owner.
+   * The lease is the instance's ARGV[7] (renewed by psm_renew while it sends). With ARGV[8], none
+   * is taken while that many attempts of the key are leased, by any instance (fair slots per key
+   * across the fleet).
+   * ARGV: hash, gen, accountNow, serverNow or '', leaseUntil or '', leaseMs, owner, maxLeased or ''.
    */
   psm_claim_attempt: `
 if not live() then return false end
@@ -579,6 +581,11 @@ for _, member in ipairs(expired) do
     redis.call('HINCRBY', base, 'qb', ${QUEUED_BYTES})
     webhookBytes(${QUEUED_BYTES})
   end
+end
+local maxLeased = tonumber(ARGV[8])
+if maxLeased and redis.call('ZCARD', k('ql')) >= maxLeased then
+  reindex()
+  return false
 end
 local member = redis.call('ZRANGEBYSCORE', k('q'), '-inf', ARGV[3], 'LIMIT', 0, 1)[1]
 if not member then
