@@ -128,6 +128,16 @@ describe('two mock servers on one Valkey/Redis', () => {
     }
   });
 
+  it("shows in one server's inspector the requests the other served", async () => {
+    const key = newKey();
+    const created = await send(first, key, 'POST', '/v1/payments', CREATE);
+    const requestId = created.headers.get('x-request-id') ?? created.headers.get('request-id');
+    expect(requestId).toBeTruthy();
+    const inspector = await send(second, key, 'GET', '/_sandbox/inspector');
+    expect(inspector.status).toBe(200);
+    expect(await inspector.text()).toContain(String(requestId));
+  });
+
   it('shares a key clock and its reset', async () => {
     const key = newKey();
     await send(first, key, 'POST', '/_sandbox/clock/advance', { seconds: 3600 });
