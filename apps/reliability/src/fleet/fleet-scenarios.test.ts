@@ -21,7 +21,7 @@ let keys = 0;
 const newKey = () => `sk_test_fleet_${process.pid}_${++keys}`;
 
 beforeAll(async () => {
-  fleet = await startFleet({ instances: 2 });
+  fleet = await startFleet({ instances: 3 });
   receiver = await startReceiver('answer');
 });
 
@@ -41,7 +41,7 @@ async function settled(send: () => Promise<Answer>): Promise<Answer> {
   }
 }
 
-describe('a fleet of two instances on redis-server behind HAProxy', () => {
+describe('a fleet of three instances on redis-server behind HAProxy', () => {
   it('passes the contract check through the balancer', { timeout: 120_000 }, async () => {
     const result = await new Promise<{ code: number; output: string }>((resolve) => {
       execFile(
@@ -137,6 +137,52 @@ describe('a fleet of two instances on redis-server behind HAProxy', () => {
     const events = receiver.received.filter((event) => ids.includes(event.data?.object?.id ?? ''));
     expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
     expect(attempts).toHaveLength(events.length);
+  });
+
+  it('loses no answered write when an instance is killed under load', async () => {
+    const victim = fleet.instances[2] as (typeof fleet.instances)[0];
+    const key = newKey();
+    const answered = new Map<string, string>();
+    const unanswered: string[] = [];
+    let sent = 0;
+    const worker = async () => {
+      while (sent < 120) {
+        const idempotencyKey = `load-${sent++}`;
+        const answer = await call(fleet.url, {
+          method: 'POST',
+          path: '/v1/payments',
+          key,
+          idempotencyKey,
+          body: paymentBody(6000),
+        });
+        if (answer.status === 201) answered.set(idempotencyKey, idOf(answer));
+        else unanswered.push(idempotencyKey);
+        if (sent === 40) await victim.kill9();
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    expect(victim.alive()).toBe(false);
+    // Every answered create is there, whichever instance serves the read.
+    for (const id of answered.values()) {
+      expect((await call(fleet.url, { path: `/v1/payments/${id}`, key })).status).toBe(200);
+    }
+    // A create whose answer was lost with the instance is made (or replayed) by its retry.
+    for (const idempotencyKey of unanswered) {
+      const retried = await settled(() =>
+        call(fleet.url, {
+          method: 'POST',
+          path: '/v1/payments',
+          key,
+          idempotencyKey,
+          body: paymentBody(6000),
+        }),
+      );
+      expect(retried.status).toBe(201);
+      answered.set(idempotencyKey, idOf(retried));
+    }
+    expect(new Set(answered.values()).size).toBe(120);
+    const listed = await call(fleet.url, { path: '/v1/payments?limit=100', key });
+    expect((listed.json as { has_more: boolean }).has_more).toBe(true);
   });
 
   it('keeps a retry when the instance that scheduled it is killed', async () => {
