@@ -6,7 +6,7 @@ import {
   sandboxRequestValidators,
 } from '../generated/request-validators.js';
 import {
-  type AccountService,
+  AccountService,
   type EventDelivery,
   type SandboxState,
   settleDuePayments,
@@ -257,7 +257,9 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
       default: limitSchema.default,
     },
     serviceFor(apiKey) {
-      store.sweep(resolved.clock.now());
+      sandbox.store.sweep(resolved.clock.now());
+      // On Valkey/Redis each read of the account is a round trip: a request reads it once.
+      if (redis !== undefined) return new AccountService(sandbox, apiKey, true);
       return services.get(apiKey);
     },
     async deliver(events) {

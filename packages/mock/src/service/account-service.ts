@@ -35,8 +35,13 @@ export class AccountService {
   #webhooks: WebhooksFacet | undefined;
   #inspector: InspectorFacet | undefined;
 
-  constructor(sandbox: SandboxState, apiKey: string) {
-    this.scope = new KeyScope(sandbox, apiKey);
+  constructor(
+    sandbox: SandboxState,
+    apiKey: string,
+    /** Serves one request only, reading the key's account once (see `KeyScope`). */
+    perRequest = false,
+  ) {
+    this.scope = new KeyScope(sandbox, apiKey, perRequest);
   }
 
   /** Payments: create, retrieve, list, capture, cancel, refund, settlement. */

@@ -54,19 +54,43 @@ export const noEvents: EventDelivery[] = [];
  * scope.now(await scope.find()); // the key's clock, ms epoch
  */
 export class KeyScope {
+  /** The account as this request read it (only when `perRequest`): the next steps reuse it. */
+  private held: AccountStore | undefined;
+
   constructor(
     readonly sandbox: SandboxState,
     readonly apiKey: string,
+    /**
+     * Serves one request only: the account is read from the store once and reused by the
+     * request's later steps (faults, settlements, the handler, the inspector, the release), as
+     * long as it is not closed. For a networked store, where each read is a round trip.
+     */
+    private readonly perRequest = false,
   ) {}
 
   /** The key's account, if it holds anything (reads never create one). */
   find(): Awaitable<AccountStore | undefined> {
-    return this.sandbox.store.find(this.apiKey);
+    if (!this.perRequest) return this.sandbox.store.find(this.apiKey);
+    if (this.held !== undefined && !this.held.closed) return this.held;
+    return this.keep(this.sandbox.store.find(this.apiKey));
   }
 
   /** The key's account, created on first write. */
   open(): Awaitable<AccountStore> {
-    return this.sandbox.store.open(this.apiKey);
+    if (!this.perRequest) return this.sandbox.store.open(this.apiKey);
+    if (this.held !== undefined && !this.held.closed) return this.held;
+    return this.keep(this.sandbox.store.open(this.apiKey)) as Awaitable<AccountStore>;
+  }
+
+  private keep<T extends AccountStore | undefined>(read: Awaitable<T>): Awaitable<T> {
+    if (read instanceof Promise) {
+      return read.then((account) => {
+        this.held = account;
+        return account;
+      });
+    }
+    this.held = read;
+    return read;
   }
 
   /** The key's clock now (ms epoch) with its account as read: the server's time plus the offset. */
