@@ -3,7 +3,7 @@ export * from './attacks/abuse.js';
 export * from './attacks/floods.js';
 export * from './attacks/sockets.js';
 export * from './expect-helpers.js';
-export { type Backend, type Balancer, haproxyConfig, startHaproxy } from './fleet/haproxy.js';
+export { type Balancer, startHaproxy } from './fleet/haproxy.js';
 export { findProgram } from './fleet/processes.js';
 export { type RedisServer, startRedisServer } from './fleet/redis-server.js';
 export * from './http.js';
