@@ -13,6 +13,8 @@ import type { BenchSettings } from './modes.js';
 import type { ProfileResult } from './profile.js';
 import type { ProxyOverheadResult } from './proxy-overhead.js';
 import { proxyOverheadTargets, renderProxyOverhead } from './proxy-overhead-report.js';
+import type { RedisFleetResult } from './redis-fleet.js';
+import { redisFleetRatios, renderRedisFleet } from './redis-fleet-report.js';
 import type { SdkOverheadResult } from './sdk-overhead.js';
 import { SERVER_LABELS, type ServerName } from './servers.js';
 import { ratio, round } from './stats.js';
@@ -32,6 +34,8 @@ export interface Measurements {
   memory?: MemoryResult;
   /** Absent from a quick run. */
   dataDir?: DataDirResult;
+  /** The mock on Valkey/Redis beside the memory store; absent from a quick run or when skipped. */
+  redisFleet?: RedisFleetResult;
   /** The worst case of each issue-10 attack, replayed on a fresh CLI. */
   attackMemory: AttackMemoryResult[];
   profile?: ProfileResult;
@@ -116,6 +120,8 @@ export function buildReport(measurements: Measurements): BenchReport {
   }
   if (measurements.dataDir !== undefined)
     Object.assign(ratios, dataDirRatios(measurements.dataDir));
+  if (measurements.redisFleet !== undefined)
+    Object.assign(ratios, redisFleetRatios(measurements.redisFleet));
   for (const endpoint of ['create', 'retrieve'] as const) {
     const mock = findThroughput(measurements.throughput, 'mock', endpoint);
     const honoFloor = findThroughput(measurements.throughput, 'hono-floor', endpoint);
@@ -375,6 +381,7 @@ export function renderMarkdown(report: BenchReport): string {
     );
   }
   if (report.dataDir !== undefined) out.push(...renderDataDir(report.dataDir));
+  if (report.redisFleet !== undefined) out.push(...renderRedisFleet(report.redisFleet));
   if (report.attackMemory.length > 0) out.push(...renderAttackMemory(report.attackMemory));
   out.push(
     '',

@@ -1,4 +1,4 @@
-// Runs every measurement in order (throughput, SDK, cold start, memory, attacks, profile) and writes the report.
+// Runs every measurement in order (throughput, SDK, cold start, memory, data directory, Valkey/Redis fleet, attacks, profile) and writes the report.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { type BenchMode, settingsFor } from './modes.js';
 import { ensurePrism } from './prism.js';
 import { type ProfileResult, profileMock } from './profile.js';
 import { measureProxyCost, type ProxyOverheadResult } from './proxy-overhead.js';
+import { measureRedisFleet, type RedisFleetResult } from './redis-fleet.js';
 import { type BenchReport, buildReport, renderMarkdown } from './report.js';
 import { measureSdkOverhead, type SdkOverheadResult } from './sdk-overhead.js';
 import { type RunningServer, type ServerName, serverCommand, startServer } from './servers.js';
@@ -101,6 +102,7 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
     let attackMemory: AttackMemoryResult[] = [];
     let profile: ProfileResult | undefined;
     let dataDir: DataDirResult | undefined;
+    let redisFleet: RedisFleetResult | undefined;
     if (!settings.targetsOnly) {
       const memoryServer = await startServer(serverCommand('mock-quiet'), logDir);
       running.push(memoryServer);
@@ -109,6 +111,10 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
       log('memory measured');
       dataDir = await measureDataDir(loadTool, settings, logDir, log);
       log('data directory measured');
+      const fleet = await measureRedisFleet(loadTool, settings, logDir, log);
+      if ('skipped' in fleet) skipped.push(fleet.skipped);
+      else redisFleet = fleet.result;
+      log(`Valkey/Redis fleet ${redisFleet === undefined ? 'skipped' : 'measured'}`);
       attackMemory = await measureAttackMemory(mode === 'full' ? 'full' : 'smoke', log);
       log('attacks replayed');
       profile = await profileMock('mock', loadTool, settings, logDir);
@@ -125,6 +131,7 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
       proxyOverhead,
       memory,
       dataDir,
+      redisFleet,
       attackMemory,
       profile,
       fixes: HOT_PATH_FIXES,

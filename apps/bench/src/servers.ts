@@ -27,6 +27,8 @@ export type ServerName =
   | 'mock'
   | 'mock-quiet'
   | 'mock-data-dir'
+  | 'mock-redis-1'
+  | 'mock-redis-2'
   | 'mock-before'
   | 'mock-previous'
   | 'contract-proxy'
@@ -40,6 +42,9 @@ export const SERVER_LABELS: Record<ServerName, string> = {
   mock: 'our mock (CLI, default settings: logs each request)',
   'mock-quiet': 'our mock (CLI, --quiet)',
   'mock-data-dir': 'our mock (CLI, --quiet, --data-dir)',
+  'mock-redis-1': 'our mock (CLI, --quiet, --redis-url): one instance on redis-server',
+  'mock-redis-2':
+    'our mock (CLI, --quiet, --redis-url): two instances on one redis-server behind HAProxy (round robin)',
   'mock-before': `our mock before the redesign (${BASELINE_MOCK_COMMIT}, CLI, default settings)`,
   'mock-previous': 'our mock as built at $BENCH_PREVIOUS (CLI, default settings; quick A/B)',
   'contract-proxy':
@@ -78,6 +83,8 @@ export interface OnDemandEntries {
   mockPrevious?: string;
   /** The data directory of `mock-data-dir`. */
   dataDir?: string;
+  /** The `--redis-url` of `mock-redis-1` and `mock-redis-2`. */
+  redisUrl?: string;
   /** The URL `contract-proxy` forwards to. */
   proxyTarget?: string;
 }
@@ -114,6 +121,23 @@ export function serverCommand(name: ServerName, entries: OnDemandEntries = {}): 
           '--quiet',
           '--data-dir',
           dataDir,
+        ],
+      };
+    }
+    case 'mock-redis-1':
+    case 'mock-redis-2': {
+      const redisUrl = entries.redisUrl;
+      if (redisUrl === undefined) throw new Error(`${name} needs a redis URL.`);
+      return {
+        name,
+        args: (port) => [
+          ...MOCK_CLI_NODE_FLAGS,
+          MOCK_CLI,
+          '--port',
+          String(port),
+          '--quiet',
+          '--redis-url',
+          redisUrl,
         ],
       };
     }

@@ -136,6 +136,56 @@ describe('bench smoke run', () => {
     expect(report.ratios['create.mock-data-dir/mock-quiet']).toBeGreaterThan(0);
   });
 
+  it('measured the Valkey/Redis fleet beside the memory store, every server answering correctly, or said why not', () => {
+    const fleet = report.redisFleet;
+    if (fleet === undefined) {
+      // Only a machine without redis-server or haproxy skips it (.ci/run installs both).
+      expect(report.skipped.join('\n')).toMatch(/Valkey\/Redis fleet: .* not installed/);
+      return;
+    }
+    expect(
+      fleet.throughput.map((result) => `${result.server} ${result.endpoint} ${result.correct}`),
+    ).toEqual([
+      'mock-quiet create true',
+      'mock-redis-1 create true',
+      'mock-redis-2 create true',
+      'mock-quiet retrieve true',
+      'mock-redis-1 retrieve true',
+      'mock-redis-2 retrieve true',
+    ]);
+    for (const result of fleet.throughput) {
+      expect(result.requestsPerSecond, `${result.server} ${result.endpoint}`).toBeGreaterThan(0);
+      expect(result.rounds.map((round) => round.non2xx + round.errors)).toEqual(
+        result.rounds.map(() => 0),
+      );
+    }
+    expect(fleet.work.map((work) => `${work.server} ${work.endpoint}`)).toEqual([
+      'mock-redis-1 create',
+      'mock-redis-1 retrieve',
+      'mock-redis-2 create',
+      'mock-redis-2 retrieve',
+    ]);
+    for (const work of [...fleet.work, ...fleet.sequential]) {
+      expect(work.requests, work.endpoint).toBeGreaterThan(0);
+      expect(work.commandsPerRequest, work.endpoint).toBeGreaterThan(0);
+      expect(work.readsPerRequest, work.endpoint).toBeGreaterThan(0);
+    }
+    expect(fleet.sequential.map((work) => `${work.endpoint} ${work.failures}`)).toEqual([
+      'create 0',
+      'retrieve 0',
+    ]);
+    for (const endpoint of ['create', 'retrieve']) {
+      for (const pair of [
+        'mock-redis-1/mock-quiet',
+        'mock-redis-2/mock-quiet',
+        'mock-redis-2/mock-redis-1',
+      ]) {
+        expect(report.ratios[`${endpoint}.${pair}`], `${endpoint}.${pair}`).toBeGreaterThan(0);
+      }
+    }
+    expect(markdown).toContain('## Valkey/Redis fleet');
+  });
+
   it('computes the ratios and every target', () => {
     expect(report.ratios['create.mock/floor']).toBeGreaterThan(0);
     expect(report.ratios['retrieve.mock/floor']).toBeGreaterThan(0);

@@ -15,6 +15,9 @@ import {
 import type { RunningServer, ServerName } from './servers.js';
 import { median } from './stats.js';
 
+/** What the throughput run needs of a server: its name and URL (a process, or a balancer in front of some). */
+export type Target = Pick<RunningServer, 'name' | 'url'>;
+
 /** The two measured endpoints. */
 export type Endpoint = 'create' | 'retrieve';
 
@@ -43,7 +46,7 @@ export interface ThroughputResult {
  * probe.ok; // true
  */
 export async function probeServer(
-  server: RunningServer,
+  server: Target,
 ): Promise<{ ok: boolean; paymentId: string; create: string; retrieve: string }> {
   const created = await sendRequest(`${server.url}/v1/payments`, {
     method: 'POST',
@@ -78,7 +81,7 @@ export async function probeServer(
  * @example
  * await resetLoadKeys(mock);
  */
-export async function resetLoadKeys(server: RunningServer): Promise<void> {
+export async function resetLoadKeys(server: Target): Promise<void> {
   if (!server.name.startsWith('mock')) return;
   let next = 0;
   const worker = async () => {
@@ -100,7 +103,7 @@ export async function resetLoadKeys(server: RunningServer): Promise<void> {
 }
 
 function loadSpec(
-  server: RunningServer,
+  server: Target,
   endpoint: Endpoint,
   paymentId: string,
   settings: BenchSettings,
@@ -128,7 +131,7 @@ function loadSpec(
  * const results = await measureThroughput([floor, mock], loadTool, settingsFor('full'), console.error);
  */
 export async function measureThroughput(
-  servers: RunningServer[],
+  servers: Target[],
   tool: LoadTool,
   settings: BenchSettings,
   log: (line: string) => void,
