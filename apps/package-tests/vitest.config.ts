@@ -1,11 +1,13 @@
-// Vitest configuration of the package tests: the tarballs are packed once, before every test file; three files at a time (each mostly waits on npm, tsc and child processes: 305 s one after another on two cores, 127 s three at a time).
+// Vitest configuration of the package tests: the tarballs are packed once, before every test file; three files at a time, longest first (each mostly waits on npm, tsc and child processes: 305 s one after another on two cores, 127 s three at a time).
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './src/longest-first.js';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     globalSetup: ['./src/global-setup.ts'],
     maxWorkers: 3,
+    sequence: { sequencer: LongestFirst },
     testTimeout: 300_000,
     hookTimeout: 300_000,
   },

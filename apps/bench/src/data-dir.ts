@@ -44,7 +44,7 @@ export function dataDirSizes(settings: BenchSettings): {
   restarts: number;
 } {
   return settings.mode === 'smoke'
-    ? { payments: 2_000, keys: 100, restarts: 2 }
+    ? { payments: 500, keys: 50, restarts: 2 }
     : { payments: 100_000, keys: 1_000, restarts: 3 };
 }
 

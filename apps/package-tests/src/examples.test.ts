@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { runIn } from './fresh-project.js';
+import { NPM_INSTALL, runIn } from './fresh-project.js';
 import { repoRoot, toolPath } from './pack.js';
 
 const run = promisify(execFile);
@@ -35,7 +35,7 @@ describe('examples/merchant-app, installed from the tarballs', () => {
       }
     }
     await writeFile(manifestPath, JSON.stringify(manifest, null, 2));
-    await runIn(directory, 'npm', ['install', '--no-audit', '--no-fund', ...tarballs]);
+    await runIn(directory, 'npm', [...NPM_INSTALL, ...tarballs]);
 
     const { stdout, stderr } = await run('npm', ['test'], {
       cwd: directory,

@@ -1,0 +1,167 @@
+// The suite each install test file runs on its own fresh project: the packed tarballs installed with npm and used as a merchant would.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type CliSandbox, startCliSandbox, waitForUrl } from './cli-sandbox.js';
+import { freshProject, type Resolution, runIn, strictTsconfig } from './fresh-project.js';
+import { merchantScript, type ScriptFlavour } from './merchant-script.js';
+import { manifestOf, packageVersion, repoRoot, toolPath } from './pack.js';
+
+const tarballs = Object.values(inject('tarballs'));
+
+/**
+ * A module that imports every public entry of every tarball (read from their `exports`, so a
+ * new entry is checked the day it is added), for a strict type-check without `@types/node`.
+ */
+function everyEntryModule(type: 'commonjs' | 'module', resolution: Resolution): string {
+  const specifiers = tarballs.flatMap((tarball) => {
+    const { name, exports } = manifestOf(tarball);
+    return Object.keys(exports)
+      .filter((subpath) => !subpath.endsWith('.json'))
+      .map((subpath) => `${name}${subpath.slice(1)}`);
+  });
+  // msw 2's own declarations import the ESM-only `rettime`, which a CommonJS project cannot
+  // type-check under node16/nodenext resolution: the msw entry is checked where msw's are.
+  const mswCompiles = type === 'module' || resolution === 'bundler';
+  return specifiers
+    .filter((specifier) => mswCompiles || !specifier.endsWith('/msw'))
+    .map(
+      (specifier, index) => `import * as entry${index} from '${specifier}';\nvoid entry${index};`,
+    )
+    .join('\n');
+}
+const tsc = join(repoRoot, 'apps/package-tests/node_modules/.bin/tsc');
+const tsx = join(repoRoot, 'apps/package-tests/node_modules/.bin/tsx');
+
+/** Triggers one event on the CLI sandbox and returns what the merchant script needs to check it. */
+async function scriptEnv(sandbox: CliSandbox): Promise<Record<string, string>> {
+  const response = await fetch(`${sandbox.url}/v1/payments`, {
+    method: 'POST',
+    headers: {
+      authorization: 'Bearer sk_test_packagetests',
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    },
+    body: JSON.stringify({
+      amount: 1000,
+      currency: 'KZT',
+      payment_method: { type: 'token', token: 'tok_test_success' },
+    }),
+  });
+  expect(response.status).toBe(201);
+  const delivery = await sandbox.firstDelivery;
+  return {
+    MOCK_URL: sandbox.url,
+    DELIVERY: JSON.stringify(delivery),
+    WEBHOOK_SECRET: sandbox.secret,
+  };
+}
+
+function resultOf(stdout: string): unknown {
+  const line = stdout.split('\n').find((text) => text.startsWith('RESULT '));
+  return line === undefined ? stdout : JSON.parse(line.slice('RESULT '.length));
+}
+
+const expected = {
+  inProcess: 'SUCCEEDED',
+  overHttp: 'SUCCEEDED',
+  event: 'payment.succeeded',
+  forged: 'invalid_signature',
+  received: '204 payment.succeeded',
+  // The spec's info.version is the version of @payment-service/openapi (scripts/sync-versions.mjs).
+  specVersion: packageVersion('openapi'),
+};
+
+/** A merchant's project: how it is made, how its script is run, which resolutions type-check it. */
+export interface MerchantProject {
+  name: string;
+  type: 'commonjs' | 'module';
+  flavour: ScriptFlavour;
+  resolutions: Resolution[];
+}
+
+/**
+ * Declares the suite of one fresh project (one per test file, so that vitest installs the projects
+ * side by side): its merchant script, `npx payment-service-mock`, strict type-checks, and stops.
+ *
+ * @example
+ * describeFreshProject({ name: 'CommonJS', type: 'commonjs', flavour: 'commonjs', resolutions: [] });
+ */
+export function describeFreshProject({ name, type, flavour, resolutions }: MerchantProject): void {
+  describe(`a fresh ${name} project`, () => {
+    let project: string;
+    let sandbox: CliSandbox;
+    const script = flavour === 'typescript' ? 'smoke.ts' : 'smoke.js';
+
+    beforeAll(async () => {
+      // msw is the mock's optional peer dependency, needed by its `testing/msw` entry's types.
+      const mock = tarballs.find((tarball) => manifestOf(tarball).name === '@payment-service/mock');
+      const msw = `msw@${manifestOf(mock as string).peerDependencies?.msw}`;
+      project = await freshProject(type, resolutions.length > 0 ? [...tarballs, msw] : tarballs);
+      await writeFile(join(project, script), merchantScript(flavour));
+      sandbox = await startCliSandbox(project);
+    });
+    afterAll(async () => {
+      await sandbox?.stop();
+    });
+
+    it('creates payments in process and against the installed payment-service-mock, and verifies a delivery', async () => {
+      const env = await scriptEnv(sandbox);
+      const [command, args] = flavour === 'typescript' ? [tsx, [script]] : ['node', [script]];
+      const stdout = await runIn(project, command, args, env);
+      expect(resultOf(stdout)).toMatchObject(expected);
+    });
+
+    it('prints the version with `npx payment-service-mock --version`', async () => {
+      const stdout = await runIn(project, 'npx', [
+        '--no-install',
+        'payment-service-mock',
+        '--version',
+      ]);
+      expect(stdout.trim()).toBe(packageVersion('mock'));
+      expect(sandbox.output()).toContain(`sandbox ${packageVersion('mock')} listening on`);
+    });
+
+    it.each(resolutions)(
+      'type-checks the script and every public entry strictly under %s resolution without @types/node',
+      async (resolution) => {
+        await writeFile(join(project, 'smoke.ts'), merchantScript('typescript'));
+        await writeFile(join(project, 'entries.ts'), everyEntryModule(type, resolution));
+        await writeFile(
+          join(project, 'tsconfig.json'),
+          strictTsconfig(resolution, ['smoke.ts', 'entries.ts']),
+        );
+        await runIn(project, tsc, ['-p', 'tsconfig.json']);
+      },
+    );
+
+    it('stops `npx payment-service-mock` in the background on a SIGTERM sent to npx, freeing its port', async () => {
+      // npx runs `npm exec`, which runs `sh -c payment-service-mock`: the signal stops npm and the
+      // shell but never reaches node, which notices that its launcher is gone.
+      const npx = spawn('npx', ['--no-install', 'payment-service-mock', '--port', '0'], {
+        cwd: project,
+        env: { ...process.env, PATH: toolPath() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let text = '';
+      npx.stdout.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+      });
+      // The pipe closes once every process holding it (npm, sh and node) has exited.
+      const everyProcessExited = new Promise((resolve) => npx.stdout.on('close', resolve));
+      const url = await waitForUrl(npx, () => text);
+      npx.kill('SIGTERM');
+      await everyProcessExited;
+      expect(text).toContain('Stopping on the exit of its launcher');
+      await expect(fetch(`${url}/v1/payments`)).rejects.toThrow();
+    });
+
+    it('stops the installed payment-service-mock on SIGTERM with exit code 0', async () => {
+      expect(await sandbox.stop()).toBe(0);
+      expect(sandbox.output()).toContain('Received SIGTERM');
+      await expect(fetch(`${sandbox.url}/v1/payments`)).rejects.toThrow();
+    });
+  });
+}
