@@ -101,6 +101,23 @@ export interface IdempotencyCompletion {
   response: StoredResponse;
 }
 
+/** What `SandboxStore.openAhead` did with the Idempotency-Key. */
+export type OpenClaim =
+  /** Nothing: claim it with `claimIdempotencyKey` (after answering any armed fault). */
+  | { kind: 'skipped' }
+  /** Claimed: this in-flight record is ours. */
+  | { kind: 'claimed'; record: IdempotencyRecord }
+  /** The key already had this record: replay it, or answer 409/422. */
+  | { kind: 'held'; record: IdempotencyRecord };
+
+/** What `SandboxStore.openAhead` read with the account. */
+export interface OpenAhead {
+  account: AccountStore;
+  claim: OpenClaim;
+  /** The payment asked for, as read; undefined when none was asked or the key holds no such one. */
+  payment: StoredPayment | undefined;
+}
+
 /** A page of an account's payments, newest first. */
 export interface PaymentPage {
   data: StoredPayment[];
@@ -133,6 +150,27 @@ export interface SandboxStore {
    * A networked store expires keys itself (TTL) and makes this a no-op.
    */
   sweep(serverNow: number): void;
+
+  // Optional fast paths of a networked store, where every call is a round trip: a request asks
+  // in its first round trip what its later steps would each ask. The memory store has none
+  // (it answers each call at once).
+  /**
+   * `open`, and in the same round trip: claims the Idempotency-Key of the record `makeRecord`
+   * builds on the key's clock (given the offset last read; the claim is made only if that offset
+   * still holds and no fault is armed, else `skipped`: the caller answers the faults first, then
+   * claims with `claimIdempotencyKey`), and reads the payment `paymentId`. @async
+   */
+  openAhead?(
+    apiKey: string,
+    serverNow: number,
+    makeRecord: ((accountNow: number) => IdempotencyRecord) | undefined,
+    paymentId: string | undefined,
+  ): Promise<OpenAhead>;
+  /** `find`, and the payment `id` of the account found, in one round trip. @async */
+  findWithPayment?(
+    apiKey: string,
+    id: string,
+  ): Promise<{ account: AccountStore | undefined; payment: StoredPayment | undefined }>;
 }
 
 /**
@@ -203,6 +241,12 @@ export interface AccountStore {
   takeDueSettlements(accountNow: number): Awaitable<StoredPayment[]>;
   /** When the next PENDING payment settles, if any. @async */
   nextSettlementAt(): Awaitable<number | undefined>;
+  /**
+   * Optional (a networked store, which reads when the next PENDING payment settles with the
+   * account): false when none settles by `accountNow` as the account was last read, so a request
+   * need not ask `takeDueSettlements`. Payments made since that read are the caller's later ones.
+   */
+  mayHaveDueSettlements?(accountNow: number): boolean;
 
   // Idempotency records.
   /** The record of an Idempotency-Key, if held and not expired. @async */

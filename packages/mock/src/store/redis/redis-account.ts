@@ -21,8 +21,14 @@ import type { ScriptName } from './scripts.js';
 type Payment = components['schemas']['Payment'];
 type Faults = SandboxComponents['schemas']['Faults'];
 
-/** What `psm_find`/`psm_open` answer: generation, offset, faults, webhooks used, endpoints. */
-export type AccountState = [string, string, string, string, number];
+/**
+ * What `psm_find`/`psm_open` answer: generation, offset, faults, webhooks used, endpoints,
+ * whether it keeps data for good (1/0), when its next PENDING payment settles (or '').
+ */
+export type AccountState = [string, string, string, string, number, number, string];
+
+/** How many elements of a `psm_find`/`psm_open` answer are the account's state. */
+export const ACCOUNT_STATE_LENGTH = 7;
 
 const ENTRY_BYTES = 256;
 
@@ -44,6 +50,13 @@ export class RedisAccount implements AccountStore {
   generation = '';
   /** Endpoints the key has (read with the account). */
   endpoints = 0;
+  /**
+   * Whether the account keeps data while its generation lives (a payment or a logged request:
+   * the key's own caps never evict the last one), so releasing it would do nothing.
+   */
+  kept = false;
+  /** When the next PENDING payment settles (key's clock), as last read or made here. */
+  settlesNext: number | undefined;
   private hooks: RedisWebhooks | undefined;
   /** The account's hash key. */
   readonly key: string;
@@ -57,8 +70,10 @@ export class RedisAccount implements AccountStore {
   }
 
   /** Takes the account's state as just read. */
-  refresh([generation, offset, faults, hooks, endpoints]: AccountState): void {
+  refresh([generation, offset, faults, hooks, endpoints, kept, settles]: AccountState): void {
     this.generation = generation;
+    this.kept = kept === 1;
+    this.settlesNext = settles === '' ? undefined : Number(settles);
     this.offsetSeconds = Number(offset);
     this.faults = JSON.parse(faults) as Faults;
     this.endpoints = Number(endpoints);
@@ -178,6 +193,14 @@ export class RedisAccount implements AccountStore {
       this.closed = true;
       return build(-1);
     }
+    this.kept = true;
+    const { settlesAt } = record;
+    if (
+      settlesAt !== undefined &&
+      !(this.settlesNext !== undefined && this.settlesNext <= settlesAt)
+    ) {
+      this.settlesNext = settlesAt;
+    }
     return build(Number((answer as [number, number])[0]));
   }
 
@@ -219,6 +242,10 @@ export class RedisAccount implements AccountStore {
 
   async takeDueSettlements(accountNow: number): Promise<StoredPayment[]> {
     return decodePayments((await this.run('psm_settle', accountNow)) as unknown[]);
+  }
+
+  mayHaveDueSettlements(accountNow: number): boolean {
+    return this.settlesNext !== undefined && this.settlesNext <= accountNow;
   }
 
   async nextSettlementAt(): Promise<number | undefined> {
