@@ -148,6 +148,36 @@ describe('two mock servers on one Valkey/Redis', () => {
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('gives back a key claimed ahead when the request fails before its key step', async () => {
+    const key = newKey();
+    expect((await send(first, key, 'POST', '/v1/payments', CREATE)).status).toBe(201);
+    const store = (firstRuntime.state.store as OpeningStore).current as RedisStore;
+    const openAhead = store.openAhead.bind(store);
+    store.openAhead = async (...args) => {
+      store.openAhead = openAhead;
+      const read = await openAhead(...args);
+      expect(read.claim.kind).toBe('claimed');
+      // The faults step fails once (as a bug would).
+      const { faults } = read.account;
+      Object.defineProperty(read.account, 'faults', {
+        configurable: true,
+        get() {
+          Object.defineProperty(read.account, 'faults', {
+            configurable: true,
+            writable: true,
+            value: faults,
+          });
+          throw new Error('faults unreadable');
+        },
+      });
+      return read;
+    };
+    const failed = await send(first, key, 'POST', '/v1/payments', CREATE, 'given-back');
+    expect(failed.status).toBe(500);
+    const retried = await send(second, key, 'POST', '/v1/payments', CREATE, 'given-back');
+    expect(retried.status).toBe(201);
+  });
+
   it('takes a payment and its Idempotency-Key answer together when another server resets the key meanwhile', async () => {
     const key = newKey();
     expect((await send(first, key, 'POST', '/v1/payments', CREATE)).status).toBe(201);

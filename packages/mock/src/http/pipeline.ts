@@ -81,6 +81,11 @@ interface RequestRead {
   keyError: FieldError | undefined;
 }
 
+/** A body that could not be read: nothing to check. */
+function unreadable(read: BodyResult): RequestRead {
+  return { read, body: undefined, prepared: undefined, keyError: undefined };
+}
+
 /** Injected latency of the key's `latency_ms` fault not yet spent, in ms. */
 interface Latency {
   ms: number;
@@ -227,20 +232,24 @@ export function operationPipeline(
     }
   };
 
-  /** Reads and checks the body and the Idempotency-Key header (no answer yet). */
-  const readRequest = async (c: Context<MockEnv>): Promise<RequestRead> => {
-    let body: unknown;
-    let read: BodyResult | undefined;
-    if (shape.readsBody) {
-      read = await readJsonBody(c.req.raw, maxBodyBytes);
-      if (!read.ok) return { read, body: undefined, prepared: undefined, keyError: undefined };
-      body = read.body;
-    }
+  /** Checks the body as read and the Idempotency-Key header (no answer yet). */
+  const checkRequest = (
+    c: Context<MockEnv>,
+    read: BodyResult | undefined,
+    body: unknown,
+  ): RequestRead => {
     const prepared = shape.prepare(body);
     const keyError = takesKey
       ? checkIdempotencyKey(c.req.header('idempotency-key') ?? null)
       : undefined;
     return { read, body, prepared, keyError };
+  };
+
+  /** Reads and checks the body and the Idempotency-Key header. */
+  const readRequest = async (c: Context<MockEnv>): Promise<RequestRead> => {
+    if (!shape.readsBody) return checkRequest(c, undefined, undefined);
+    const read = await readJsonBody(c.req.raw, maxBodyBytes);
+    return read.ok ? checkRequest(c, read, read.body) : unreadable(read);
   };
 
   /**
@@ -254,7 +263,17 @@ export function operationPipeline(
     latency: Latency | undefined,
     early?: RequestRead,
   ): Promise<Response> => {
-    const { read, body, prepared, keyError } = early ?? (await readRequest(c));
+    let request = early;
+    if (request === undefined) {
+      // No promise for an operation without a body (the memory store's hot reads).
+      if (shape.readsBody) {
+        const bodyRead = await readJsonBody(c.req.raw, maxBodyBytes);
+        request = bodyRead.ok ? checkRequest(c, bodyRead, bodyRead.body) : unreadable(bodyRead);
+      } else {
+        request = checkRequest(c, undefined, undefined);
+      }
+    }
+    const { read, body, prepared, keyError } = request;
     if (read !== undefined) {
       exchange.bodyText = read.text;
       if (!read.ok) {
@@ -356,6 +375,9 @@ export function operationPipeline(
     } catch (error) {
       response = internalError(exchange, error);
     }
+    // A key claimed ahead and never taken (the request ended before its key step) is free again.
+    const unused = exchange.service?.giveBackUnusedClaim();
+    if (unused !== undefined) await unused;
     // Nothing is answered before what it changed is stored.
     const unstored = persist();
     if (unstored !== undefined) response = answerProblem(exchange, unstored);

@@ -122,6 +122,18 @@ export class AccountService {
     return this.scope.readAhead({ post, makeRecord, paymentId });
   }
 
+  /**
+   * Gives back an Idempotency-Key claimed ahead that the request never took (it ended before
+   * its key step): undefined, at once, when there is none.
+   */
+  giveBackUnusedClaim(): Promise<void> | undefined {
+    const ahead = this.scope.takeClaim();
+    if (ahead === undefined || ahead.claim.kind !== 'claimed') return undefined;
+    return Promise.resolve(ahead.account.forgetIdempotencyRecord(ahead.claim.record)).catch(
+      () => {},
+    );
+  }
+
   /** The request waited on its latency fault: what was read ahead with the account is stale. */
   waited(): void {
     this.scope.waited();
