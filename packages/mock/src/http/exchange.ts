@@ -118,8 +118,9 @@ export function internalError(exchange: Exchange, error?: unknown): Response {
  * Observes a finished request, once, from what its exchange holds: one log line (time, method,
  * path with secrets masked, status or `aborted`/`dropped`, problem `code`, duration, request
  * id); the inspector's record for an authenticated key (not `GET /_sandbox/…` reads; bodies cut
- * at 4 096 characters; never fails the request, and is stored before the answer goes out); and
- * the dropped connection of a `drop_after_commit` fault. Never rejects.
+ * at 4 096 characters; never fails the request: stored at once by the memory store, sent without
+ * holding the answer by an asynchronous one, see `SandboxState.pendingRecords`); and the dropped
+ * connection of a `drop_after_commit` fault. Never throws.
  *
  * @example
  * try { return await handle(exchange); } finally { observe(c, exchange, observer, response.status); }

@@ -75,6 +75,15 @@ type Faults = SandboxComponents['schemas']['Faults'];
  * trip), so `now(serverNow)` stays synchronous too; `closed` is a property of the handle. The
  * in-flight Idempotency-Key record is what makes a concurrent request with the same key a 409: with an async store the claim is the
  * atomic set-if-absent `claimIdempotencyKey`, so this holds without the synchronous step.
+ *
+ * FAST PATHS (OPTIONAL)
+ *
+ * A networked store may offer `SandboxStore.openAhead` and `findWithPayment` (both, or neither):
+ * the request pipeline then asks in its first round trip what its later steps would each ask
+ * (the account, the Idempotency-Key's claim when no fault is armed, the path's payment; `admit`
+ * in the same tick), and `AccountStore.mayHaveDueSettlements` lets it skip `takeDueSettlements`
+ * when the account as read has nothing due. The memory store has none of them: its path is
+ * unchanged and synchronous.
  */
 
 /** Seconds a client is told to wait (`Retry-After`) while the store is unreachable. */
