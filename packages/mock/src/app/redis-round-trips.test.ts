@@ -74,11 +74,15 @@ describe('round trips to the store per request, through the whole server', () =>
     expect(capture.answer.status).toBe(200);
     const replay = await cost('/v1/payments', { method: 'POST', headers: withKey('rt-1'), body });
     expect(replay.answer.headers.get('idempotent-replayed')).toBe('true');
+    const newKey = { ...withKey('rt-3'), authorization: 'Bearer sk_test_round_trips_0002' };
+    const firstOfKey = await cost('/v1/payments', { method: 'POST', headers: newKey, body });
+    expect(firstOfKey.answer.status).toBe(201);
     // Measured 2026-11-26. Before its answer, a request waits on: a create with an
     // Idempotency-Key 2 round trips (the account read, its key claimed and the sandbox's room
     // asked in one write; then the payment made with its key's answer), a create without one 2,
     // a retrieve 1 (the account read with the payment), a capture with a key 2 (the account
-    // read with the key claimed and the payment read; then the compare-and-set), a replay 1.
+    // read with the key claimed and the payment read; then the compare-and-set), a replay 1,
+    // a new key's first create with a key 2 (its account made with the key claimed).
     // After it, each sends the inspector's record: 1 more round trip (not waited for; under
     // load ioredis carries the records in the writes of other requests).
     // History: 13 and 8 round trips for a create with a key and a retrieve when each step read
@@ -91,7 +95,8 @@ describe('round trips to the store per request, through the whole server', () =>
     expect(retrieve.beforeAnswer).toEqual([['psm_find']]);
     expect(capture.beforeAnswer).toEqual([...oneOpen, ['psm_transition']]);
     expect(replay.beforeAnswer).toEqual(oneOpen);
-    for (const request of [create, createWithoutKey, retrieve, capture, replay]) {
+    expect(firstOfKey.beforeAnswer).toEqual([...oneOpen, ['psm_create']]);
+    for (const request of [create, createWithoutKey, retrieve, capture, replay, firstOfKey]) {
       expect(request.afterAnswer).toEqual([['psm_request']]);
     }
   });

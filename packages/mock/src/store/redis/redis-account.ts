@@ -2,6 +2,7 @@
 import type { components, SandboxComponents } from '@payment-service/openapi';
 import { takeDrop, takeFailure } from '../../shared/faults.js';
 import type { ProblemInit } from '../../shared/problems.js';
+import type { StoreLimits } from '../accounts.js';
 import { paymentBytes, recordBytes, responseBytes, stringBytes } from '../memory.js';
 import type {
   IdempotencyRecord,
@@ -31,6 +32,30 @@ export type AccountState = [string, string, string, string, number, number, stri
 export const ACCOUNT_STATE_LENGTH = 7;
 
 const ENTRY_BYTES = 256;
+
+/**
+ * The arguments of `psm_claim_key` after the account's hash and generation (also the claim of
+ * `psm_open`): the record, its bytes, the key's time and the per-key caps.
+ *
+ * @example
+ * await account.run('psm_claim_key', ...claimArguments(limits, record, accountNow));
+ */
+export function claimArguments(
+  limits: StoreLimits,
+  record: IdempotencyRecord,
+  accountNow: number,
+): (string | number)[] {
+  return [
+    record.key,
+    encodeRecord(record),
+    recordBytes(record) + (record.response === undefined ? 0 : responseBytes(record.response)),
+    accountNow,
+    record.expiresAt,
+    record.serverExpiresAt,
+    limits.maxIdempotencyRecordsPerKey,
+    limits.keyMemoryBudgetBytes,
+  ];
+}
 
 /**
  * The handle of one key's data in Valkey/Redis (one per key and store). Its offset, faults and
@@ -279,17 +304,7 @@ export class RedisAccount implements AccountStore {
 
   /** The arguments of a claim (after the account's hash and generation). */
   claimArgs(record: IdempotencyRecord, accountNow: number): (string | number)[] {
-    const { limits } = this.context;
-    return [
-      record.key,
-      encodeRecord(record),
-      recordBytes(record) + (record.response === undefined ? 0 : responseBytes(record.response)),
-      accountNow,
-      record.expiresAt,
-      record.serverExpiresAt,
-      limits.maxIdempotencyRecordsPerKey,
-      limits.keyMemoryBudgetBytes,
-    ];
+    return claimArguments(this.context.limits, record, accountNow);
   }
 
   async completeIdempotencyRecord(

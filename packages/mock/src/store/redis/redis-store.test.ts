@@ -387,16 +387,10 @@ describe('RedisStore: the format marker', () => {
 
 describe('RedisStore: the fast paths', () => {
   it('opens and claims in one call; skips the claim when the offset moved or a fault is armed', async () => {
-    const { a, b } = await twoInstances();
-    // Never seen on this instance: nothing claimed, the account is opened.
-    const first = await a.openAhead(
-      KEY,
-      0,
-      (now) => inFlightRecord('k1', 'x', now + 1000),
-      undefined,
-    );
-    expect(first.claim.kind).toBe('skipped');
-    expect(await first.account.idempotencyRecord('k1')).toBeUndefined();
+    const made = await fleet(redis.url, 3);
+    closers.push(made.close);
+    const [a, b, c] = made.stores as [RedisStore, RedisStore, RedisStore];
+    // Never seen on this instance (nor anywhere): its clock offset is taken to be 0, as it is.
     const claimed = await a.openAhead(
       KEY,
       0,
@@ -407,6 +401,7 @@ describe('RedisStore: the fast paths', () => {
       kind: 'claimed',
       record: { key: 'k1', expiresAt: 1000 },
     });
+    expect((await claimed.account.idempotencyRecord('k1'))?.key).toBe('k1');
     // The same key from another instance, at once: one holds it.
     await b.open(KEY);
     const [fromA, fromB] = await Promise.all([
@@ -425,6 +420,15 @@ describe('RedisStore: the fast paths', () => {
     );
     expect(stale.claim.kind).toBe('skipped');
     expect(stale.account.offsetSeconds).toBe(60);
+    // An instance that never saw the key takes its offset to be 0: skipped as well.
+    const unseen = await c.openAhead(
+      KEY,
+      0,
+      (now) => inFlightRecord('k3', 'x', now + 1000),
+      undefined,
+    );
+    expect(unseen.claim.kind).toBe('skipped');
+    expect(await unseen.account.idempotencyRecord('k3')).toBeUndefined();
     const fresh = await a.openAhead(
       KEY,
       0,

@@ -9,7 +9,12 @@ import type { RedisContext } from './context.js';
 import { StoreFormatError, StoreUnavailableError } from './errors.js';
 import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
 import { LeaseKeeper } from './lease-keeper.js';
-import { ACCOUNT_STATE_LENGTH, type AccountState, RedisAccount } from './redis-account.js';
+import {
+  ACCOUNT_STATE_LENGTH,
+  type AccountState,
+  claimArguments,
+  RedisAccount,
+} from './redis-account.js';
 import { ScriptRunner } from './runner.js';
 
 /** How a Redis store is set up. */
@@ -189,11 +194,12 @@ export class RedisStore implements SandboxStore {
 
   /**
    * Opens the key's account and, in the same round trip, reads one of its payments
-   * (`paymentId`) and claims an Idempotency-Key (`makeRecord`) when this instance has seen the
-   * key before: `makeRecord` is given the key's time by the offset last read, and the claim is
-   * made only if that offset still holds and no fault is armed (the service answers faults
-   * before it claims). Otherwise `claim` is `skipped`, nothing is claimed, and the caller claims
-   * with `claimIdempotencyKey` after answering the faults.
+   * (`paymentId`) and claims an Idempotency-Key (`makeRecord`): `makeRecord` is given the key's
+   * time by the clock offset this instance last read (0 for a key it has not seen: most keys
+   * never move their clock), and the claim is made only if that offset still holds and no fault
+   * is armed (the service answers faults before it claims). Otherwise `claim` is `skipped`,
+   * nothing is claimed, and the caller claims with `claimIdempotencyKey` after answering the
+   * faults.
    *
    * @example
    * const { account, claim } = await store.openAhead(apiKey, serverNow, (accountNow) => record(accountNow), undefined);
@@ -206,14 +212,14 @@ export class RedisStore implements SandboxStore {
     paymentId: string | undefined,
   ): Promise<OpenAhead & { account: RedisAccount }> {
     const hash = accountHash(apiKey);
-    const cached = this.handles.get(hash);
     let record: IdempotencyRecord | undefined;
     let claimArgs: (string | number)[] = [];
-    if (makeRecord !== undefined && cached !== undefined && !cached.closed) {
-      const offset = cached.offsetSeconds;
-      const accountNow = cached.now(serverNow);
+    if (makeRecord !== undefined) {
+      const cached = this.handles.get(hash);
+      const offset = cached === undefined || cached.closed ? 0 : cached.offsetSeconds;
+      const accountNow = serverNow + offset * 1000;
       record = makeRecord(accountNow);
-      claimArgs = [...cached.claimArgs(record, accountNow), String(offset)];
+      claimArgs = [...claimArguments(this.context.limits, record, accountNow), String(offset)];
     }
     const { account, answer, payment } = await this.openWith(hash, paymentId ?? '', claimArgs);
     let claim: OpenClaim;
