@@ -30,8 +30,11 @@ export class PendingWrites {
     this.pending.add(done);
   }
 
-  /** Resolves once every write added before or while waiting has settled. */
+  /**
+   * Resolves once every write added before this call has settled (not those added meanwhile:
+   * under steady load there always are some, and a reader must not wait for ever).
+   */
   async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all(this.pending);
+    if (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 }
