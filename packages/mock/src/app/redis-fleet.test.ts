@@ -178,6 +178,34 @@ describe('two mock servers on one Valkey/Redis', () => {
     expect(retried.status).toBe(201);
   });
 
+  it('keeps a payment and its Idempotency-Key answer together whenever a reset lands during the create', async () => {
+    for (let delay = 0; delay < 40; delay++) {
+      const key = newKey();
+      // Seen before: the create claims its key in its first round trip.
+      expect((await send(first, key, 'GET', '/v1/payments')).status).toBe(200);
+      const inFlight = send(first, key, 'POST', '/v1/payments', CREATE, `race-${delay}`);
+      for (let tick = 0; tick < delay; tick++) await new Promise((done) => setImmediate(done));
+      const [created, reset] = await Promise.all([
+        inFlight,
+        send(delay % 2 === 0 ? first : second, key, 'POST', '/_sandbox/reset'),
+      ]);
+      expect(created.status).toBe(201);
+      expect(reset.status).toBe(200);
+      const listed = await send(second, key, 'GET', '/v1/payments');
+      const kept = ((await listed.json()) as { data: Array<{ id: string }> }).data;
+      const retry = await send(second, key, 'POST', '/v1/payments', CREATE, `race-${delay}`);
+      expect(retry.status).toBe(201);
+      // Kept: its record replays it. Reset: its record went too, so the retry creates anew.
+      const replayed = retry.headers.get('idempotent-replayed') === 'true';
+      expect({ delay, kept: kept.length, replayed }).toEqual({
+        delay,
+        kept: kept.length,
+        replayed: kept.length === 1,
+      });
+      if (replayed) expect(((await retry.json()) as { id: string }).id).toBe(kept[0]?.id);
+    }
+  });
+
   it('takes a payment and its Idempotency-Key answer together when another server resets the key meanwhile', async () => {
     const key = newKey();
     expect((await send(first, key, 'POST', '/v1/payments', CREATE)).status).toBe(201);
