@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, call, paymentBody } from '../http.js';
+import { type Answer, call, pause, paymentBody } from '../http.js';
 import { type Receiver, startReceiver } from '../receiver.js';
 import { type Fleet, startFleet } from './fleet.js';
 
@@ -130,11 +130,18 @@ describe('a fleet of three instances on redis-server behind HAProxy', () => {
       ids.push(idOf(created));
     }
     for (const id of ids) await receiver.waitFor(id);
-    // Both instances poll the store for due attempts: a second copy would have been claimed by
-    // the other one. The delivery log (shared) says each event was attempted once.
-    const log = await call(fleet.url, { path: '/_sandbox/webhook_deliveries', key });
-    const attempts = (log.json as { data: Array<{ event_id: string }> }).data;
     const events = receiver.received.filter((event) => ids.includes(event.data?.object?.id ?? ''));
+    // Both instances poll the store for due attempts: a second copy would have been claimed by
+    // the other one. The delivery log (shared) says each event was attempted once. An instance
+    // logs its attempt once the receiver answered it, so after the receiver saw it: read the
+    // log until it holds every attempt received (a few ms; bounded).
+    let attempts: Array<{ event_id: string }> = [];
+    for (let read = 0; read < 200; read++) {
+      const log = await call(fleet.url, { path: '/_sandbox/webhook_deliveries', key });
+      attempts = (log.json as { data: Array<{ event_id: string }> }).data;
+      if (attempts.length >= events.length) break;
+      await pause(20);
+    }
     expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
     expect(attempts).toHaveLength(events.length);
   });

@@ -11,6 +11,7 @@ import {
   type SandboxState,
   settleDuePayments,
 } from '../service/account-service.js';
+import { PendingWrites } from '../service/pending-writes.js';
 import { ServiceCache } from '../service/service-cache.js';
 import { seededRandom, systemRandom } from '../shared/ids.js';
 import type { ProblemInit } from '../shared/problems.js';
@@ -52,6 +53,11 @@ export interface Runtime {
   sleep(ms: number): Promise<void>;
   /** Resolves once no webhook attempt is in flight or due now. */
   webhooksSettled(): Promise<void>;
+  /**
+   * Resolves once the inspector's records of the requests answered so far are stored (a
+   * networked store writes them after the answer, without holding it; at once in memory).
+   */
+  requestsRecorded(): Promise<void>;
   /** What every account service shares (the testing entry reads and seeds accounts through it). */
   state: SandboxState;
   /** Watches a key for what its clock made due (settlements, retries) and runs it. */
@@ -160,6 +166,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     heldRequests: new Map(),
     webhookPolicy: resolved.webhookPolicy,
     random,
+    pendingRecords: new PendingWrites(),
   };
   const services = new ServiceCache(sandbox);
   const { webhookFetch } = resolved;
@@ -283,6 +290,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
       });
     },
     webhooksSettled: () => webhooks.settled(),
+    requestsRecorded: () => sandbox.pendingRecords.settled(),
     state: sandbox,
     async wake(apiKey) {
       const account = await sandbox.store.find(apiKey);

@@ -118,18 +118,19 @@ export function internalError(exchange: Exchange, error?: unknown): Response {
  * Observes a finished request, once, from what its exchange holds: one log line (time, method,
  * path with secrets masked, status or `aborted`/`dropped`, problem `code`, duration, request
  * id); the inspector's record for an authenticated key (not `GET /_sandbox/…` reads; bodies cut
- * at 4 096 characters; never fails the request, and is stored before the answer goes out); and
- * the dropped connection of a `drop_after_commit` fault. Never rejects.
+ * at 4 096 characters; never fails the request: stored at once by the memory store, sent without
+ * holding the answer by an asynchronous one, see `SandboxState.pendingRecords`); and the dropped
+ * connection of a `drop_after_commit` fault. Never throws.
  *
  * @example
- * try { return await handle(exchange); } finally { await observe(c, exchange, observer, response.status); }
+ * try { return await handle(exchange); } finally { observe(c, exchange, observer, response.status); }
  */
 export function observe(
   c: Context<MockEnv>,
   exchange: Exchange,
   observer: Observer,
   status: number,
-): Promise<void> | undefined {
+): void {
   const { logger } = observer;
   const elapsed = performance.now() - exchange.started;
   const answer = exchange.answer;
@@ -142,13 +143,12 @@ export function observe(
   }
   const { service, receivedAt } = exchange;
   const read = exchange.method === 'GET' && exchange.path.includes('/_sandbox/');
-  let recording: boolean | Promise<boolean> = false;
   if (service !== undefined && receivedAt !== undefined && !read) {
     try {
       const dropped = exchange.drop || exchange.aborted;
       const request = clip(exchange.bodyText ?? null);
       const response = clip(dropped ? null : (answer?.body ?? null));
-      recording = service.inspector.recordRequest(
+      service.inspector.recordRequest(
         {
           requestId: exchange.requestId,
           method: exchange.method,
@@ -166,14 +166,8 @@ export function observe(
       // The inspector is a view: a request is never failed because it could not be recorded.
     }
   }
-  // Recorded at once by the memory store; an asynchronous store's record (which never rejects)
-  // is awaited, so that the inspector shows a request once it is answered.
-  if (recording instanceof Promise) return recording.then(() => finishObserving(c, exchange));
-  finishObserving(c, exchange);
-  return undefined;
-}
-
-function finishObserving(c: Context<MockEnv>, exchange: Exchange): void {
+  // Recorded at once by the memory store; an asynchronous store's record is sent without
+  // holding the answer (the inspector waits for this server's records before it reads).
   if (exchange.drop) dropConnection(c.env);
 }
 
@@ -208,7 +202,7 @@ export function observed(
     } catch (error) {
       response = internalError(exchange, error);
     }
-    await observe(c, exchange, observer, response.status);
+    observe(c, exchange, observer, response.status);
     return response;
   };
 }

@@ -7,11 +7,11 @@ import {
   type IdempotentRequest,
 } from '../service/idempotency.js';
 import { heldRequestsFull } from '../shared/faults.js';
-import type { ProblemInit } from '../shared/problems.js';
+import type { FieldError, ProblemInit } from '../shared/problems.js';
 import type { Checked } from '../shared/validation.js';
 import type { StoredResponse } from '../store/records.js';
 import { authenticate } from './auth.js';
-import { readJsonBody } from './body.js';
+import { type BodyResult, readJsonBody } from './body.js';
 import { callerOnThisMachine } from './caller.js';
 import type { MockEnv } from './env.js';
 import {
@@ -50,6 +50,11 @@ export interface OperationShape {
   readsBody: boolean;
   /** Whether its path has an `{id}`. */
   hasId: boolean;
+  /**
+   * Whether that `{id}` names a payment the handler reads (/v1/payments/{id}…): a store that
+   * reads ahead reads it with the account.
+   */
+  paymentId: boolean;
   /** POST: a new change, so the Idempotency-Key step and the store's capacity check. */
   post: boolean;
   /** Checks the parsed body and binds it to the operation's handler. */
@@ -65,6 +70,20 @@ interface Pending {
   stored: StoredResponse | undefined;
   /** Whether the record was completed (or given back) already. */
   finished: boolean;
+}
+
+/** A request's body and Idempotency-Key header, read and checked (`prepared` once the body read). */
+interface RequestRead {
+  /** The body as read (undefined: the operation reads none). */
+  read: BodyResult | undefined;
+  body: unknown;
+  prepared: Checked<PreparedHandler> | undefined;
+  keyError: FieldError | undefined;
+}
+
+/** A body that could not be read: nothing to check. */
+function unreadable(read: BodyResult): RequestRead {
+  return { read, body: undefined, prepared: undefined, keyError: undefined };
 }
 
 /** Injected latency of the key's `latency_ms` fault not yet spent, in ms. */
@@ -102,6 +121,7 @@ export function operationPipeline(
       const ms = latency.ms;
       latency.ms = 0;
       await sleep(ms);
+      service.waited();
     }
     if (shape.api) {
       // Every /v1 request settles what is due first: at once when nothing is (memory store).
@@ -212,27 +232,56 @@ export function operationPipeline(
     }
   };
 
-  /** Body, validation, idempotency and the handler: what follows the key's faults. */
+  /** Checks the body as read and the Idempotency-Key header (no answer yet). */
+  const checkRequest = (
+    c: Context<MockEnv>,
+    read: BodyResult | undefined,
+    body: unknown,
+  ): RequestRead => {
+    const prepared = shape.prepare(body);
+    const keyError = takesKey
+      ? checkIdempotencyKey(c.req.header('idempotency-key') ?? null)
+      : undefined;
+    return { read, body, prepared, keyError };
+  };
+
+  /** Reads and checks the body and the Idempotency-Key header. */
+  const readRequest = async (c: Context<MockEnv>): Promise<RequestRead> => {
+    if (!shape.readsBody) return checkRequest(c, undefined, undefined);
+    const read = await readJsonBody(c.req.raw, maxBodyBytes);
+    return read.ok ? checkRequest(c, read, read.body) : unreadable(read);
+  };
+
+  /**
+   * Body, validation, idempotency and the handler: what follows the key's faults. `early` is the
+   * request as read before the faults (when the store reads ahead), else it is read here.
+   */
   const afterFaults = async (
     c: Context<MockEnv>,
     exchange: Exchange,
     service: AccountService,
     latency: Latency | undefined,
+    early?: RequestRead,
   ): Promise<Response> => {
-    let body: unknown;
-    if (shape.readsBody) {
-      const read = await readJsonBody(c.req.raw, maxBodyBytes);
+    let request = early;
+    if (request === undefined) {
+      // No promise for an operation without a body (the memory store's hot reads).
+      if (shape.readsBody) {
+        const bodyRead = await readJsonBody(c.req.raw, maxBodyBytes);
+        request = bodyRead.ok ? checkRequest(c, bodyRead, bodyRead.body) : unreadable(bodyRead);
+      } else {
+        request = checkRequest(c, undefined, undefined);
+      }
+    }
+    const { read, body, prepared, keyError } = request;
+    if (read !== undefined) {
       exchange.bodyText = read.text;
       if (!read.ok) {
         if (read.aborted === true) exchange.aborted = true;
         return answerProblem(exchange, read.problem);
       }
-      body = read.body;
     }
-    const prepared = shape.prepare(body);
-    const keyError = takesKey
-      ? checkIdempotencyKey(c.req.header('idempotency-key') ?? null)
-      : undefined;
+    if (prepared === undefined) throw new Error('unreachable: a body read is checked');
     if (!prepared.ok || keyError !== undefined) {
       // Every problem at once, the Idempotency-Key header's first.
       const errors = prepared.ok ? [] : [...prepared.errors];
@@ -243,6 +292,40 @@ export function operationPipeline(
     return run(c, exchange, service, prepared.value, latency, undefined);
   };
 
+  /**
+   * On a store that reads ahead (a networked one), what the request's steps will ask of it, in
+   * one round trip before the faults: a valid POST opens the account, claims its
+   * Idempotency-Key (only if no fault is armed) and asks for room; a payment's path reads the
+   * payment. The body is read first (a POST), kept for `afterFaults`: the faults still answer
+   * before its problems.
+   */
+  const readAhead = async (
+    c: Context<MockEnv>,
+    exchange: Exchange,
+    service: AccountService,
+  ): Promise<RequestRead | undefined> => {
+    const paymentId = shape.paymentId ? (c.req.param('id') ?? '') : undefined;
+    if (!shape.post) {
+      if (paymentId !== undefined) await service.readAhead(false, undefined, paymentId);
+      return undefined;
+    }
+    const early = await readRequest(c);
+    if (early.prepared?.ok !== true || early.keyError !== undefined) return early;
+    const key = takesKey ? c.req.header('idempotency-key') : undefined;
+    const request: IdempotentRequest | undefined =
+      key === undefined
+        ? undefined
+        : {
+            key,
+            method: exchange.method,
+            path: exchange.path,
+            bodyText: early.read?.text,
+            body: early.body,
+          };
+    await service.readAhead(true, request, paymentId);
+    return early;
+  };
+
   /** Auth, then the key's faults (/v1): `fail_next` answers at once, `latency_ms` is held. */
   const serve = async (c: Context<MockEnv>, exchange: Exchange): Promise<Response> => {
     const auth = authenticate(c.req.header('authorization'));
@@ -250,14 +333,16 @@ export function operationPipeline(
     const service = serviceFor(auth.apiKey);
     exchange.service = service;
     if (!shape.api) return afterFaults(c, exchange, service, undefined);
-    // Read on every /v1 request: no await when the store answers at once (the memory store).
+    const early = service.readsAhead ? await readAhead(c, exchange, service) : undefined;
+    // Read on every /v1 request: no await when the store answers at once (the memory store),
+    // nor when it was read ahead.
     const latencyRead = service.faults.latencyMs();
     const latencyMs = latencyRead instanceof Promise ? await latencyRead : latencyRead;
     if (latencyMs === 0) {
       const taken = service.faults.takeFailure();
       const failure = taken instanceof Promise ? await taken : taken;
       if (failure !== undefined) return answerProblem(exchange, failure);
-      return afterFaults(c, exchange, service, undefined);
+      return afterFaults(c, exchange, service, undefined, early);
     }
     const release = service.faults.holdRequest();
     if (release === undefined) return answerProblem(exchange, heldRequestsFull(latencyMs));
@@ -270,7 +355,7 @@ export function operationPipeline(
       const latency: Latency = { ms: latencyMs };
       let response: Response;
       try {
-        response = await afterFaults(c, exchange, service, latency);
+        response = await afterFaults(c, exchange, service, latency, early);
       } catch (error) {
         response = internalError(exchange, error);
       }
@@ -290,11 +375,13 @@ export function operationPipeline(
     } catch (error) {
       response = internalError(exchange, error);
     }
+    // A key claimed ahead and never taken (the request ended before its key step) is free again.
+    const unused = exchange.service?.giveBackUnusedClaim();
+    if (unused !== undefined) await unused;
     // Nothing is answered before what it changed is stored.
     const unstored = persist();
     if (unstored !== undefined) response = answerProblem(exchange, unstored);
-    const observing = observe(c, exchange, observer, response.status);
-    if (observing instanceof Promise) await observing;
+    observe(c, exchange, observer, response.status);
     return response;
   };
 }

@@ -82,6 +82,7 @@ export function registerRoutes<Operations, Paths>(
         api: options.api,
         readsBody: route.readsBody,
         hasId: honoPath.includes(':id'),
+        paymentId: options.api && path.startsWith('/v1/payments/{id}'),
         post: method === 'post',
         prepare: route.prepare,
       };

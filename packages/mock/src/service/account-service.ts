@@ -4,6 +4,7 @@ import type { ProblemInit } from '../shared/problems.js';
 import type { AccountStore, Awaitable } from '../store/store.js';
 import { ClockFacet } from './clock-facet.js';
 import { FaultsFacet } from './faults-facet.js';
+import { type IdempotentRequest, newIdempotencyRecord } from './idempotency.js';
 import { IdempotencyFacet } from './idempotency-facet.js';
 import { InspectorFacet } from './inspector-facet.js';
 import { KeyScope, type SandboxState } from './key-scope.js';
@@ -84,6 +85,60 @@ export class AccountService {
     return this.scope.apiKey;
   }
 
+  /**
+   * Whether the store answers a request's first steps in one round trip (see `readAhead`): a
+   * networked store's fast paths; never the memory store, which answers each step at once.
+   */
+  get readsAhead(): boolean {
+    return this.scope.readsAhead;
+  }
+
+  /**
+   * Asks the store, in one round trip, what this request's steps will ask: a POST opens the
+   * account, claims `request`'s Idempotency-Key (when no fault is armed) and asks whether the
+   * sandbox has room; a read finds the account; either reads the payment `paymentId`. The
+   * steps take the answers instead of asking again. Only when `readsAhead`.
+   *
+   * @example
+   * if (service.readsAhead) await service.readAhead(true, request, undefined);
+   * const decision = await service.idempotency.begin(request); // claimed ahead: no round trip
+   */
+  readAhead(
+    post: boolean,
+    request: IdempotentRequest | undefined,
+    paymentId: string | undefined,
+  ): Promise<void> {
+    const { sandbox } = this.scope;
+    const makeRecord =
+      request === undefined
+        ? undefined
+        : (accountNow: number) =>
+            newIdempotencyRecord(
+              request,
+              accountNow,
+              sandbox.clock.now(),
+              sandbox.idempotencyTtlMs,
+            );
+    return this.scope.readAhead({ post, makeRecord, paymentId });
+  }
+
+  /**
+   * Gives back an Idempotency-Key claimed ahead that the request never took (it ended before
+   * its key step): undefined, at once, when there is none.
+   */
+  giveBackUnusedClaim(): Promise<void> | undefined {
+    const ahead = this.scope.takeClaim();
+    if (ahead === undefined || ahead.claim.kind !== 'claimed') return undefined;
+    return Promise.resolve(ahead.account.forgetIdempotencyRecord(ahead.claim.record)).catch(
+      () => {},
+    );
+  }
+
+  /** The request waited on its latency fault: what was read ahead with the account is stale. */
+  waited(): void {
+    this.scope.waited();
+  }
+
   /** The key's account, if it holds anything. */
   find(): Awaitable<AccountStore | undefined> {
     return this.scope.find();
@@ -95,7 +150,9 @@ export class AccountService {
    * keys. Nothing of any key is removed to make room for another.
    */
   async checkCapacity(): Promise<ProblemInit | undefined> {
-    if (await this.scope.sandbox.store.admit()) return undefined;
+    // Asked already, in the request's first round trip, when the store reads ahead.
+    const admitted = this.scope.takeAdmitted() ?? this.scope.sandbox.store.admit();
+    if (await admitted) return undefined;
     return {
       code: 'sandbox_full',
       detail:

@@ -2,9 +2,11 @@
 import type { StoredResponse } from '../store/records.js';
 import {
   beginIdempotentRequest,
+  decideOnHeld,
   type IdempotencyClaim,
   type IdempotencyDecision,
   type IdempotentRequest,
+  newIdempotencyRecord,
 } from './idempotency.js';
 import type { KeyScope } from './key-scope.js';
 
@@ -25,8 +27,18 @@ export class IdempotencyFacet {
    */
   async begin(request: IdempotentRequest): Promise<IdempotencyDecision> {
     const { sandbox } = this.scope;
-    const account = await this.scope.open();
     const ttlMs = sandbox.idempotencyTtlMs;
+    // Claimed (or found held) with the account in the request's first round trip.
+    const ahead = this.scope.takeClaim();
+    if (ahead !== undefined && ahead.claim.kind === 'claimed') {
+      return { kind: 'proceed', record: ahead.claim.record, account: ahead.account };
+    }
+    if (ahead !== undefined && ahead.claim.kind === 'held') {
+      const serverNow = sandbox.clock.now();
+      const record = newIdempotencyRecord(request, ahead.account.now(serverNow), serverNow, ttlMs);
+      return decideOnHeld(ahead.claim.record, record);
+    }
+    const account = await this.scope.open();
     return beginIdempotentRequest(
       account,
       request,

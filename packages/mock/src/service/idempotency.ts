@@ -105,23 +105,19 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * Takes the key for this request, or decides against it: one set-if-absent call of the store
- * stores the new in-flight record unless the key has one (records expired on the key's clock
- * go first). On `proceed` the record is stored at once, so a concurrent request with the same
- * key sees it and gets a 409; otherwise the key's record decides: replay, 409 or 422.
+ * The in-flight record a request takes its Idempotency-Key with: no response yet, expiring
+ * `ttlMs` after now on the key's clock and on the server's.
  *
  * @example
- * const decision = await beginIdempotentRequest(account, request, accountNow, serverNow, 86_400_000);
- * if (decision.kind === 'proceed') await account.completeIdempotencyRecord(decision.record, response);
+ * const record = newIdempotencyRecord(request, account.now(serverNow), serverNow, 86_400_000);
  */
-export async function beginIdempotentRequest(
-  account: AccountStore,
+export function newIdempotencyRecord(
   request: IdempotentRequest,
   accountNow: number,
   serverNow: number,
   ttlMs: number,
-): Promise<IdempotencyDecision> {
-  const record: IdempotencyRecord = {
+): IdempotencyRecord {
+  return {
     key: request.key,
     method: request.method,
     path: request.path,
@@ -131,11 +127,22 @@ export async function beginIdempotentRequest(
     serverExpiresAt: serverNow + ttlMs,
     owner: undefined,
   };
-  const existing = await account.claimIdempotencyKey(record, accountNow);
-  if (existing === undefined) return { kind: 'proceed', record, account };
+}
+
+/**
+ * Decides on the record a key already holds, for a request that wanted to take it with
+ * `record`: replay its answer, 409 while it is in flight, 422 when the requests differ.
+ *
+ * @example
+ * const decision = decideOnHeld(existing, newIdempotencyRecord(request, accountNow, serverNow, ttlMs));
+ */
+export function decideOnHeld(
+  existing: IdempotencyRecord,
+  record: IdempotencyRecord,
+): Exclude<IdempotencyDecision, { kind: 'proceed' }> {
   const differences: string[] = [];
-  if (existing.method !== request.method) differences.push(`method (${existing.method})`);
-  if (existing.path !== request.path) differences.push(`path (${existing.path})`);
+  if (existing.method !== record.method) differences.push(`method (${existing.method})`);
+  if (existing.path !== record.path) differences.push(`path (${existing.path})`);
   if (existing.bodyFingerprint !== record.bodyFingerprint) differences.push('body');
   if (differences.length > 0) {
     return {
@@ -157,4 +164,27 @@ export async function beginIdempotentRequest(
     };
   }
   return { kind: 'replay', response: existing.response };
+}
+
+/**
+ * Takes the key for this request, or decides against it: one set-if-absent call of the store
+ * stores the new in-flight record unless the key has one (records expired on the key's clock
+ * go first). On `proceed` the record is stored at once, so a concurrent request with the same
+ * key sees it and gets a 409; otherwise the key's record decides: replay, 409 or 422.
+ *
+ * @example
+ * const decision = await beginIdempotentRequest(account, request, accountNow, serverNow, 86_400_000);
+ * if (decision.kind === 'proceed') await account.completeIdempotencyRecord(decision.record, response);
+ */
+export async function beginIdempotentRequest(
+  account: AccountStore,
+  request: IdempotentRequest,
+  accountNow: number,
+  serverNow: number,
+  ttlMs: number,
+): Promise<IdempotencyDecision> {
+  const record = newIdempotencyRecord(request, accountNow, serverNow, ttlMs);
+  const existing = await account.claimIdempotencyKey(record, accountNow);
+  if (existing === undefined) return { kind: 'proceed', record, account };
+  return decideOnHeld(existing, record);
 }

@@ -20,6 +20,8 @@ export class InspectorFacet {
 
   /** One snapshot of everything the inspector shows for the key (secrets masked). Creates nothing. */
   async get(): Promise<SandboxComponents['schemas']['Inspector']> {
+    // The records this server sent without waiting are stored before it reads.
+    await this.scope.sandbox.pendingRecords.settled();
     const account = await this.scope.find();
     const inspected = await inspectAccount(account);
     return {
@@ -31,29 +33,26 @@ export class InspectorFacet {
   }
 
   /**
-   * Records a request of the key for the inspector, on the key's clock. Skipped (returns false)
-   * when the key has no account and the sandbox has no room for a new one. Cannot throw.
+   * Records a request of the key for the inspector, on the key's clock: at once when the store
+   * answers at once; else sent without waiting (the request was answered already), kept in
+   * `pendingRecords` until stored. Skipped when the key has no account and the sandbox has no
+   * room for a new one. Cannot throw.
    */
-  recordRequest(
-    entry: Omit<RecordedEntry, 'receivedAt'>,
-    receivedAtServer: number,
-  ): Awaitable<boolean> {
+  recordRequest(entry: Omit<RecordedEntry, 'receivedAt'>, receivedAtServer: number): void {
     let found: Awaitable<AccountStore | undefined>;
     try {
       found = this.scope.find();
       // Every request is recorded: at once, allocating nothing, when the store answers at once.
       if (found !== undefined && !(found instanceof Promise)) {
         const recorded = found.recordRequest(recordedEntry(entry, found.now(receivedAtServer)));
-        if (!(recorded instanceof Promise)) return true;
-        return recorded.then(
-          () => true,
-          () => false,
-        );
+        if (recorded instanceof Promise) this.scope.sandbox.pendingRecords.add(recorded);
+        return;
       }
     } catch {
-      return false;
+      return;
     }
-    return maybeSync(() => this.record(found, entry, receivedAtServer));
+    const recording = maybeSync(() => this.record(found, entry, receivedAtServer));
+    if (recording instanceof Promise) this.scope.sandbox.pendingRecords.add(recording);
   }
 
   private *record(

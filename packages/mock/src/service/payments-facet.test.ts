@@ -8,6 +8,7 @@ import type { AccountStore, SandboxStore } from '../store/store.js';
 import { asyncStore } from '../test-support/async-store.js';
 import { AccountService } from './account-service.js';
 import type { SandboxState } from './key-scope.js';
+import { PendingWrites } from './pending-writes.js';
 
 const KEY = 'sk_test_payments_facet_01';
 
@@ -62,6 +63,7 @@ function racingSandbox(
     idempotencyTtlMs: 86_400_000,
     defaultEndpoint: undefined,
     heldRequests: new Map(),
+    pendingRecords: new PendingWrites(),
     webhookPolicy: PUBLIC_AND_LOOPBACK,
     random: seededRandom(1),
   };

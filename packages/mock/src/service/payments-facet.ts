@@ -101,7 +101,12 @@ export class PaymentsFacet {
 
   private settleDueOf(account: AccountStore | undefined): Awaitable<Change<number>> {
     if (account === undefined) return { result: 0, events: noEvents };
-    return settleDuePayments(this.scope.sandbox, account, this.scope.now(account));
+    const accountNow = this.scope.now(account);
+    // A networked store read when the next payment settles with the account: none is due.
+    if (!this.scope.mayHaveDue(account, accountNow)) return { result: 0, events: noEvents };
+    // A payment read ahead may settle now.
+    this.scope.dropPayment();
+    return settleDuePayments(this.scope.sandbox, account, accountNow);
   }
 
   /**
@@ -155,6 +160,9 @@ export class PaymentsFacet {
     account: AccountStore | undefined,
     id: string,
   ): Awaitable<payments.DomainResult<Payment>> {
+    // Read with the account, in the request's first round trip (a networked store).
+    const ahead = account === undefined ? undefined : this.scope.takePayment(id, account);
+    if (ahead !== undefined) return payments.retrievePayment(ahead.payment, id);
     const stored = account?.payment(id);
     if (stored instanceof Promise) return stored.then((read) => payments.retrievePayment(read, id));
     return payments.retrievePayment(stored, id);
@@ -226,7 +234,10 @@ export class PaymentsFacet {
     if (account === undefined) return { result: payments.paymentNotFound(id), events: noEvents };
     const accountNow = this.scope.now(account);
     for (let attempt = 1; ; attempt++) {
-      const stored = await account.payment(id);
+      // First as read with the account (a networked store's first round trip), if it was: a
+      // change made since fails the compare-and-set below, and the next attempt reads again.
+      const ahead = attempt === 1 ? this.scope.takePayment(id, account) : undefined;
+      const stored = ahead === undefined ? await account.payment(id) : ahead.payment;
       if (stored === undefined) return { result: payments.paymentNotFound(id), events: noEvents };
       const before = stored.json;
       const draft: Payment = stored.payment;

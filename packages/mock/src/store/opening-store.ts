@@ -1,5 +1,6 @@
 // A store that opens asynchronously (Valkey/Redis): every call waits for the open, and a failed open is tried again.
-import type { AccountStore, SandboxStore } from './store.js';
+import type { IdempotencyRecord, StoredPayment } from './records.js';
+import type { AccountStore, OpenAhead, SandboxStore } from './store.js';
 
 /** What opens the store; it rejects when the store cannot be opened now. */
 export type StoreOpener = () => Promise<SandboxStore>;
@@ -76,5 +77,32 @@ export class OpeningStore implements SandboxStore {
 
   sweep(serverNow: number): void {
     this.opened?.sweep(serverNow);
+  }
+
+  /** The opened store's fast path, or `open` then a read of the payment (nothing claimed). */
+  async openAhead(
+    apiKey: string,
+    serverNow: number,
+    makeRecord: ((accountNow: number) => IdempotencyRecord) | undefined,
+    paymentId: string | undefined,
+  ): Promise<OpenAhead> {
+    const store = await this.ready();
+    if (store.openAhead !== undefined) {
+      return store.openAhead(apiKey, serverNow, makeRecord, paymentId);
+    }
+    const account = await store.open(apiKey);
+    const payment = paymentId === undefined ? undefined : await account.payment(paymentId);
+    return { account, claim: { kind: 'skipped' }, payment };
+  }
+
+  /** The opened store's fast path, or `find` then a read of the payment. */
+  async findWithPayment(
+    apiKey: string,
+    id: string,
+  ): Promise<{ account: AccountStore | undefined; payment: StoredPayment | undefined }> {
+    const store = await this.ready();
+    if (store.findWithPayment !== undefined) return store.findWithPayment(apiKey, id);
+    const account = await store.find(apiKey);
+    return { account, payment: account === undefined ? undefined : await account.payment(id) };
   }
 }

@@ -75,6 +75,15 @@ type Faults = SandboxComponents['schemas']['Faults'];
  * trip), so `now(serverNow)` stays synchronous too; `closed` is a property of the handle. The
  * in-flight Idempotency-Key record is what makes a concurrent request with the same key a 409: with an async store the claim is the
  * atomic set-if-absent `claimIdempotencyKey`, so this holds without the synchronous step.
+ *
+ * FAST PATHS (OPTIONAL)
+ *
+ * A networked store may offer `SandboxStore.openAhead` and `findWithPayment` (both, or neither):
+ * the request pipeline then asks in its first round trip what its later steps would each ask
+ * (the account, the Idempotency-Key's claim when no fault is armed, the path's payment; `admit`
+ * in the same tick), and `AccountStore.mayHaveDueSettlements` lets it skip `takeDueSettlements`
+ * when the account as read has nothing due. The memory store has none of them: its path is
+ * unchanged and synchronous.
  */
 
 /** Seconds a client is told to wait (`Retry-After`) while the store is unreachable. */
@@ -99,6 +108,23 @@ export interface IdempotencyCompletion {
   record: IdempotencyRecord;
   /** The answer it replays from now on. */
   response: StoredResponse;
+}
+
+/** What `SandboxStore.openAhead` did with the Idempotency-Key. */
+export type OpenClaim =
+  /** Nothing: claim it with `claimIdempotencyKey` (after answering any armed fault). */
+  | { kind: 'skipped' }
+  /** Claimed: this in-flight record is ours. */
+  | { kind: 'claimed'; record: IdempotencyRecord }
+  /** The key already had this record: replay it, or answer 409/422. */
+  | { kind: 'held'; record: IdempotencyRecord };
+
+/** What `SandboxStore.openAhead` read with the account. */
+export interface OpenAhead {
+  account: AccountStore;
+  claim: OpenClaim;
+  /** The payment asked for, as read; undefined when none was asked or the key holds no such one. */
+  payment: StoredPayment | undefined;
 }
 
 /** A page of an account's payments, newest first. */
@@ -133,6 +159,27 @@ export interface SandboxStore {
    * A networked store expires keys itself (TTL) and makes this a no-op.
    */
   sweep(serverNow: number): void;
+
+  // Optional fast paths of a networked store, where every call is a round trip: a request asks
+  // in its first round trip what its later steps would each ask. The memory store has none
+  // (it answers each call at once).
+  /**
+   * `open`, and in the same round trip: claims the Idempotency-Key of the record `makeRecord`
+   * builds on the key's clock (given the offset last read; the claim is made only if that offset
+   * still holds and no fault is armed, else `skipped`: the caller answers the faults first, then
+   * claims with `claimIdempotencyKey`), and reads the payment `paymentId`. @async
+   */
+  openAhead?(
+    apiKey: string,
+    serverNow: number,
+    makeRecord: ((accountNow: number) => IdempotencyRecord) | undefined,
+    paymentId: string | undefined,
+  ): Promise<OpenAhead>;
+  /** `find`, and the payment `id` of the account found, in one round trip. @async */
+  findWithPayment?(
+    apiKey: string,
+    id: string,
+  ): Promise<{ account: AccountStore | undefined; payment: StoredPayment | undefined }>;
 }
 
 /**
@@ -203,6 +250,12 @@ export interface AccountStore {
   takeDueSettlements(accountNow: number): Awaitable<StoredPayment[]>;
   /** When the next PENDING payment settles, if any. @async */
   nextSettlementAt(): Awaitable<number | undefined>;
+  /**
+   * Optional (a networked store, which reads when the next PENDING payment settles with the
+   * account): false when none settles by `accountNow` as the account was last read, so a request
+   * need not ask `takeDueSettlements`. Payments made since that read are the caller's later ones.
+   */
+  mayHaveDueSettlements?(accountNow: number): boolean;
 
   // Idempotency records.
   /** The record of an Idempotency-Key, if held and not expired. @async */

@@ -1,5 +1,7 @@
 // Counts what a store call costs on the wire: round trips (socket writes, each a batch the client then waits on) and the commands in them.
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { SCRIPTS } from '../store/redis/scripts.js';
 
 /** What one measured operation cost. */
 export interface WireCost {
@@ -41,4 +43,54 @@ export async function wireCost(
     target.sendCommand = sendCommand;
   }
   return cost;
+}
+
+/** The store's scripts by the SHA1 their EVALSHA names them with. */
+const scriptNames = new Map(
+  Object.entries(SCRIPTS).map(([name, lua]) => [
+    createHash('sha1').update(lua).digest('hex'),
+    name,
+  ]),
+);
+
+/** One command as sent: its name, a store script by its name (`psm_open`). */
+function commandName(command: { name: string; args: unknown[] }): string {
+  if (command.name !== 'evalsha') return command.name;
+  return scriptNames.get(String(command.args[0])) ?? 'evalsha';
+}
+
+/**
+ * Runs `operation` on `client` and lists its round trips: each write to the socket, as the names
+ * of the commands it carried (a store script by its name). Commands queued and not yet written
+ * when the operation ends are left out (ioredis writes a tick later).
+ *
+ * @example
+ * await wireTrace(client, () => account.payment('pay_1')); // [['psm_payment']]
+ */
+export async function wireTrace(
+  client: Redis,
+  operation: () => Promise<unknown>,
+): Promise<string[][]> {
+  const stream = (client as unknown as { stream: { write: Method } }).stream;
+  const target = client as unknown as { sendCommand: Method };
+  const write = stream.write;
+  const sendCommand = target.sendCommand;
+  const writes: string[][] = [];
+  let sent: string[] = [];
+  stream.write = (...args: unknown[]) => {
+    if (sent.length > 0) writes.push(sent);
+    sent = [];
+    return write.apply(stream, args);
+  };
+  target.sendCommand = (...args: unknown[]) => {
+    sent.push(commandName(args[0] as { name: string; args: unknown[] }));
+    return sendCommand.apply(client, args);
+  };
+  try {
+    await operation();
+  } finally {
+    stream.write = write;
+    target.sendCommand = sendCommand;
+  }
+  return writes;
 }

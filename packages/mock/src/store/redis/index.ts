@@ -4,10 +4,5 @@ export { StoreFormatError, StoreUnavailableError, storeError } from './errors.js
 export { accountHash, DEFAULT_PREFIX, STORE_FORMAT } from './keys.js';
 export { type OpenRedisStoreOptions, openRedisStore } from './open.js';
 export { RedisAccount } from './redis-account.js';
-export {
-  DEFAULT_LEASE_MS,
-  type OpenClaim,
-  RedisStore,
-  type RedisStoreOptions,
-} from './redis-store.js';
+export { DEFAULT_LEASE_MS, RedisStore, type RedisStoreOptions } from './redis-store.js';
 export { describeRedisUrl, parseRedisUrl, type RedisTarget, RedisUrlError } from './url.js';

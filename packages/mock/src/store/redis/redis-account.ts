@@ -2,6 +2,7 @@
 import type { components, SandboxComponents } from '@payment-service/openapi';
 import { takeDrop, takeFailure } from '../../shared/faults.js';
 import type { ProblemInit } from '../../shared/problems.js';
+import type { StoreLimits } from '../accounts.js';
 import { paymentBytes, recordBytes, responseBytes, stringBytes } from '../memory.js';
 import type {
   IdempotencyRecord,
@@ -21,10 +22,40 @@ import type { ScriptName } from './scripts.js';
 type Payment = components['schemas']['Payment'];
 type Faults = SandboxComponents['schemas']['Faults'];
 
-/** What `psm_find`/`psm_open` answer: generation, offset, faults, webhooks used, endpoints. */
-export type AccountState = [string, string, string, string, number];
+/**
+ * What `psm_find`/`psm_open` answer: generation, offset, faults, webhooks used, endpoints,
+ * whether it keeps data for good (1/0), when its next PENDING payment settles (or '').
+ */
+export type AccountState = [string, string, string, string, number, number, string];
+
+/** How many elements of a `psm_find`/`psm_open` answer are the account's state. */
+export const ACCOUNT_STATE_LENGTH = 7;
 
 const ENTRY_BYTES = 256;
+
+/**
+ * The arguments of `psm_claim_key` after the account's hash and generation (also the claim of
+ * `psm_open`): the record, its bytes, the key's time and the per-key caps.
+ *
+ * @example
+ * await account.run('psm_claim_key', ...claimArguments(limits, record, accountNow));
+ */
+export function claimArguments(
+  limits: StoreLimits,
+  record: IdempotencyRecord,
+  accountNow: number,
+): (string | number)[] {
+  return [
+    record.key,
+    encodeRecord(record),
+    recordBytes(record) + (record.response === undefined ? 0 : responseBytes(record.response)),
+    accountNow,
+    record.expiresAt,
+    record.serverExpiresAt,
+    limits.maxIdempotencyRecordsPerKey,
+    limits.keyMemoryBudgetBytes,
+  ];
+}
 
 /**
  * The handle of one key's data in Valkey/Redis (one per key and store). Its offset, faults and
@@ -44,6 +75,13 @@ export class RedisAccount implements AccountStore {
   generation = '';
   /** Endpoints the key has (read with the account). */
   endpoints = 0;
+  /**
+   * Whether the account keeps data while its generation lives (a payment or a logged request:
+   * the key's own caps never evict the last one), so releasing it would do nothing.
+   */
+  kept = false;
+  /** When the next PENDING payment settles (key's clock), as last read or made here. */
+  settlesNext: number | undefined;
   private hooks: RedisWebhooks | undefined;
   /** The account's hash key. */
   readonly key: string;
@@ -57,8 +95,10 @@ export class RedisAccount implements AccountStore {
   }
 
   /** Takes the account's state as just read. */
-  refresh([generation, offset, faults, hooks, endpoints]: AccountState): void {
+  refresh([generation, offset, faults, hooks, endpoints, kept, settles]: AccountState): void {
     this.generation = generation;
+    this.kept = kept === 1;
+    this.settlesNext = settles === '' ? undefined : Number(settles);
     this.offsetSeconds = Number(offset);
     this.faults = JSON.parse(faults) as Faults;
     this.endpoints = Number(endpoints);
@@ -178,6 +218,14 @@ export class RedisAccount implements AccountStore {
       this.closed = true;
       return build(-1);
     }
+    this.kept = true;
+    const { settlesAt } = record;
+    if (
+      settlesAt !== undefined &&
+      !(this.settlesNext !== undefined && this.settlesNext <= settlesAt)
+    ) {
+      this.settlesNext = settlesAt;
+    }
     return build(Number((answer as [number, number])[0]));
   }
 
@@ -221,6 +269,10 @@ export class RedisAccount implements AccountStore {
     return decodePayments((await this.run('psm_settle', accountNow)) as unknown[]);
   }
 
+  mayHaveDueSettlements(accountNow: number): boolean {
+    return this.settlesNext !== undefined && this.settlesNext <= accountNow;
+  }
+
   async nextSettlementAt(): Promise<number | undefined> {
     return this.firstScore('s');
   }
@@ -252,17 +304,7 @@ export class RedisAccount implements AccountStore {
 
   /** The arguments of a claim (after the account's hash and generation). */
   claimArgs(record: IdempotencyRecord, accountNow: number): (string | number)[] {
-    const { limits } = this.context;
-    return [
-      record.key,
-      encodeRecord(record),
-      recordBytes(record) + (record.response === undefined ? 0 : responseBytes(record.response)),
-      accountNow,
-      record.expiresAt,
-      record.serverExpiresAt,
-      limits.maxIdempotencyRecordsPerKey,
-      limits.keyMemoryBudgetBytes,
-    ];
+    return claimArguments(this.context.limits, record, accountNow);
   }
 
   async completeIdempotencyRecord(

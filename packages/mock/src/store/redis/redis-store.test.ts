@@ -387,35 +387,96 @@ describe('RedisStore: the format marker', () => {
 
 describe('RedisStore: the fast paths', () => {
   it('opens and claims in one call; skips the claim when the offset moved or a fault is armed', async () => {
-    const { a, b } = await twoInstances();
-    // Never seen on this instance: nothing claimed, the account is opened.
-    const first = await a.openAndClaim(KEY, 0, (now) => inFlightRecord('k1', 'x', now + 1000));
-    expect(first.claim.kind).toBe('skipped');
-    expect(await first.account.idempotencyRecord('k1')).toBeUndefined();
-    const claimed = await a.openAndClaim(KEY, 0, (now) => inFlightRecord('k1', 'x', now + 1000));
+    const made = await fleet(redis.url, 3);
+    closers.push(made.close);
+    const [a, b, c] = made.stores as [RedisStore, RedisStore, RedisStore];
+    // Never seen on this instance (nor anywhere): its clock offset is taken to be 0, as it is.
+    const claimed = await a.openAhead(
+      KEY,
+      0,
+      (now) => inFlightRecord('k1', 'x', now + 1000),
+      undefined,
+    );
     expect(claimed.claim).toMatchObject({
       kind: 'claimed',
       record: { key: 'k1', expiresAt: 1000 },
     });
+    expect((await claimed.account.idempotencyRecord('k1'))?.key).toBe('k1');
     // The same key from another instance, at once: one holds it.
     await b.open(KEY);
     const [fromA, fromB] = await Promise.all([
-      a.openAndClaim(KEY, 0, (now) => inFlightRecord('k2', 'x', now + 1000)),
-      b.openAndClaim(KEY, 0, (now) => inFlightRecord('k2', 'y', now + 1000)),
+      a.openAhead(KEY, 0, (now) => inFlightRecord('k2', 'x', now + 1000), undefined),
+      b.openAhead(KEY, 0, (now) => inFlightRecord('k2', 'y', now + 1000), undefined),
     ]);
     expect([fromA.claim.kind, fromB.claim.kind].sort()).toEqual(['claimed', 'held']);
     expect((await a.stats()).idempotencyRecords).toBe(2);
     // The key's clock moved on another instance: the offset this one knew is stale.
     await (await b.open(KEY)).setOffset(60);
-    const stale = await a.openAndClaim(KEY, 0, (now) => inFlightRecord('k3', 'x', now + 1000));
+    const stale = await a.openAhead(
+      KEY,
+      0,
+      (now) => inFlightRecord('k3', 'x', now + 1000),
+      undefined,
+    );
     expect(stale.claim.kind).toBe('skipped');
     expect(stale.account.offsetSeconds).toBe(60);
-    const fresh = await a.openAndClaim(KEY, 0, (now) => inFlightRecord('k3', 'x', now + 1000));
+    // An instance that never saw the key takes its offset to be 0: skipped as well.
+    const unseen = await c.openAhead(
+      KEY,
+      0,
+      (now) => inFlightRecord('k3', 'x', now + 1000),
+      undefined,
+    );
+    expect(unseen.claim.kind).toBe('skipped');
+    expect(await unseen.account.idempotencyRecord('k3')).toBeUndefined();
+    const fresh = await a.openAhead(
+      KEY,
+      0,
+      (now) => inFlightRecord('k3', 'x', now + 1000),
+      undefined,
+    );
     expect(fresh.claim).toMatchObject({ kind: 'claimed', record: { expiresAt: 61_000 } });
     await fresh.account.setFaults({ fail_next: { count: 1, status: 500 } });
-    const faulted = await a.openAndClaim(KEY, 0, (now) => inFlightRecord('k4', 'x', now + 1000));
+    const faulted = await a.openAhead(
+      KEY,
+      0,
+      (now) => inFlightRecord('k4', 'x', now + 1000),
+      undefined,
+    );
     expect(faulted.claim.kind).toBe('skipped');
     expect(await faulted.account.idempotencyRecord('k4')).toBeUndefined();
+  });
+
+  it('opens with one payment read in the same call', async () => {
+    const { a, b } = await twoInstances();
+    await (await a.open(KEY)).createPayment(paymentRecord('pay_1'));
+    const read = await b.openAhead(KEY, 0, undefined, 'pay_1');
+    expect(read.claim.kind).toBe('skipped');
+    expect(read.payment?.payment.id).toBe('pay_1');
+    expect((await b.openAhead(KEY, 0, undefined, 'pay_2')).payment).toBeUndefined();
+    const both = await b.openAhead(KEY, 0, (now) => inFlightRecord('k5', 'x', now + 1000), 'pay_1');
+    expect(both.claim.kind).toBe('claimed');
+    expect(both.payment?.id).toBe('pay_1');
+  });
+
+  it('reads with the account whether it keeps data and when its next payment settles', async () => {
+    const { a, b } = await twoInstances();
+    const fresh = await a.open(KEY);
+    expect(fresh.kept).toBe(false);
+    expect(fresh.mayHaveDueSettlements(Number.MAX_SAFE_INTEGER)).toBe(false);
+    await fresh.createPayment({ ...paymentRecord('pay_1'), settlesAt: 5000 });
+    // Made here: known at once.
+    expect(fresh.kept).toBe(true);
+    expect(fresh.mayHaveDueSettlements(4999)).toBe(false);
+    expect(fresh.mayHaveDueSettlements(5000)).toBe(true);
+    // Made on another instance: read with the account.
+    const other = await b.open(KEY);
+    expect(other.kept).toBe(true);
+    expect(other.settlesNext).toBe(5000);
+    await other.createPayment({ ...paymentRecord('pay_2'), settlesAt: 3000 });
+    expect((await a.find(KEY))?.settlesNext).toBe(3000);
+    expect(await (await a.find(KEY))?.takeDueSettlements(3000)).toHaveLength(1);
+    expect((await b.find(KEY))?.settlesNext).toBe(5000);
   });
 
   it('finds an account with one payment in one call', async () => {

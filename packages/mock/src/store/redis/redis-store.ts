@@ -3,13 +3,18 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StoreLimits } from '../accounts.js';
 import type { IdempotencyRecord, StoredPayment } from '../records.js';
-import type { AccountStore, SandboxStore } from '../store.js';
+import type { AccountStore, OpenAhead, OpenClaim, SandboxStore } from '../store.js';
 import { decodePayments, decodeRecord } from './codec.js';
 import type { RedisContext } from './context.js';
 import { StoreFormatError, StoreUnavailableError } from './errors.js';
 import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
 import { LeaseKeeper } from './lease-keeper.js';
-import { type AccountState, RedisAccount } from './redis-account.js';
+import {
+  ACCOUNT_STATE_LENGTH,
+  type AccountState,
+  claimArguments,
+  RedisAccount,
+} from './redis-account.js';
 import { ScriptRunner } from './runner.js';
 
 /** How a Redis store is set up. */
@@ -32,15 +37,6 @@ export interface RedisStoreOptions {
   /** Where the store tells what it forgets (idle keys forgotten to make room). */
   log?: (line: string) => void;
 }
-
-/** What `openAndClaim` did with the Idempotency-Key. */
-export type OpenClaim =
-  /** Nothing: claim it with `claimIdempotencyKey` (after answering any armed fault). */
-  | { kind: 'skipped' }
-  /** Claimed: this in-flight record is ours. */
-  | { kind: 'claimed'; record: IdempotencyRecord }
-  /** The key already had this record: replay it, or answer 409/422. */
-  | { kind: 'held'; record: IdempotencyRecord };
 
 /** Account handles a store keeps (one per key in use); beyond it the oldest is dropped. */
 const MAX_HANDLES = 10_000;
@@ -154,13 +150,36 @@ export class RedisStore implements SandboxStore {
 
   async open(apiKey: string): Promise<RedisAccount> {
     const hash = accountHash(apiKey);
+    return (await this.openWith(hash, '', [])).account;
+  }
+
+  /**
+   * Runs `psm_open` (a payment id to read, or ''; the claim's arguments, or none): the handle,
+   * the claim's answer and the payment's fields; logs the idle keys it forgot.
+   */
+  private async openWith(
+    hash: string,
+    paymentId: string,
+    claim: (string | number)[],
+  ): Promise<{ account: RedisAccount; answer: unknown; payment: StoredPayment | undefined }> {
+    const { limits } = this.context;
     const state = (await this.context.runner.script(
       'psm_open',
       [this.keys.account(hash), this.keys.prefix],
-      [hash, this.now(), STORE_FORMAT, this.context.limits.maxAccounts, this.context.limits.idleMs],
+      [hash, this.now(), STORE_FORMAT, limits.maxAccounts, limits.idleMs, paymentId, ...claim],
     )) as unknown[];
-    this.logForgotten(state.slice(6) as number[]);
-    return this.handle(hash, state as AccountState);
+    const fields = Number(state[ACCOUNT_STATE_LENGTH + 1]);
+    const forgotten = ACCOUNT_STATE_LENGTH + 2 + fields;
+    this.logForgotten(state.slice(forgotten) as number[]);
+    const payment =
+      fields === 0
+        ? undefined
+        : decodePayments(state.slice(0, forgotten), ACCOUNT_STATE_LENGTH + 2)[0];
+    return {
+      account: this.handle(hash, state as AccountState),
+      answer: state[ACCOUNT_STATE_LENGTH],
+      payment,
+    };
   }
 
   /** Logs each idle key forgotten to make room (the bytes it held). */
@@ -174,47 +193,41 @@ export class RedisStore implements SandboxStore {
   }
 
   /**
-   * Opens the key's account and claims an Idempotency-Key in the same round trip, when this
-   * instance has seen the key before: `makeRecord` is given the key's time by the offset last
-   * read, and the claim is made only if that offset still holds and no fault is armed (the
-   * service answers faults before it claims). Otherwise `claim` is `skipped`, nothing is
-   * claimed, and the caller claims with `claimIdempotencyKey` after answering the faults.
+   * Opens the key's account and, in the same round trip, reads one of its payments
+   * (`paymentId`) and claims an Idempotency-Key (`makeRecord`): `makeRecord` is given the key's
+   * time by the clock offset this instance last read (0 for a key it has not seen: most keys
+   * never move their clock), and the claim is made only if that offset still holds and no fault
+   * is armed (the service answers faults before it claims). Otherwise `claim` is `skipped`,
+   * nothing is claimed, and the caller claims with `claimIdempotencyKey` after answering the
+   * faults.
    *
    * @example
-   * const { account, claim } = await store.openAndClaim(apiKey, serverNow, (accountNow) => record(accountNow));
+   * const { account, claim } = await store.openAhead(apiKey, serverNow, (accountNow) => record(accountNow), undefined);
    * if (claim.kind === 'held') replayOr409(claim.record);
    */
-  async openAndClaim(
+  async openAhead(
     apiKey: string,
     serverNow: number,
-    makeRecord: (accountNow: number) => IdempotencyRecord,
-  ): Promise<{ account: RedisAccount; claim: OpenClaim }> {
+    makeRecord: ((accountNow: number) => IdempotencyRecord) | undefined,
+    paymentId: string | undefined,
+  ): Promise<OpenAhead & { account: RedisAccount }> {
     const hash = accountHash(apiKey);
-    const cached = this.handles.get(hash);
-    if (cached === undefined || cached.closed) {
-      return { account: await this.open(apiKey), claim: { kind: 'skipped' } };
+    let record: IdempotencyRecord | undefined;
+    let claimArgs: (string | number)[] = [];
+    if (makeRecord !== undefined) {
+      const cached = this.handles.get(hash);
+      const offset = cached === undefined || cached.closed ? 0 : cached.offsetSeconds;
+      const accountNow = serverNow + offset * 1000;
+      record = makeRecord(accountNow);
+      claimArgs = [...claimArguments(this.context.limits, record, accountNow), String(offset)];
     }
-    const offset = cached.offsetSeconds;
-    const record = makeRecord(cached.now(serverNow));
-    const state = (await this.context.runner.script(
-      'psm_open',
-      [this.keys.account(hash), this.keys.prefix],
-      [
-        hash,
-        this.now(),
-        STORE_FORMAT,
-        this.context.limits.maxAccounts,
-        this.context.limits.idleMs,
-        ...cached.claimArgs(record, cached.now(serverNow)),
-        String(offset),
-      ],
-    )) as unknown[];
-    this.logForgotten(state.slice(6) as number[]);
-    const account = this.handle(hash, state as AccountState);
-    const answer = state[5];
-    if (answer === 'SKIPPED') return { account, claim: { kind: 'skipped' } };
-    if (answer === null) return { account, claim: { kind: 'claimed', record } };
-    return { account, claim: { kind: 'held', record: decodeRecord(answer as string) } };
+    const { account, answer, payment } = await this.openWith(hash, paymentId ?? '', claimArgs);
+    let claim: OpenClaim;
+    if (record === undefined || answer === 'SKIPPED' || answer === 'NONE')
+      claim = { kind: 'skipped' };
+    else if (answer === null) claim = { kind: 'claimed', record };
+    else claim = { kind: 'held', record: decodeRecord(answer as string) };
+    return { account, claim, payment };
   }
 
   /**
@@ -236,7 +249,7 @@ export class RedisStore implements SandboxStore {
       return { account: undefined, payment: undefined };
     }
     const account = this.handle(hash, state as AccountState);
-    return { account, payment: decodePayments(state, 5)[0] };
+    return { account, payment: decodePayments(state, ACCOUNT_STATE_LENGTH)[0] };
   }
 
   /** The one handle of a key, up to date with `state`; a handle of an older generation is closed. */
@@ -313,7 +326,8 @@ export class RedisStore implements SandboxStore {
    * account as it was (empty) instead of losing the write.
    */
   async release(account: AccountStore): Promise<void> {
-    if (!(account instanceof RedisAccount) || account.closed) return;
+    // An account that keeps a payment or a logged request is never released: no need to ask.
+    if (!(account instanceof RedisAccount) || account.closed || account.kept) return;
     await account.run('psm_release');
   }
 

@@ -86,8 +86,11 @@ describe('RedisStore round trips', () => {
     let claimed: string | undefined;
     const createWithKey = await cost(async () => {
       const [{ account, claim }] = await Promise.all([
-        store.openAndClaim(KEY, 0, (accountNow) =>
-          inFlightRecord('order-3', 'z', accountNow + 1000),
+        store.openAhead(
+          KEY,
+          0,
+          (accountNow) => inFlightRecord('order-3', 'z', accountNow + 1000),
+          undefined,
         ),
         store.admit(),
       ]);

@@ -178,14 +178,23 @@ local function forgetIdle(idleBefore, enough, most)
 end
 `;
 
-/** The account's state a handle keeps: generation, offset, faults, webhooks used, endpoints. */
+/**
+ * The account's state a handle keeps: generation, offset, faults, webhooks used, endpoints;
+ * whether it keeps data for good (a payment or a logged request: neither goes while its
+ * generation lives, so releasing it would do nothing), and when its next PENDING payment
+ * settles (key's clock; '' when none does).
+ */
 const ACCOUNT_STATE = `
 local function state()
   local s = redis.call('HMGET', base, 'gen', 'off', 'f', 'hooks')
   if not s[1] then return false end
   -- Used now (ARGV[2]: the server's time, or '' for the store's): idle keys go first when full.
   redis.call('ZADD', prefix .. 'used', serverTime(ARGV[2]), h)
-  return { s[1], s[2] or '0', s[3] or '{}', s[4] or '0', redis.call('HLEN', k('e')) }
+  local kept = 0
+  if redis.call('ZCARD', k('o')) > 0 or redis.call('LLEN', k('r')) > 0 then kept = 1 end
+  local settles = first(k('s'))
+  if settles then settles = tostring(settles) else settles = '' end
+  return { s[1], s[2] or '0', s[3] or '{}', s[4] or '0', redis.call('HLEN', k('e')), kept, settles }
 end
 `;
 
@@ -203,12 +212,14 @@ return s`,
 
   /**
    * The account's state, created empty (a new generation) when absent. Refuses a prefix of
-   * another format version; marks a fresh one as ours. With a claim (ARGV[6..14]: the
+   * another format version; marks a fresh one as ours. With a claim (ARGV[7..15]: the
    * arguments of psm_claim_key after the generation, then the clock offset they were computed
    * with), also claims the Idempotency-Key, if the key's offset is still that one and no fault
-   * is armed: the sixth element is false (claimed), the record held, 'SKIPPED', or 'NONE'
-   * (no claim asked). A new account beyond maxAccounts forgets idle ones: the bytes each held
-   * follow. ARGV: hash, now or '', format, maxAccounts, idleMs, [claim].
+   * is armed: after the state comes false (claimed), the record held, 'SKIPPED', or 'NONE'
+   * (no claim asked). Then how many fields of the payment ARGV[6] follow (0 or 5: none asked
+   * or not held), and those fields. A new account beyond maxAccounts forgets idle ones: the
+   * bytes each held follow. ARGV: hash, now or '', format, maxAccounts, idleMs, payment id or
+   * '', [claim].
    */
   psm_open: `${ACCOUNT_STATE}
 local format = redis.call('GET', prefix .. 'format')
@@ -226,13 +237,17 @@ if not redis.call('HGET', base, 'gen') then
   addBytes(${ACCOUNT_BYTES})
 end
 local s = state()
-if not ARGV[6] then
+if not ARGV[7] then
   table.insert(s, 'NONE')
-elseif s[2] == ARGV[14] and s[3] == '{}' then
-  table.insert(s, claim(ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[13]))
+elseif s[2] == ARGV[15] and s[3] == '{}' then
+  table.insert(s, claim(ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[13], ARGV[14]))
 else
   table.insert(s, 'SKIPPED')
 end
+local fields = {}
+if ARGV[6] ~= '' then fields = payments({ ARGV[6] }) end
+table.insert(s, #fields)
+for _, field in ipairs(fields) do table.insert(s, field) end
 if created then
   -- Beyond the most accounts kept, idle ones go (never an active one).
   local most = tonumber(ARGV[4])
