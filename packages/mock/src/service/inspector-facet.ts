@@ -36,9 +36,11 @@ export class InspectorFacet {
    * Records a request of the key for the inspector, on the key's clock: at once when the store
    * answers at once; else sent without waiting (the request was answered already), kept in
    * `pendingRecords` until stored. Skipped when the key has no account and the sandbox has no
-   * room for a new one. Cannot throw.
+   * room for a new one, or while `pendingRecords` is full (a slow store). Cannot throw.
    */
   recordRequest(entry: Omit<RecordedEntry, 'receivedAt'>, receivedAtServer: number): void {
+    // A store too slow to take them: this server's records in flight are bounded, the rest skipped.
+    if (this.scope.sandbox.pendingRecords.full) return;
     let found: Awaitable<AccountStore | undefined>;
     try {
       found = this.scope.find();

@@ -1,5 +1,11 @@
+// PendingWrites: the writes sent without waiting, waited for by a reader, bounded in number.
 import { describe, expect, it } from 'vitest';
-import { PendingWrites } from './pending-writes.js';
+import { createTokenTable } from '../domain/tokens.js';
+import { PUBLIC_AND_LOOPBACK } from '../domain/webhook-address.js';
+import { seededRandom } from '../shared/ids.js';
+import type { AccountStore, SandboxStore } from '../store/store.js';
+import { AccountService, type SandboxState } from './account-service.js';
+import { MAX_PENDING_WRITES, PendingWrites } from './pending-writes.js';
 
 describe('PendingWrites', () => {
   it('resolves at once with nothing pending', async () => {
@@ -35,5 +41,66 @@ describe('PendingWrites', () => {
     await writes.settled();
     expect(order).toEqual(['first', 'settled', 'later']);
     expect(writes.size).toBe(0);
+  });
+
+  it('is full at its bound and takes writes again once some settle', async () => {
+    const writes = new PendingWrites(2);
+    let finish = () => {};
+    writes.add(
+      new Promise<void>((resolve) => {
+        finish = resolve;
+      }),
+    );
+    expect(writes.full).toBe(false);
+    writes.add(new Promise<void>(() => {}));
+    expect(writes.full).toBe(true);
+    finish();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(writes.full).toBe(false);
+    expect(new PendingWrites().full).toBe(false);
+    expect(MAX_PENDING_WRITES).toBeGreaterThan(0);
+  });
+});
+
+describe('the inspector on a store that never answers a record', () => {
+  it('keeps at most the bound of records in flight and skips the rest, without throwing', () => {
+    let sent = 0;
+    // An account whose request records never settle (a store that stopped answering them).
+    const account = {
+      closed: false,
+      now: (serverNow: number) => serverNow,
+      recordRequest: () => {
+        sent++;
+        return new Promise<void>(() => {});
+      },
+    } as unknown as AccountStore;
+    const store = { find: () => account } as unknown as SandboxStore;
+    const sandbox: SandboxState = {
+      store,
+      tokens: createTokenTable(),
+      clock: { now: () => Date.UTC(2025, 0, 15) },
+      settlementDelayMs: 5000,
+      idempotencyTtlMs: 86_400_000,
+      defaultEndpoint: undefined,
+      heldRequests: new Map(),
+      pendingRecords: new PendingWrites(3),
+      webhookPolicy: PUBLIC_AND_LOOPBACK,
+      random: seededRandom(1),
+    };
+    const service = new AccountService(sandbox, 'sk_test_pending_records');
+    const entry = {
+      requestId: 'req_1',
+      method: 'GET',
+      path: '/v1/payments',
+      status: 200,
+      request: null,
+      response: null,
+    };
+    for (let index = 0; index < 10; index++) {
+      service.inspector.recordRequest(entry as never, Date.UTC(2025, 0, 15));
+    }
+    expect(sent).toBe(3);
+    expect(sandbox.pendingRecords.size).toBe(3);
   });
 });
