@@ -1,14 +1,10 @@
 // The payments facet on a store whose compare-and-set is refused: another change came first (as on a networked store).
 import { describe, expect, it } from 'vitest';
-import { createTokenTable } from '../domain/tokens.js';
-import { PUBLIC_AND_LOOPBACK } from '../domain/webhook-address.js';
-import { seededRandom } from '../shared/ids.js';
 import { MemoryStore } from '../store/accounts.js';
 import type { AccountStore, SandboxStore } from '../store/store.js';
 import { asyncStore } from '../test-support/async-store.js';
+import { testSandboxState } from '../test-support/sandbox-state.js';
 import { AccountService } from './account-service.js';
-import type { SandboxState } from './key-scope.js';
-import { PendingWrites } from './pending-writes.js';
 
 const KEY = 'sk_test_payments_facet_01';
 
@@ -55,18 +51,7 @@ function racingSandbox(
     release: (account) => inner.release(account),
     sweep: (serverNow) => inner.sweep(serverNow),
   };
-  const sandbox: SandboxState = {
-    store,
-    tokens: createTokenTable(),
-    clock: { now: () => Date.UTC(2025, 0, 15) },
-    settlementDelayMs: 5000,
-    idempotencyTtlMs: 86_400_000,
-    defaultEndpoint: undefined,
-    heldRequests: new Map(),
-    pendingRecords: new PendingWrites(),
-    webhookPolicy: PUBLIC_AND_LOOPBACK,
-    random: seededRandom(1),
-  };
+  const sandbox = testSandboxState(store);
   return { service: new AccountService(sandbox, KEY), race };
 }
 

@@ -1,10 +1,8 @@
 // PendingWrites: the writes sent without waiting, waited for by a reader, bounded in number.
 import { describe, expect, it } from 'vitest';
-import { createTokenTable } from '../domain/tokens.js';
-import { PUBLIC_AND_LOOPBACK } from '../domain/webhook-address.js';
-import { seededRandom } from '../shared/ids.js';
 import type { AccountStore, SandboxStore } from '../store/store.js';
-import { AccountService, type SandboxState } from './account-service.js';
+import { testSandboxState } from '../test-support/sandbox-state.js';
+import { AccountService } from './account-service.js';
 import { MAX_PENDING_WRITES, PendingWrites } from './pending-writes.js';
 
 describe('PendingWrites', () => {
@@ -76,18 +74,7 @@ describe('the inspector on a store that never answers a record', () => {
       },
     } as unknown as AccountStore;
     const store = { find: () => account } as unknown as SandboxStore;
-    const sandbox: SandboxState = {
-      store,
-      tokens: createTokenTable(),
-      clock: { now: () => Date.UTC(2025, 0, 15) },
-      settlementDelayMs: 5000,
-      idempotencyTtlMs: 86_400_000,
-      defaultEndpoint: undefined,
-      heldRequests: new Map(),
-      pendingRecords: new PendingWrites(3),
-      webhookPolicy: PUBLIC_AND_LOOPBACK,
-      random: seededRandom(1),
-    };
+    const sandbox = testSandboxState(store, new PendingWrites(3));
     const service = new AccountService(sandbox, 'sk_test_pending_records');
     const entry = {
       requestId: 'req_1',
