@@ -116,7 +116,7 @@ export function attackSizes(mode: 'full' | 'smoke'): AttackSizes {
         pipelinePerSocket: 100,
         hangingPayments: 10,
         slowSockets: 50,
-        slowWaitMs: 3_000,
+        slowWaitMs: 1_000,
         amplifyingRequests: 20,
         nonReadingSockets: 20,
         latencyConnections: 100,
