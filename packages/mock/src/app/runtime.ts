@@ -290,7 +290,10 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
       });
     },
     webhooksSettled: () => webhooks.settled(),
-    requestsRecorded: () => sandbox.pendingRecords.settled(),
+    requestsRecorded: () => {
+      sandbox.store.flush?.();
+      return sandbox.pendingRecords.settled();
+    },
     state: sandbox,
     async wake(apiKey) {
       const account = await sandbox.store.find(apiKey);

@@ -20,7 +20,9 @@ export class InspectorFacet {
 
   /** One snapshot of everything the inspector shows for the key (secrets masked). Creates nothing. */
   async get(): Promise<SandboxComponents['schemas']['Inspector']> {
-    // The records this server sent without waiting are stored before it reads.
+    // The records this server sent without waiting (or held back to share a round trip) are
+    // stored before it reads.
+    this.scope.sandbox.store.flush?.();
     await this.scope.sandbox.pendingRecords.settled();
     const account = await this.scope.find();
     const inspected = await inspectAccount(account);

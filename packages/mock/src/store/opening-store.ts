@@ -95,6 +95,11 @@ export class OpeningStore implements SandboxStore {
     return { account, claim: { kind: 'skipped' }, payment };
   }
 
+  /** Sends the opened store's held-back writes now. */
+  flush(): void {
+    this.opened?.flush?.();
+  }
+
   /** The opened store's fast path, or `find` then a read of the payment. */
   async findWithPayment(
     apiKey: string,

@@ -82,8 +82,9 @@ type Faults = SandboxComponents['schemas']['Faults'];
  * the request pipeline then asks in its first round trip what its later steps would each ask
  * (the account, the Idempotency-Key's claim when no fault is armed, the path's payment; `admit`
  * in the same tick), and `AccountStore.mayHaveDueSettlements` lets it skip `takeDueSettlements`
- * when the account as read has nothing due. The memory store has none of them: its path is
- * unchanged and synchronous.
+ * when the account as read has nothing due. It may hold back writes nobody waits on (the
+ * inspector's records) to send them with its next call, and send them at once on `flush`. The
+ * memory store has none of them: its path is unchanged and synchronous.
  */
 
 /** Seconds a client is told to wait (`Retry-After`) while the store is unreachable. */
@@ -175,6 +176,11 @@ export interface SandboxStore {
     makeRecord: ((accountNow: number) => IdempotencyRecord) | undefined,
     paymentId: string | undefined,
   ): Promise<OpenAhead>;
+  /**
+   * Sends now the writes the store holds back to share a later round trip (the inspector's
+   * request records): before a read that must see them.
+   */
+  flush?(): void;
   /** `find`, and the payment `id` of the account found, in one round trip. @async */
   findWithPayment?(
     apiKey: string,
@@ -284,7 +290,10 @@ export interface AccountStore {
   webhookState(): WebhookStore;
 
   // The inspector's request log.
-  /** Records a request (bounded in count and bytes; cannot throw). @async */
+  /**
+   * Records a request (bounded in count and bytes; cannot throw; a networked store may hold it
+   * back to share its next call's round trip, resolving once stored). @async
+   */
   recordRequest(entry: RecordedEntry): Awaitable<void>;
   /** The recorded requests, newest first. @async */
   recentRequests(): Awaitable<RecordedEntry[]>;

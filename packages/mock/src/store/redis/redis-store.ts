@@ -132,6 +132,11 @@ export class RedisStore implements SandboxStore {
     return this.context.runner.client;
   }
 
+  /** The runner of its scripts (the writes it holds back, `ScriptRunner.later`). */
+  get runner(): ScriptRunner {
+    return this.context.runner;
+  }
+
   async find(apiKey: string): Promise<RedisAccount | undefined> {
     return this.findByHash(accountHash(apiKey));
   }
@@ -381,7 +386,13 @@ export class RedisStore implements SandboxStore {
   }
 
   /** Stops renewing leases and closes the connection. */
+  /** Sends the writes held back to share a later round trip (the inspector's records) now. */
+  flush(): void {
+    this.context.runner.flush();
+  }
+
   async close(): Promise<void> {
+    this.context.runner.flush();
     this.context.leases.stop();
     await this.client.quit().catch(() => this.client.disconnect());
   }

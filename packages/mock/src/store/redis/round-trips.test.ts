@@ -5,6 +5,7 @@ import { fleet, inFlightRecord, paymentRecord } from '../../test-support/redis-s
 import { wireCost } from '../../test-support/round-trips.js';
 import { jsonResponse } from '../records.js';
 import type { RedisStore } from './redis-store.js';
+import { HOLD_BACK_MS } from './runner.js';
 
 const KEY = 'sk_test_round_trips';
 
@@ -109,5 +110,42 @@ describe('RedisStore round trips', () => {
       expect(payment?.id).toBe('pay_4');
     });
     expect(retrieve).toEqual({ roundTrips: 1, commands: 1 });
+  });
+
+  it("holds a request's record back to ride in the next call's write, and bounds what it holds", async () => {
+    const account = await store.open(KEY);
+    const entry = (requestId: string) => ({
+      requestId,
+      method: 'GET',
+      path: '/v1/payments/pay_1',
+      status: 200,
+      code: null,
+      latencyMs: 1,
+      receivedAt: 0,
+      requestBody: null,
+      responseBody: '{}',
+      truncated: false,
+    });
+    // Held until the next call however slow this machine is (HOLD_BACK_MS otherwise).
+    store.runner.holdBackMs = 60_000;
+    try {
+      const recorded = account.recordRequest(entry('req_held'));
+      const read = await wireCost(store.client, () => account.payment('pay_1'));
+      expect(read).toEqual({ roundTrips: 1, commands: 2 });
+      await recorded;
+      expect((await account.recentRequests())[0]?.requestId).toBe('req_held');
+      // However many are held back, they go out once the bound is reached, not later.
+      const many = Array.from({ length: 300 }, (_, index) =>
+        account.recordRequest(entry(`req_${index}`)),
+      );
+      await Promise.all(many.slice(0, 256));
+      expect(
+        (await account.recentRequests()).some((stored) => stored.requestId === 'req_255'),
+      ).toBe(true);
+      store.flush();
+      await Promise.all(many);
+    } finally {
+      store.runner.holdBackMs = HOLD_BACK_MS;
+    }
   });
 });
