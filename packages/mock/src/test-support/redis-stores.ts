@@ -1,9 +1,11 @@
 // Redis stores for tests: several instances of a fleet on one test server, each under a fresh prefix.
+
 import type { components } from '@payment-service/openapi';
 import type { StoreLimits } from '../store/accounts.js';
 import type { IdempotencyRecord, PackedTimeline, PaymentRecord } from '../store/records.js';
 import { createRedisClient } from '../store/redis/client.js';
 import { RedisStore } from '../store/redis/redis-store.js';
+import type { RecordedEntry } from '../store/request-log.js';
 import { testPayment } from './payment.js';
 
 type Payment = components['schemas']['Payment'];
@@ -71,6 +73,22 @@ export function paymentRecord(
   const value = testPayment(id, overrides);
   const timeline: PackedTimeline = [0, value.status, value.amount, null];
   return { id, json: JSON.stringify(value), token: 'tok_test_success', settlesAt, timeline };
+}
+
+/** An inspector's record of a GET answered 200, received at `receivedAt`. */
+export function requestEntry(requestId: string, receivedAt = 0): RecordedEntry {
+  return {
+    requestId,
+    method: 'GET',
+    path: '/v1/payments',
+    status: 200,
+    code: null,
+    latencyMs: 1,
+    receivedAt,
+    requestBody: null,
+    responseBody: '{}',
+    truncated: false,
+  };
 }
 
 /** An in-flight record of a create with the Idempotency-Key `key`. */

@@ -6,6 +6,7 @@ import {
   inFlightRecord,
   paymentRecord,
   ROOMY_LIMITS,
+  requestEntry,
 } from '../../test-support/redis-stores.js';
 import { jsonResponse } from '../records.js';
 import { createRedisClient } from './client.js';
@@ -281,18 +282,7 @@ describe('RedisStore: budgets, caps and reset across the fleet', () => {
     await onA.setFaults({ latency_ms: 10 });
     await onA.setOffset(60);
     await onA.webhookState().rememberEvent({ id: 'evt_1', type: 'payment.succeeded', body: '{}' });
-    await onA.recordRequest({
-      requestId: 'req_1',
-      method: 'GET',
-      path: '/v1/payments',
-      status: 200,
-      code: null,
-      latencyMs: 1,
-      receivedAt: 0,
-      requestBody: null,
-      responseBody: '{}',
-      truncated: false,
-    });
+    await onA.recordRequest(requestEntry('req_1'));
     expect(await b.reset(KEY)).toBe(1);
     expect(await b.reset(KEY)).toBe(0);
     expect(await a.find(KEY)).toBeUndefined();
@@ -326,18 +316,7 @@ describe('RedisStore: budgets, caps and reset across the fleet', () => {
     const drops = await Promise.all([onA.consumeDrop(), must(await b.find(KEY)).consumeDrop()]);
     expect(drops.filter(Boolean)).toHaveLength(1);
     for (let index = 0; index < 60; index++) {
-      await (index % 2 ? onA : onB).recordRequest({
-        requestId: `req_${index}`,
-        method: 'GET',
-        path: '/v1/payments',
-        status: 200,
-        code: null,
-        latencyMs: 1,
-        receivedAt: index,
-        requestBody: null,
-        responseBody: '{}',
-        truncated: false,
-      });
+      await (index % 2 ? onA : onB).recordRequest(requestEntry(`req_${index}`, index));
     }
     const log = await onB.recentRequests();
     expect(log).toHaveLength(50);

@@ -1,7 +1,12 @@
 // What the Redis store's calls cost on the wire: a create at most 2 round trips, a retrieve 1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.js';
-import { fleet, inFlightRecord, paymentRecord } from '../../test-support/redis-stores.js';
+import {
+  fleet,
+  inFlightRecord,
+  paymentRecord,
+  requestEntry,
+} from '../../test-support/redis-stores.js';
 import { wireCost } from '../../test-support/round-trips.js';
 import { jsonResponse } from '../records.js';
 import type { RedisStore } from './redis-store.js';
@@ -114,29 +119,17 @@ describe('RedisStore round trips', () => {
 
   it("holds a request's record back to ride in the next call's write, and bounds what it holds", async () => {
     const account = await store.open(KEY);
-    const entry = (requestId: string) => ({
-      requestId,
-      method: 'GET',
-      path: '/v1/payments/pay_1',
-      status: 200,
-      code: null,
-      latencyMs: 1,
-      receivedAt: 0,
-      requestBody: null,
-      responseBody: '{}',
-      truncated: false,
-    });
     // Held until the next call however slow this machine is (HOLD_BACK_MS otherwise).
     store.runner.holdBackMs = 60_000;
     try {
-      const recorded = account.recordRequest(entry('req_held'));
+      const recorded = account.recordRequest(requestEntry('req_held'));
       const read = await wireCost(store.client, () => account.payment('pay_1'));
       expect(read).toEqual({ roundTrips: 1, commands: 2 });
       await recorded;
       expect((await account.recentRequests())[0]?.requestId).toBe('req_held');
       // However many are held back, they go out once the bound is reached, not later.
       const many = Array.from({ length: 300 }, (_, index) =>
-        account.recordRequest(entry(`req_${index}`)),
+        account.recordRequest(requestEntry(`req_${index}`)),
       );
       await Promise.all(many.slice(0, 256));
       expect(
