@@ -1,6 +1,6 @@
 // The run modes: the full benchmark (`npm run bench`), the quick A/B of the targets, and CI's smoke run.
 
-/** Which run: full (BENCHMARKS.md), quick (the issue's targets only) or smoke (CI, ~a second each). */
+/** Which run: full (BENCHMARKS.md), quick (the issue's targets only) or smoke (CI, a few hundred requests each). */
 export type BenchMode = 'full' | 'quick' | 'smoke';
 
 /** Every knob of a run. */
@@ -19,6 +19,11 @@ export interface BenchSettings {
   profileSeconds: number;
   /** Exchanges per endpoint, straight and through the contract proxy (0: not measured). */
   proxyRequests: number;
+  /**
+   * Runs of this many requests instead of `roundSeconds` (0: by time). The profile keeps the chosen
+   * load tool, so that a smoke run still drives wrk once.
+   */
+  roundRequests: number;
   /** Install Prism when it is absent (the full run) or skip it (smoke). */
   installPrism: boolean;
   /** Build the pre-redesign mock when it is absent (the full run) or skip it (smoke). */
@@ -33,7 +38,7 @@ export interface BenchSettings {
 /**
  * The settings of a mode. Full: 50 connections, 3 interleaved rounds of 4 s per server and
  * endpoint, 200,000 creates per memory phase. Quick: the Hono floor and the mock only, 5 rounds
- * of 3 s. Smoke: about a second per measurement, 8 connections.
+ * of 3 s. Smoke: 300 requests per measurement (autocannon; wrk drives the profile), 8 connections.
  *
  * @example
  * settingsFor('smoke').roundSeconds; // 1
@@ -54,6 +59,7 @@ export function settingsFor(mode: BenchMode): BenchSettings {
       memoryKeys: 1_000,
       profileSeconds: 5,
       proxyRequests: 3_000,
+      roundRequests: 0,
       installPrism: true,
       buildBaselineMock: true,
       targetsOnly: false,
@@ -74,6 +80,7 @@ export function settingsFor(mode: BenchMode): BenchSettings {
       memoryKeys: 0,
       profileSeconds: 0,
       proxyRequests: 0,
+      roundRequests: 0,
       installPrism: false,
       buildBaselineMock: false,
       targetsOnly: true,
@@ -95,6 +102,7 @@ export function settingsFor(mode: BenchMode): BenchSettings {
     memoryKeys: 100,
     profileSeconds: 1,
     proxyRequests: 200,
+    roundRequests: 300,
     installPrism: process.env.BENCH_PRISM === '1',
     buildBaselineMock: process.env.BENCH_BASELINE === '1',
     targetsOnly: false,

@@ -7,7 +7,7 @@ import { ensureBaselineMock } from './baseline-mock.js';
 import { measureColdStarts } from './cold-start.js';
 import { type DataDirResult, measureDataDir } from './data-dir.js';
 import { HOT_PATH_FIXES } from './fixes.js';
-import { chooseLoadTool } from './load/index.js';
+import { chooseLoadTool, countedLoadTool } from './load/index.js';
 import { autocannonVersion, collectVersions, describeMachine } from './machine.js';
 import { type MemoryResult, measureMemory } from './memory.js';
 import { type BenchMode, settingsFor } from './modes.js';
@@ -40,7 +40,11 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
     );
   const settings = settingsFor(mode);
   const machine = describeMachine();
-  const loadTool = chooseLoadTool(autocannonVersion());
+  const profileTool = chooseLoadTool(autocannonVersion());
+  const loadTool =
+    settings.roundRequests > 0
+      ? countedLoadTool(autocannonVersion(), settings.roundRequests)
+      : profileTool;
   const prism = ensurePrism(settings.installPrism);
   const baseline = ensureBaselineMock(settings.buildBaselineMock);
   const skipped: string[] = [];
@@ -55,7 +59,7 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
     mockPrevious: previous,
   };
   log(
-    `${mode} run with ${loadTool.version}; Prism ${prism?.version ?? 'skipped'}; load ${machine.loadAverageStart.toFixed(2)}`,
+    `${mode} run with ${loadTool.version} (profile: ${profileTool.version}); Prism ${prism?.version ?? 'skipped'}; load ${machine.loadAverageStart.toFixed(2)}`,
   );
   const logDir = mkdtempSync(join(tmpdir(), 'bench-logs-'));
   const running: RunningServer[] = [];
@@ -66,7 +70,13 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
     if (baseline.ok) names.push('mock-before');
     if (previous !== undefined) names.push('mock-previous');
     if (prism !== undefined) names.push('prism');
-    for (const name of names) running.push(await startServer(serverCommand(name, entries), logDir));
+    // Side by side: each start mostly waits on its process's start-up.
+    const starts = await Promise.allSettled(
+      names.map((name) => startServer(serverCommand(name, entries), logDir)),
+    );
+    for (const start of starts) if (start.status === 'fulfilled') running.push(start.value);
+    const failed = starts.find((start) => start.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
     const throughput = await measureThroughput(running, loadTool, settings, log);
     const sdkOverhead: SdkOverheadResult[] = [];
     if (!settings.targetsOnly) {
@@ -117,7 +127,7 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
       log(`Valkey/Redis fleet ${redisFleet === undefined ? 'skipped' : 'measured'}`);
       attackMemory = await measureAttackMemory(mode === 'full' ? 'full' : 'smoke', log);
       log('attacks replayed');
-      profile = await profileMock('mock', loadTool, settings, logDir);
+      profile = await profileMock('mock', profileTool, settings, logDir);
       log(`profile: top ${profile.topFunctions[0]?.name ?? 'none'}`);
     }
 

@@ -6,11 +6,12 @@ import type { LoadResult, LoadSpec } from './types.js';
 
 /**
  * Runs autocannon with the spec; a fresh Idempotency-Key per request through `setupRequest`.
+ * Given `amount`, it stops after that many requests instead of after `durationSeconds`.
  *
  * @example
  * const result = await runAutocannon({ baseUrl: 'http://127.0.0.1:4010', method: 'GET', path: '/v1/payments/pay_1', headers: {}, uniqueIdempotencyKey: false, connections: 50, durationSeconds: 5 });
  */
-export async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
+export async function runAutocannon(spec: LoadSpec, amount?: number): Promise<LoadResult> {
   const prefix = `bench-${randomBytes(6).toString('hex')}-`;
   let counter = 0;
   const request: autocannon.Request = {
@@ -33,6 +34,8 @@ export async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
     url: spec.baseUrl,
     connections: spec.connections,
     duration: spec.durationSeconds,
+    // Counted runs end with their last answer; the default 1 s sampling held each one for a second.
+    ...(amount === undefined ? {} : { amount, sampleInt: 50 }),
     requests: [request],
   });
   return {

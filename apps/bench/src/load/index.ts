@@ -24,3 +24,19 @@ export function chooseLoadTool(autocannonVersion: string): LoadTool {
   if (wrk !== undefined) return { name: 'wrk', version: wrk, run: runWrk };
   return { name: 'autocannon', version: `autocannon ${autocannonVersion}`, run: runAutocannon };
 }
+
+/**
+ * autocannon stopping each run after `requests` requests, for the smoke run: a check that every
+ * section works needs a few hundred answers, not the whole second that wrk (which stops only on
+ * time) would spend at full load on each of some twenty runs.
+ *
+ * @example
+ * const tool = countedLoadTool('8.0.0', 300); // tool.version: 'autocannon 8.0.0, 300 requests a run'
+ */
+export function countedLoadTool(autocannonVersion: string, requests: number): LoadTool {
+  return {
+    name: 'autocannon',
+    version: `autocannon ${autocannonVersion}, ${requests} requests a run`,
+    run: (spec) => runAutocannon(spec, requests),
+  };
+}
