@@ -18,15 +18,21 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('npx payment-service-contract from the packed tarballs', () => {
+describe('payment-service-contract from the packed tarballs (once through npx, then its bin link)', () => {
   let project: string;
   let sandbox: CliSandbox;
   let drifted: { url: string; child: ChildProcess };
   const check = (baseUrl: string, ...extra: string[]) =>
     contract(project, ['check', '--base-url', baseUrl, '--key', key, '--rate', '500', ...extra]);
+  const checkThroughNpx = (baseUrl: string, ...extra: string[]) =>
+    contract(
+      project,
+      ['check', '--base-url', baseUrl, '--key', key, '--rate', '500', ...extra],
+      'npx',
+    );
 
   beforeAll(async () => {
-    project = await sharedProject('contract', inject('tarballs'));
+    project = await sharedProject('kit', inject('tarballs'));
     sandbox = await startCliSandbox(project);
     drifted = await startDrifted(project, sandbox.url);
   });
@@ -36,7 +42,7 @@ describe('npx payment-service-contract from the packed tarballs', () => {
   });
 
   it('passes against npx payment-service-mock, with no failure in report.xml (exit 0)', async () => {
-    const run = await check(
+    const run = await checkThroughNpx(
       sandbox.url,
       '--format',
       'junit',

@@ -1,6 +1,6 @@
 // Fresh throwaway projects outside the monorepo: made by `npm init -y`, with the tarballs installed by npm.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -39,23 +39,16 @@ export async function runIn(
 export const NPM_INSTALL = ['install', '--no-audit', '--no-fund', '--prefer-offline'] as const;
 
 /**
- * A new project made by `npm init -y` (CommonJS), or switched to `"type": "module"`, with the
- * tarballs installed by npm.
+ * A new project made by `npm init -y` (CommonJS), with the tarballs (and any other package specs)
+ * installed by npm.
  *
  * @example
- * const dir = await freshProject('commonjs', [sdkTarball, openapiTarball, mockTarball]);
+ * const dir = await freshProject([sdkTarball, openapiTarball, mockTarball]);
  */
-export async function freshProject(
-  type: 'commonjs' | 'module',
-  tarballs: string[],
-): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), `payment-service-${type}-`));
+export async function freshProject(packages: string[]): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), 'payment-service-project-'));
   await runIn(directory, 'npm', ['init', '-y']);
-  if (type === 'module') {
-    const manifest = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8'));
-    await writeFile(join(directory, 'package.json'), JSON.stringify({ ...manifest, type }));
-  }
-  await runIn(directory, 'npm', [...NPM_INSTALL, ...tarballs]);
+  await runIn(directory, 'npm', [...NPM_INSTALL, ...packages]);
   return directory;
 }
 

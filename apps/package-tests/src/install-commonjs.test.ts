@@ -1,7 +1,7 @@
-// Installs the packed tarballs with npm into a fresh CommonJS project and uses them as a merchant would (require).
-import { describeFreshProject } from './install-suite.js';
+// A CommonJS project over an npm install of the packed tarballs (without msw), using them as a merchant would (require).
+import { describeMerchantProject } from './install-suite.js';
 
-describeFreshProject({
+describeMerchantProject({
   name: 'CommonJS (npm init -y, require)',
   type: 'commonjs',
   flavour: 'commonjs',

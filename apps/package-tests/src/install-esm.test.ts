@@ -1,7 +1,7 @@
-// Installs the packed tarballs with npm into a fresh ESM project and uses them as a merchant would (import).
-import { describeFreshProject } from './install-suite.js';
+// An ESM project ("type": "module") over an npm install of the packed tarballs and msw, using them as a merchant would (import).
+import { describeMerchantProject } from './install-suite.js';
 
-describeFreshProject({
+describeMerchantProject({
   name: 'ESM ("type": "module", import)',
   type: 'module',
   flavour: 'esm',

@@ -1,13 +1,14 @@
-// The suite each install test file runs on its own fresh project: the packed tarballs installed with npm and used as a merchant would.
+// The suite each install test file runs on a merchant's project of its own, over an npm install of the packed tarballs, using them as a merchant would.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type CliSandbox, startCliSandbox, waitForUrl } from './cli-sandbox.js';
-import { freshProject, type Resolution, runIn, strictTsconfig } from './fresh-project.js';
+import { type Resolution, runIn, strictTsconfig } from './fresh-project.js';
 import { merchantScript, type ScriptFlavour } from './merchant-script.js';
 import { manifestOf, packageVersion, repoRoot, toolPath } from './pack.js';
+import { sharedProject, subproject } from './shared-project.js';
 
 const tarballs = Object.values(inject('tarballs'));
 
@@ -83,23 +84,30 @@ export interface MerchantProject {
 }
 
 /**
- * Declares the suite of one fresh project (one per test file, so that vitest installs the projects
- * side by side): its merchant script, `npx payment-service-mock`, strict type-checks, and stops.
+ * Declares the suite of one merchant's project (one per test file, run side by side), in a shared
+ * install of the tarballs: its merchant script, `npx payment-service-mock`, strict type-checks,
+ * and stops.
  *
  * @example
- * describeFreshProject({ name: 'CommonJS', type: 'commonjs', flavour: 'commonjs', resolutions: [] });
+ * describeMerchantProject({ name: 'CommonJS', type: 'commonjs', flavour: 'commonjs', resolutions: [] });
  */
-export function describeFreshProject({ name, type, flavour, resolutions }: MerchantProject): void {
-  describe(`a fresh ${name} project`, () => {
+export function describeMerchantProject({ name, type, flavour, resolutions }: MerchantProject): void {
+  describe(`a ${name} project`, () => {
     let project: string;
     let sandbox: CliSandbox;
     const script = flavour === 'typescript' ? 'smoke.ts' : 'smoke.js';
 
     beforeAll(async () => {
-      // msw is the mock's optional peer dependency, needed by its `testing/msw` entry's types.
+      // msw is the mock's optional peer dependency, needed by its `testing/msw` entry's types: the
+      // projects that type-check every entry share an install with it; the others share one
+      // without it (with the contract CLI's suites), which shows that nothing else needs it.
       const mock = tarballs.find((tarball) => manifestOf(tarball).name === '@payment-service/mock');
       const msw = `msw@${manifestOf(mock as string).peerDependencies?.msw}`;
-      project = await freshProject(type, resolutions.length > 0 ? [...tarballs, msw] : tarballs);
+      const shared =
+        resolutions.length > 0
+          ? await sharedProject('kit-and-msw', inject('tarballs'), [msw])
+          : await sharedProject('kit', inject('tarballs'));
+      project = await subproject(shared, flavour, type);
       await writeFile(join(project, script), merchantScript(flavour));
       sandbox = await startCliSandbox(project);
     });

@@ -1,7 +1,7 @@
-// Installs the packed tarballs with npm into a fresh TypeScript project, runs its script with tsx and type-checks it under each resolution.
-import { describeFreshProject } from './install-suite.js';
+// A TypeScript project over an npm install of the packed tarballs and msw: its script run by tsx, and type-checked under each resolution.
+import { describeMerchantProject } from './install-suite.js';
 
-describeFreshProject({
+describeMerchantProject({
   name: 'TypeScript (npm init -y, run by tsx)',
   type: 'commonjs',
   flavour: 'typescript',

@@ -42,7 +42,7 @@ describe('npx payment-service-mock --redis-url from the packed tarballs', () => 
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
   beforeAll(async () => {
-    project = await sharedProject('contract', inject('tarballs'));
+    project = await sharedProject('kit', inject('tarballs'));
     const port = await freePort();
     redis = spawn(
       REDIS_SERVER,
