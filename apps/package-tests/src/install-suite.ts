@@ -91,7 +91,12 @@ export interface MerchantProject {
  * @example
  * describeMerchantProject({ name: 'CommonJS', type: 'commonjs', flavour: 'commonjs', resolutions: [] });
  */
-export function describeMerchantProject({ name, type, flavour, resolutions }: MerchantProject): void {
+export function describeMerchantProject({
+  name,
+  type,
+  flavour,
+  resolutions,
+}: MerchantProject): void {
   describe(`a ${name} project`, () => {
     let project: string;
     let sandbox: CliSandbox;
