@@ -38,7 +38,8 @@ describe('bench smoke run', () => {
     expect(report.machine.node).toBe(process.version);
     expect(report.versions.hono).toMatch(/^4\./);
     expect(report.versions.nodeServer).toMatch(/^2\./);
-    expect(report.versions.loadTool).toMatch(/^(wrk|autocannon)/);
+    expect(report.versions.loadTool).toMatch(/^autocannon .*, 300 requests a run$/);
+    expect(report.settings.roundRequests).toBe(300);
   });
 
   it('measured create and retrieve on every server, each answering correctly', () => {
@@ -63,6 +64,10 @@ describe('bench smoke run', () => {
         expect(result?.correct, `${server} ${endpoint}: ${result?.probe}`).toBe(true);
         expect(result?.requestsPerSecond).toBeGreaterThan(0);
         expect(result?.rounds.length).toBe(report.settings.rounds);
+        // Smoke runs are counted: each round made exactly the requests it was given.
+        expect(result?.rounds.map((round) => round.requests)).toEqual(
+          result?.rounds.map(() => report.settings.roundRequests),
+        );
       }
     }
     expect(
