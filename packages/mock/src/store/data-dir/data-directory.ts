@@ -16,8 +16,10 @@ import {
 import { join } from 'node:path';
 import type { JournalLine, StoreJournal } from '../journal.js';
 import {
+  changeJson,
   checkJournalHeader,
   encodeLine,
+  encodeStep,
   JOURNAL_FORMAT_VERSION,
   type JournalHeader,
   readJournal,
@@ -163,7 +165,7 @@ export class DataDirectory implements StoreJournal {
 
   write(line: JournalLine): void {
     if (this.content === undefined || this.closed) return; // replaying, or closed
-    this.pending.push(encodeLine(line));
+    this.pending.push(changeJson(line));
     if (!this.flushQueued) {
       this.flushQueued = true;
       // At the latest when the current synchronous step ends: a step's changes go out together.
@@ -180,14 +182,15 @@ export class DataDirectory implements StoreJournal {
    */
   flush(): boolean {
     if (this.pending.length > 0 && !this.closed) {
-      const text = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
+      // One line for the step's changes, however many: read back all or none after a crash.
+      const text = encodeStep(this.pending);
       try {
-        writeAll(this.fd, Buffer.from(text as string, 'utf8'));
+        writeAll(this.fd, Buffer.from(text, 'utf8'));
       } catch (error) {
         this.refused(error);
         return false;
       }
-      this.fileBytes += Buffer.byteLength(text as string);
+      this.fileBytes += Buffer.byteLength(text);
       this.pending = [];
       this.dirty = true;
       if (this.failure !== undefined) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../journal.js';
-import { encodeLine, type ReadAt, readJournal } from './journal-file.js';
+import { changeJson, encodeLine, encodeStep, type ReadAt, readJournal } from './journal-file.js';
 import { DataDirectoryError } from './lock.js';
 
 const header = encodeLine({ format: 'payment-service-mock-journal', version: 1, generation: 1 });
@@ -49,6 +49,34 @@ describe('readJournal', () => {
       expect(seen).toEqual(changes);
       expect(result.tornAt).toBe(Buffer.byteLength(whole));
       expect(result.validBytes).toBe(Buffer.byteLength(whole));
+    }
+  });
+
+  it("reads a step's changes written together as one group line, and drops the whole step when that line is torn", () => {
+    const [first, ...rest] = changes as [JournalLine, ...JournalLine[]];
+    expect(encodeStep([changeJson(first)])).toBe(encodeLine(first));
+    const before = header + encodeLine(first);
+    const group = encodeStep(rest.map(changeJson));
+    expect(group).toMatch(/^[0-9a-f]{8} \["g",\[\["f",/);
+    const whole = Buffer.from(before + group);
+    expect(readAll(whole, 16).seen).toEqual(changes);
+    expect(readAll(whole, 16).result.changes).toBe(4);
+    // Cut anywhere inside the group (a write kill -9 stopped between two pages): none of it.
+    for (const cut of [1, 30, group.length - 1]) {
+      const { seen, result } = readAll(Buffer.from(before + group.slice(0, cut)), 16);
+      expect(seen).toEqual([first]);
+      expect(result.tornAt).toBe(Buffer.byteLength(before));
+    }
+  });
+
+  it('refuses a group line that does not hold changes, naming the file and its offset', () => {
+    for (const members of ['[1,2]', '[["g",[]]]', '"x"']) {
+      const json = `["g",${members}]`;
+      const bad = encodeStep([json]); // a line with a right checksum
+      const file = Buffer.from(header + bad + encodeLine(['o', 'key-a', 1]));
+      expect(() => readAll(file, 16)).toThrowError(
+        `the journal journal.1.log holds a group of changes that is not a list of changes at byte ${Buffer.byteLength(header)}`,
+      );
     }
   });
 

@@ -24,8 +24,38 @@ const hex = (value: number) => value.toString(16).padStart(8, '0');
  * @example
  * encodeLine(['o', 'keyid', 60]); // '1c291ca3 ["o","keyid",60]\n'
  */
-export function encodeLine(value: JournalLine | JournalHeader): string {
+export function encodeLine(value: JournalLine | JournalHeader | JournalGroup): string {
   const json = JSON.stringify(value);
+  return `${hex(crc32(json))} ${json}\n`;
+}
+
+/**
+ * The changes of one step written as one line, so that they are read back all or none: a write
+ * cut short by a crash (kill -9 can stop one between two pages) loses the whole step, never
+ * leaves a payment changed without its idempotency record.
+ */
+export type JournalGroup = ['g', JournalLine[]];
+
+/**
+ * The JSON of one change, taken when it is made (a later change to the same objects is a line of
+ * its own); `encodeStep` writes a step's changes.
+ *
+ * @example
+ * changeJson(['o', keyId, 60]); // '["o","…",60]'
+ */
+export function changeJson(line: JournalLine): string {
+  return JSON.stringify(line);
+}
+
+/**
+ * The text of one step's changes (each `changeJson`): a line of its own for one change, one group
+ * line for several.
+ *
+ * @example
+ * encodeStep([changeJson(paymentLine), changeJson(recordLine)]); // '1a2b3c4d ["g",[["p",…],["i",…]]]\n'
+ */
+export function encodeStep(changes: string[]): string {
+  const json = changes.length === 1 ? (changes[0] as string) : `["g",[${changes.join(',')}]]`;
   return `${hex(crc32(json))} ${json}\n`;
 }
 
@@ -135,6 +165,20 @@ export function readJournal(
       throw new DataDirectoryError(
         `the journal ${path} holds a line that is not a change at byte ${offset}. Restore the directory from a backup, or move it away to start empty.`,
       );
+    } else if (value[0] === 'g') {
+      const group = value[1];
+      if (
+        !Array.isArray(group) ||
+        !group.every(
+          (line) => Array.isArray(line) && typeof line[0] === 'string' && line[0] !== 'g',
+        )
+      ) {
+        throw new DataDirectoryError(
+          `the journal ${path} holds a group of changes that is not a list of changes at byte ${offset}. Restore the directory from a backup, or move it away to start empty.`,
+        );
+      }
+      for (const line of group as JournalLine[]) onChange(line);
+      changes += group.length;
     } else {
       onChange(value as JournalLine);
       changes++;
