@@ -187,6 +187,37 @@ describe('the data directory refuses what it cannot use', () => {
     expect(readFileSync(journal).length).toBe(size);
   });
 
+  it('drops the whole of a step cut short: a capture comes back with its Idempotency-Key record, or neither does', async () => {
+    const dataDir = newDirectory();
+    const first = start(dataDir).harness;
+    const payment = await (await created(first, 'create', false)).json();
+    const capture = () =>
+      first.call('POST', `/v1/payments/${payment.id}/capture`, {
+        headers: { 'idempotency-key': 'capture' },
+      });
+    expect((await capture()).status).toBe(200);
+    first.mock.close();
+    // The capture's step is the journal's last line: the payment and its record, as one group.
+    const journal = join(dataDir, 'journal.1.log');
+    const text = readFileSync(journal, 'utf8');
+    const last = text.lastIndexOf('\n', text.length - 2) + 1;
+    expect(text.slice(last + 9, last + 20)).toBe('["g",[["p",');
+    expect(text.slice(last)).toContain('["i",');
+    // kill -9 stopped its write between two pages: the first half is on disk.
+    writeFileSync(journal, text.slice(0, last + Math.floor((text.length - last) / 2)));
+    const { harness, logs } = start(dataDir);
+    expect(logs.filter((line) => line.includes('torn'))).toHaveLength(1);
+    expect((await harness.json('GET', `/v1/payments/${payment.id}`)).body.status).toBe(
+      'AUTHORIZED',
+    );
+    // Sent again with its key, the capture runs now (never a 409 for a capture kept without it).
+    const again = await harness.call('POST', `/v1/payments/${payment.id}/capture`, {
+      headers: { 'idempotency-key': 'capture' },
+    });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   it('warns of a torn last line on the process when no logger is set (the CLI with --quiet)', async () => {
     const dataDir = newDirectory();
     start(dataDir).harness.mock.close();
