@@ -1,12 +1,13 @@
 // Runs the example merchant app's own `npm test` (vitest and jest suites) in a fresh copy installed from the packed tarballs.
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
+import { copyExample } from './example-project.js';
 import { NPM_INSTALL, runIn } from './fresh-project.js';
-import { repoRoot, toolPath } from './pack.js';
+import { toolPath } from './pack.js';
 
 const run = promisify(execFile);
 const tarballs = Object.values(inject('tarballs'));
@@ -22,19 +23,8 @@ function merchantEnv(): NodeJS.ProcessEnv {
 describe('examples/merchant-app, installed from the tarballs', () => {
   it('passes its vitest and jest suites with npm test', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'payment-service-example-'));
-    await cp(join(repoRoot, 'examples/merchant-app'), directory, {
-      recursive: true,
-      filter: (source) => !source.includes('node_modules'),
-    });
-    // The manifest as a merchant's: the kit's packages come from the tarballs, the rest from npm.
-    const manifestPath = join(directory, 'package.json');
-    const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
-    for (const field of ['dependencies', 'devDependencies']) {
-      for (const name of Object.keys(manifest[field])) {
-        if (name.startsWith('@payment-service/')) delete manifest[field][name];
-      }
-    }
-    await writeFile(manifestPath, JSON.stringify(manifest, null, 2));
+    // The manifest as a merchant's (the kit's packages come from the tarballs), with the lockfile.
+    await copyExample(directory);
     await runIn(directory, 'npm', [...NPM_INSTALL, ...tarballs]);
 
     const { stdout, stderr } = await run('npm', ['test'], {
