@@ -36,6 +36,12 @@ export const FSYNC_INTERVAL_MS = 1000;
 const JOURNAL = /^journal\.(\d+)\.log$/;
 const journalName = (generation: number) => `journal.${generation}.log`;
 
+/** Where a change was read: the journal file and the byte offset of its line. */
+export interface JournalPlace {
+  file: string;
+  offset: number;
+}
+
 /** Where the data directory reports what it found and what went wrong. */
 export interface DataDirectoryOptions {
   log?: ((line: string) => void) | undefined;
@@ -117,11 +123,11 @@ export class DataDirectory implements StoreJournal {
   }
 
   /**
-   * Reads the journal back, handing each change to `apply` as it is read (once, before
+   * Reads the journal back, handing each change and where it was read to `apply` (once, before
    * `attach`; nothing is held). A torn last line is cut off with one warning; corruption throws
    * a `DataDirectoryError` naming the file and the offset. Returns how many changes it read.
    */
-  replay(apply: (line: JournalLine) => void): number {
+  replay(apply: (line: JournalLine, at: JournalPlace) => void): number {
     const unread = this.unread;
     if (unread === undefined) return 0;
     this.unread = undefined;
@@ -130,7 +136,7 @@ export class DataDirectory implements StoreJournal {
       const read = readJournal(
         (buffer, offset, length, position) => readSync(fd, buffer, offset, length, position),
         unread.file,
-        apply,
+        (line, offset) => apply(line, { file: unread.file, offset }),
       );
       if (read.tornAt !== undefined) {
         this.options.log?.(

@@ -81,8 +81,8 @@ export type ReadAt = (buffer: Buffer, offset: number, length: number, position: 
 const CHUNK_BYTES = 64 << 10;
 
 /**
- * Reads a journal file line by line, handing each change to `onChange` as soon as it is checked
- * (nothing is held: a 100 MB journal is replayed in one pass with little garbage). A last line
+ * Reads a journal file line by line, handing each change to `onChange` as soon as it is checked,
+ * with the byte offset of its line (nothing is held: a 100 MB journal is replayed in one pass with little garbage). A last line
  * without its newline, or whose checksum fails, is a write cut short by a crash: it is left out
  * and reported in `tornAt`. Any other bad line is corruption: a `DataDirectoryError` naming the
  * file and the byte offset.
@@ -94,7 +94,7 @@ const CHUNK_BYTES = 64 << 10;
 export function readJournal(
   read: ReadAt,
   path: string,
-  onChange: (line: JournalLine) => void,
+  onChange: (line: JournalLine, offset: number) => void,
   chunkBytes = CHUNK_BYTES,
 ): ReadJournal {
   let buffer = Buffer.allocUnsafe(chunkBytes);
@@ -177,10 +177,10 @@ export function readJournal(
           `the journal ${path} holds a group of changes that is not a list of changes at byte ${offset}. Restore the directory from a backup, or move it away to start empty.`,
         );
       }
-      for (const line of group as JournalLine[]) onChange(line);
+      for (const line of group as JournalLine[]) onChange(line, offset);
       changes += group.length;
     } else {
-      onChange(value as JournalLine);
+      onChange(value as JournalLine, offset);
       changes++;
     }
     start = end + 1;
