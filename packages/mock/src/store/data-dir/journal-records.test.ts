@@ -209,7 +209,6 @@ const cases: [name: string, line: () => Line, field: string][] = [
   ],
   ['a payment removed by an id that is no string', () => ['p-', keyId, null], 'payment id'],
   ['a change for a key id of no known form', () => ['o', 'short', 60], 'key id'],
-  ['a change of a type this version does not know', () => ['zz', keyId], 'type'],
   ['a change with an element too many', () => ['o', keyId, 60, 1], 'change'],
 ];
 
@@ -229,7 +228,7 @@ describe('a journal line whose checksum holds and whose record does not', () => 
       expect(message).toContain(`the journal ${journal} holds`);
       expect(message).toContain(`whose ${field} is wrong`);
       expect(message).toContain(`at byte ${offset}`);
-      expect(message).toContain('Restore the directory from a backup, or move it away');
+      expect(message).toContain('Restore the directory from a backup');
     },
   );
 
@@ -248,9 +247,8 @@ describe('a journal line whose checksum holds and whose record does not', () => 
     const line = change('i');
     line[3] = 'pay_absent';
     const { dataDir, offset } = withLine(line);
-    expect(() => start(dataDir)).toThrowError(
-      new RegExp(`payment id is wrong: .*pay_absent.*at byte ${offset}`),
-    );
+    expect(() => start(dataDir)).toThrowError(`at byte ${offset}`);
+    expect(() => start(dataDir)).toThrowError(/payment id is wrong: .*pay_absent/);
   });
 
   it('never shows an endpoint signing key in a refusal', () => {
