@@ -7,6 +7,7 @@ import {
   type IdempotentRequest,
 } from '../service/idempotency.js';
 import { heldRequestsFull } from '../shared/faults.js';
+import { isIdForm, MAX_ID_LENGTH } from '../shared/id-form.js';
 import type { FieldError, ProblemInit } from '../shared/problems.js';
 import type { Checked } from '../shared/validation.js';
 import type { StoredResponse } from '../store/records.js';
@@ -50,6 +51,8 @@ export interface OperationShape {
   readsBody: boolean;
   /** Whether its path has an `{id}`. */
   hasId: boolean;
+  /** What that `{id}` names ('payment', 'webhook endpoint', 'event'), for the answer to an id of no possible form. */
+  idNames?: string;
   /**
    * Whether that `{id}` names a payment the handler reads (/v1/payments/{id}…): a store that
    * reads ahead reads it with the account.
@@ -330,6 +333,13 @@ export function operationPipeline(
   const serve = async (c: Context<MockEnv>, exchange: Exchange): Promise<Response> => {
     const auth = authenticate(c.req.header('authorization'));
     if (!auth.ok) return answerProblem(exchange, auth.problem);
+    if (shape.hasId && !isIdForm(c.req.param('id') ?? '')) {
+      // Not an id of any store: answered the same whatever the store, and never sent to one.
+      return answerProblem(exchange, {
+        code: 'not_found',
+        detail: `No ${shape.idNames ?? 'object'} has this id: an id is 1 to ${MAX_ID_LENGTH} characters, none of them a control character.`,
+      });
+    }
     const service = serviceFor(auth.apiKey);
     exchange.service = service;
     if (!shape.api) return afterFaults(c, exchange, service, undefined);

@@ -82,6 +82,7 @@ export function registerRoutes<Operations, Paths>(
         api: options.api,
         readsBody: route.readsBody,
         hasId: honoPath.includes(':id'),
+        idNames: idNames(path),
         paymentId: options.api && path.startsWith('/v1/payments/{id}'),
         post: method === 'post',
         prepare: route.prepare,
@@ -101,6 +102,12 @@ export function registerRoutes<Operations, Paths>(
       ),
     );
   }
+}
+
+/** What a path's `{id}` names, from the collection before it: `/v1/webhook_endpoints/{id}` → 'webhook endpoint'. */
+function idNames(path: string): string {
+  const collection = /\/([a-z_]+)\/\{id\}/.exec(path)?.[1] ?? 'object';
+  return collection.replace(/_/g, ' ').replace(/s$/, '');
 }
 
 function isOperationId<Operations, Paths>(

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockVersion } from '../shared/version.js';
 import { createHarness, type Harness, TEST_KEY } from '../test-support/harness.js';
+import { generateWebhookSecret } from '../webhooks/default-endpoint.js';
 
 /** The bindings @hono/node-server gives a request that came over the network. */
 const fromNetwork = { incoming: { socket: { remoteAddress: '192.0.2.7' } } };
@@ -58,6 +59,24 @@ describe('answers of receivers, by caller', () => {
     );
     expect(deliveries.length).toBeGreaterThan(0);
     expect(JSON.stringify(inspector.body)).not.toContain('root:x');
+  });
+});
+
+describe("the operator's --webhook-url", () => {
+  it('is shown to a key with its token masked, in webhook_deliveries as in the inspector', async () => {
+    harness = createHarness({
+      webhookUrl: 'http://127.0.0.1:5299/hooks?token=optoken123',
+      webhookSecret: generateWebhookSecret(),
+      webhookFetch: async () => new Response('ok'),
+    });
+    await harness.createPayment();
+    await harness.mock.webhooksSettled();
+    const list = await readAs(harness, '/_sandbox/webhook_deliveries');
+    expect(list.body.data.length).toBeGreaterThan(0);
+    expect(list.body.data[0].url).toBe('http://127.0.0.1:5299/hooks?token=***');
+    const inspector = await readAs(harness, '/_sandbox/inspector');
+    expect(JSON.stringify(inspector.body)).toContain('token=***');
+    expect(JSON.stringify(list.body) + JSON.stringify(inspector.body)).not.toContain('optoken123');
   });
 });
 

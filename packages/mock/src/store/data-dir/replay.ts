@@ -119,7 +119,9 @@ export function replayJournal(
         break;
       default:
         // A change this version does not know cannot come from its own format version.
-        throw new TypeError(`unknown journal change ${JSON.stringify((line as unknown[])[0])}`);
+        throw new TypeError(
+          `a change of unknown kind ${JSON.stringify((line as unknown[])[0])} (this version knows p, p-, i, i-, f, o, r, e, e-, v, q, q-, l)`,
+        );
     }
   });
   const watched = new Set<Account>();
@@ -151,7 +153,7 @@ function paymentBody(account: Account, id: string): string {
   const json = account.payments.get(id)?.json;
   if (json === undefined) {
     throw new DataDirectoryError(
-      `the journal names payment ${id} as an answer's body before that payment is in it. Restore the directory from a backup, or move it away to start empty.`,
+      `an answer's body names payment ${id} before that payment is in the journal`,
     );
   }
   return json;
