@@ -177,10 +177,15 @@ export class RedisWebhooks implements WebhookStore {
     return decodeDelivery(answer[0], answer[1], this.reading, this.account.part('qd'));
   }
 
-  async finishAttempt(delivery: QueuedDelivery): Promise<void> {
+  async finishAttempt(
+    delivery: QueuedDelivery,
+    retry?: Omit<QueuedDelivery, 'sequence'>,
+  ): Promise<boolean> {
     const member = attemptMember(delivery.sequence);
     this.account.context.leases.release(this.account, member);
-    await this.account.run('psm_finish_attempt', member);
+    const next = retry === undefined ? [] : [retry.dueAt, encodeDelivery(retry), this.maxBytes / 2];
+    const sequence = await this.account.run('psm_finish_attempt', member, ...next);
+    return Number(sequence) >= 0;
   }
 
   async queuedAttempts(): Promise<QueuedDelivery[]> {
