@@ -175,7 +175,9 @@ describe('--baseline', () => {
       baseline: { state: 'known', reason: 'PROV-12: the provider says COMPLETED' },
     });
     expect(report?.summary).toMatchObject({ known: 1, knownDocumented: 1, failedDocumented: 0 });
-    expect(stdout).toContain('Known failures (1), accepted by baseline.json');
+    expect(stdout).toContain(
+      'Known failures (1 check, 1 check × operation result), accepted by baseline.json',
+    );
     // The documented fact does not hold (the baseline only accepts that): the verdict says what is true.
     expect(report?.message).toMatch(
       /^PASSED: no new documented failure; .*; 1 known failure accepted by baseline\.json, 1 documented \(/,
