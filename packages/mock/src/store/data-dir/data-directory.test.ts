@@ -16,6 +16,7 @@ import { createRuntime, DATA_DIRECTORY_WARNING } from '../../app/runtime.js';
 import { createHarness, type Harness, manualClock } from '../../test-support/harness.js';
 import { DataDirectory, DataDirectoryError } from './data-directory.js';
 import { encodeLine } from './journal-file.js';
+import { lockTextOf } from './lock.js';
 
 const directories: string[] = [];
 const open: Harness[] = [];
@@ -152,13 +153,14 @@ describe('the data directory refuses what it cannot use', () => {
     const dataDir = newDirectory();
     const directory = DataDirectory.open(dataDir);
     try {
-      // Our own pid counts as another holder when it is not ours to take: fake a live holder.
-      writeFileSync(join(dataDir, 'LOCK'), `${process.ppid}\n`);
+      // Our own pid counts as another holder when it is not ours to take: fake a live holder
+      // (the parent process, with its start time, as a sandbox writes its lock).
+      writeFileSync(join(dataDir, 'LOCK'), lockTextOf(process.ppid));
       expect(() => DataDirectory.open(dataDir)).toThrowError(
         new RegExp(`in use by another sandbox \\(pid ${process.ppid}`),
       );
     } finally {
-      writeFileSync(join(dataDir, 'LOCK'), `${process.pid}\n`);
+      writeFileSync(join(dataDir, 'LOCK'), lockTextOf(process.pid));
       directory.close();
     }
   });
@@ -167,7 +169,7 @@ describe('the data directory refuses what it cannot use', () => {
     const dataDir = newDirectory();
     writeFileSync(join(dataDir, 'LOCK'), '2147483646\n');
     const directory = DataDirectory.open(dataDir);
-    expect(readFileSync(join(dataDir, 'LOCK'), 'utf8').trim()).toBe(String(process.pid));
+    expect(readFileSync(join(dataDir, 'LOCK'), 'utf8').split('\n')[0]).toBe(String(process.pid));
     directory.close();
   });
 
