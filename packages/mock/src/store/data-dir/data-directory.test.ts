@@ -2,6 +2,7 @@
 import {
   appendFileSync,
   ftruncateSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -254,6 +255,48 @@ describe('the data directory refuses what it cannot use', () => {
     expect(() => start(dataDir)).toThrowError(
       `the journal ${journal} is corrupt at byte ${lineStart}`,
     );
+  });
+
+  it('refuses a change of an unknown kind, or with wrong types, naming the file and its offset, leaving the journal as it was', async () => {
+    for (const bad of [
+      ['zz', 'key'],
+      ['p', null, 'pay_x'],
+      ['e-', 7],
+    ]) {
+      const dataDir = newDirectory();
+      const first = start(dataDir).harness;
+      await created(first, 'k1');
+      first.mock.close();
+      const journal = join(dataDir, 'journal.1.log');
+      const before = readFileSync(journal, 'utf8');
+      // A line with a right checksum, as another program or a bug could write it.
+      appendFileSync(journal, `${encodeLine(bad as never)}${encodeLine(['o', 'key', 5])}`);
+      let message = '';
+      try {
+        start(dataDir);
+      } catch (error) {
+        expect(error).toBeInstanceOf(DataDirectoryError);
+        message = (error as Error).message;
+      }
+      expect(message).toContain(
+        typeof bad[1] !== 'string'
+          ? `the journal ${journal} holds a line that is not a change at byte ${Buffer.byteLength(before)}`
+          : `the journal ${journal} holds a change at byte ${Buffer.byteLength(before)} that this version cannot apply (`,
+      );
+      expect(message).toContain(`truncate -s ${Buffer.byteLength(before)} '${journal}'`);
+      if (bad[0] === 'zz') expect(message).toContain('a change of unknown kind "zz"');
+      expect(readFileSync(journal, 'utf8').startsWith(before)).toBe(true);
+    }
+  });
+
+  it('refuses a journal that is a directory, naming it', () => {
+    const dataDir = newDirectory();
+    mkdirSync(join(dataDir, 'journal.1.log'));
+    expect(() => start(dataDir)).toThrowError(
+      `${join(dataDir, 'journal.1.log')} is not a file (a directory, or something else named as a journal)`,
+    );
+    // Refused whole: the lock was released.
+    expect(readdirSync(dataDir)).toEqual(['journal.1.log']);
   });
 
   it('refuses a directory written by a newer format, and one that is not ours', () => {

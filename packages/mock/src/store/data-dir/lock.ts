@@ -119,7 +119,7 @@ function readLock(path: string, directory: string): LockOwner | 'unreadable' | u
     else kind = 'special';
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw cannot('examine', path, error);
+    throw fileError('examine', path, error);
   }
   if (kind === 'symlink') {
     let target = '?';
@@ -148,20 +148,33 @@ function readLock(path: string, directory: string): LockOwner | 'unreadable' | u
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw cannot('read', path, error);
+    throw fileError('read', path, error);
   }
   return parseLock(text) ?? 'unreadable';
 }
 
-function cannot(verb: string, path: string, error: unknown): DataDirectoryError {
+/**
+ * A file system error on a data directory's file, said as it is: the file, what was done, and
+ * for a permission denied or a directory where a file belongs, what to do.
+ *
+ * @example
+ * throw fileError('open', '/data/journal.1.log', error); // 'cannot open the file …: permission denied …'
+ */
+export function fileError(verb: string, path: string, error: unknown): DataDirectoryError {
+  if (error instanceof DataDirectoryError) return error;
   const code = (error as NodeJS.ErrnoException).code;
-  const hint =
-    code === 'EACCES' || code === 'EPERM'
-      ? ' (permission denied: the data directory belongs to another user? Run as its owner, or choose another --data-dir)'
-      : '';
-  return new DataDirectoryError(
-    `cannot ${verb} the lock file ${path}: ${(error as Error).message}${hint}.`,
-  );
+  const what = path.endsWith(LOCK_FILE) ? 'the lock file' : 'the file';
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new DataDirectoryError(
+      `cannot ${verb} ${what} ${path}: permission denied. The data directory's files belong to another user, or are read-only: run the sandbox as their owner (or change their owner or mode), or choose another --data-dir.`,
+    );
+  }
+  if (code === 'EISDIR') {
+    return new DataDirectoryError(
+      `cannot ${verb} ${what} ${path}: it is a directory, where the sandbox keeps a file. Move it out of the data directory, or choose another --data-dir.`,
+    );
+  }
+  return new DataDirectoryError(`cannot ${verb} ${what} ${path}: ${(error as Error).message}.`);
 }
 
 /** Waits `ms` synchronously (a lock is taken once, at start-up, before anything is served). */
@@ -194,7 +207,7 @@ export function lockDataDirectory(directory: string): () => void {
   try {
     writeFileSync(ours, lockText(me), { mode: 0o600 });
   } catch (error) {
-    throw cannot('create', path, error);
+    throw fileError('create', path, error);
   }
   try {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -231,7 +244,7 @@ function createExclusive(ours: string, path: string, me: LockOwner): boolean {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') {
-      throw cannot('create', path, error);
+      throw fileError('create', path, error);
     }
   }
   // A file system without hard links: an exclusive create, then the text.
@@ -240,7 +253,7 @@ function createExclusive(ours: string, path: string, me: LockOwner): boolean {
     fd = openSync(path, 'wx', 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw cannot('create', path, error);
+    throw fileError('create', path, error);
   }
   try {
     writeSync(fd, lockText(me));
@@ -267,7 +280,7 @@ function takeOver(
   try {
     writeFileSync(mark, '', { mode: 0o600 });
   } catch (error) {
-    throw cannot('create', mark, error);
+    throw fileError('create', mark, error);
   }
   try {
     // Marked first, looked second: of two processes, the later to look sees the other's mark.
@@ -293,7 +306,7 @@ function takeOver(
     try {
       renameSync(ours, path);
     } catch (error) {
-      throw cannot('replace', path, error);
+      throw fileError('replace', path, error);
     }
     return 'taken';
   } finally {
