@@ -58,7 +58,10 @@ function networkAddresses(port: number): string[] {
 }
 
 function startError(error: unknown, settings: CliSettings): string {
-  const code = (error as NodeJS.ErrnoException).code;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  // Only the socket's own errors are about the port or the host (an EACCES on a file is not).
+  const network = syscall === 'listen' || syscall === 'bind' || syscall === 'getaddrinfo';
+  if (!network) return storeError(error, settings);
   const port = `port ${settings.port} (from ${settings.portSource})`;
   if (code === 'EADDRINUSE')
     return `${port} is already in use on ${settings.host}; choose another with --port or $PORT`;
@@ -67,6 +70,11 @@ function startError(error: unknown, settings: CliSettings): string {
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return `--host ${settings.host} is not an address of this machine`;
   }
+  return storeError(error, settings);
+}
+
+/** Why the store (the data directory, Valkey/Redis) could not be opened. */
+function storeError(error: unknown, settings: CliSettings): string {
   // A store error names the URL with its password masked already; this masks any other copy.
   const message = (error as Error).message;
   return settings.redisUrl === undefined ? message : maskPassword(message, settings.redisUrl);

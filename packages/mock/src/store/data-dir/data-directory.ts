@@ -10,6 +10,7 @@ import {
   readdirSync,
   readSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -24,7 +25,7 @@ import {
   type JournalHeader,
   readJournal,
 } from './journal-file.js';
-import { DataDirectoryError, lockDataDirectory } from './lock.js';
+import { DataDirectoryError, fileError, lockDataDirectory } from './lock.js';
 
 export { DataDirectoryError } from './lock.js';
 
@@ -112,7 +113,7 @@ export class DataDirectory implements StoreJournal {
       return new DataDirectory(path, generation, release, options, journal);
     } catch (error) {
       release();
-      throw error;
+      throw fileError('use', (error as NodeJS.ErrnoException).path ?? path, error);
     }
   }
 
@@ -125,7 +126,12 @@ export class DataDirectory implements StoreJournal {
     const unread = this.unread;
     if (unread === undefined) return 0;
     this.unread = undefined;
-    const fd = openSync(unread.file, 'r+');
+    let fd: number;
+    try {
+      fd = openSync(unread.file, 'r+');
+    } catch (error) {
+      throw fileError('open', unread.file, error);
+    }
     try {
       const read = readJournal(
         (buffer, offset, length, position) => readSync(fd, buffer, offset, length, position),
@@ -140,7 +146,13 @@ export class DataDirectory implements StoreJournal {
         fsyncSync(fd);
       }
       this.fileBytes = read.validBytes;
-      for (const older of unread.older) unlinkSync(older);
+      for (const older of unread.older) {
+        try {
+          unlinkSync(older);
+        } catch (error) {
+          throw fileError('delete', older, error);
+        }
+      }
       return read.changes;
     } finally {
       closeSync(fd);
@@ -387,6 +399,15 @@ function openJournal(path: string): {
   unread?: { file: string; older: string[] };
 } {
   const names = readdirSync(path);
+  for (const name of names) {
+    if (!JOURNAL.test(name)) continue;
+    const file = join(path, name);
+    if (!statSync(file).isFile()) {
+      throw new DataDirectoryError(
+        `${file} is not a file (a directory, or something else named as a journal): the sandbox keeps its journal in a file of that name. Move it out of the data directory, or choose another --data-dir.`,
+      );
+    }
+  }
   const generations = names
     .map((name) => JOURNAL.exec(name)?.[1])
     .filter((value): value is string => value !== undefined)

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileRedis, startHostileRedis } from '../../test-support/hostile-redis.js';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.js';
-import { paymentRecord, ROOMY_LIMITS } from '../../test-support/redis-stores.js';
+import { paymentRecord, RECORD_CHECKS, ROOMY_LIMITS } from '../../test-support/redis-stores.js';
 import { withStoreBudget } from './budget.js';
 import { createRedisClient, maxReplyBytes } from './client.js';
 import { StoreFormatError, StoreReplyError, StoreUnavailableError } from './errors.js';
@@ -45,6 +45,7 @@ async function open(commandTimeoutMs = 2000): Promise<{ store: RedisStore; prefi
     url: hostile.url,
     prefix,
     limits: ROOMY_LIMITS,
+    checks: RECORD_CHECKS,
     commandTimeoutMs,
     log: (line) => logged.push(line),
   });
@@ -90,11 +91,20 @@ describe('an oversized reply', () => {
     hostile = await startHostileRedis(redis.port, PASSWORD);
     hostile.oversizeNext(400_000_000, 64 * 1024 * 1024);
     const error = await failure(
-      openRedisStore({ url: hostile.url, limits: ROOMY_LIMITS, log: (line) => logged.push(line) }),
+      openRedisStore({
+        url: hostile.url,
+        limits: ROOMY_LIMITS,
+        checks: RECORD_CHECKS,
+        log: (line) => logged.push(line),
+      }),
     );
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect(hostile.oversizedBytesSent()).toBeLessThan(LIMIT + (4 << 20));
-    const { store } = await openRedisStore({ url: hostile.url, limits: ROOMY_LIMITS });
+    const { store } = await openRedisStore({
+      url: hostile.url,
+      limits: ROOMY_LIMITS,
+      checks: RECORD_CHECKS,
+    });
     opened.push(store);
     expect(await store.admit()).toBe(true);
   });

@@ -2,14 +2,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StoreLimits } from '../accounts.js';
+import type { RecordChecks } from '../record-checks.js';
 import type { IdempotencyRecord, StoredPayment } from '../records.js';
 import type { AccountStore, OpenAhead, OpenClaim, SandboxStore } from '../store.js';
 import { withStoreBudget } from './budget.js';
-import { decodePayments, decodeRecord } from './codec.js';
 import type { RedisContext } from './context.js';
 import { StoreFormatError, StoreReplyError, StoreUnavailableError } from './errors.js';
 import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
 import { LeaseKeeper } from './lease-keeper.js';
+import { RecordReading } from './reading.js';
 import {
   ACCOUNT_STATE_LENGTH,
   type AccountState,
@@ -35,8 +36,13 @@ export interface RedisStoreOptions {
   leaseMs?: number;
   /** The store's URL with the password masked (`describeRedisUrl`), for errors. */
   where?: string;
-  /** Where the store tells what it forgets (idle keys forgotten to make room). */
+  /**
+   * Where the store tells what it forgets (idle keys forgotten to make room) and the records it
+   * refuses to read.
+   */
   log?: (line: string) => void;
+  /** The checks every record read back passes (app/record-checks.ts builds them from the spec). */
+  checks: RecordChecks;
 }
 
 /** How long `health` waits for the store's answer (ms): a load balancer's check is short. */
@@ -126,6 +132,7 @@ export class RedisStore implements SandboxStore {
         leaseMs,
         owner,
         leases: new LeaseKeeper({ leaseMs, owner, clock }),
+        reading: new RecordReading(options.checks, options.log),
       },
       options.log,
     );
@@ -204,12 +211,13 @@ export class RedisStore implements SandboxStore {
     const fields = Number(state[ACCOUNT_STATE_LENGTH + 1]);
     const forgotten = ACCOUNT_STATE_LENGTH + 2 + fields;
     this.logForgotten(state.slice(forgotten) as number[]);
+    const account = this.handle(hash, state as AccountState);
     const payment =
       fields === 0
         ? undefined
-        : decodePayments(state.slice(0, forgotten), ACCOUNT_STATE_LENGTH + 2)[0];
+        : account.decodePayments(state.slice(0, forgotten), ACCOUNT_STATE_LENGTH + 2)[0];
     return {
-      account: this.handle(hash, state as AccountState),
+      account,
       answer: state[ACCOUNT_STATE_LENGTH],
       payment,
     };
@@ -259,7 +267,7 @@ export class RedisStore implements SandboxStore {
     if (record === undefined || answer === 'SKIPPED' || answer === 'NONE')
       claim = { kind: 'skipped' };
     else if (answer === null) claim = { kind: 'claimed', record };
-    else claim = { kind: 'held', record: decodeRecord(answer as string) };
+    else claim = { kind: 'held', record: account.decodeRecord(answer as string) };
     return { account, claim, payment };
   }
 
@@ -282,7 +290,7 @@ export class RedisStore implements SandboxStore {
       return { account: undefined, payment: undefined };
     }
     const account = this.handle(hash, state as AccountState);
-    return { account, payment: decodePayments(state, ACCOUNT_STATE_LENGTH)[0] };
+    return { account, payment: account.decodePayments(state, ACCOUNT_STATE_LENGTH)[0] };
   }
 
   /** The one handle of a key, up to date with `state`; a handle of an older generation is closed. */
