@@ -12,13 +12,21 @@ import { noBody, requiredBody } from './routes.js';
  * @example
  * const routes = createSandboxRoutes(sandboxValidators);
  */
-export function createSandboxRoutes(validators: SandboxValidators) {
+export function createSandboxRoutes(
+  validators: SandboxValidators,
+  health: { log?: (() => SandboxComponents['schemas']['SandboxLogHealth']) | undefined } = {},
+) {
   return {
     getSandboxHealth: {
       body: noBody,
       handle: () => ({
         status: 200,
-        body: { object: 'sandbox_health', status: 'ok', version: mockVersion },
+        body: {
+          object: 'sandbox_health',
+          status: 'ok',
+          version: mockVersion,
+          ...(health.log === undefined ? {} : { log: health.log() }),
+        },
       }),
     },
     resetSandbox: {
