@@ -1,6 +1,6 @@
-// Issue 40, from the packed tarballs in a fresh project: the installed proxy refuses an sk_live_ key in every form a server would decode and forwards nothing of it, and its recording keeps no sk_test_ key in any form.
+// Issue 40, from the packed tarballs in a fresh project: the installed proxy refuses an sk_live_ key in every form a server would decode and forwards nothing of it, refuses a path that leaves the target's base path, and its recording keeps no sk_test_ key in any form.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Run, type RunningProxy, startProxy } from './contract-command.js';
@@ -25,6 +25,25 @@ const LIVE: Array<[string, string, Record<string, string>, string | undefined]> 
   ['JSON-escaped in a body', '/v1/payments', {}, '{"key":"sk\\u005flive_packed0001"}'],
 ];
 
+/** Paths that climb above the base: sent raw, as fetch would resolve the dots itself. */
+const CLIMBING = ['/../../etc/passwd', '/v1/%2e%2e/%2e%2e/etc/passwd', '/v1/..%5c..%5cetc/passwd'];
+
+/** A raw HTTP/1.1 GET over a socket; resolves with the status line. */
+function rawGet(url: string, path: string): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: proxy\r\nConnection: close\r\n\r\n`),
+    );
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('latin1');
+    });
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
 describe('the installed proxy against hostile requests', () => {
   let project: string;
   let target: Server;
@@ -34,6 +53,7 @@ describe('the installed proxy against hostile requests', () => {
   /** Everything the target received: request lines, headers and bodies. */
   const received: string[] = [];
   const answers: Array<{ status: number; type: string | null; code: string }> = [];
+  const climbed: string[] = [];
 
   beforeAll(async () => {
     project = await sharedProject('kit', inject('tarballs'));
@@ -50,7 +70,8 @@ describe('the installed proxy against hostile requests', () => {
     });
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
-    proxy = await startProxy(project, ['--target', url, '--record', 'hostile.har']);
+    proxy = await startProxy(project, ['--target', `${url}/base`, '--record', 'hostile.har']);
+    for (const path of CLIMBING) climbed.push(await rawGet(proxy.url, path));
     for (const [, path, headers, body] of LIVE) {
       const answer = await fetch(`${proxy.url}${path}`, {
         method: body === undefined ? 'GET' : 'POST',
@@ -96,8 +117,17 @@ describe('the installed proxy against hostile requests', () => {
     },
   );
 
-  it('forwarded nothing of a live key, and the test-key request once', () => {
+  it.each(CLIMBING.map((path, index) => [path, index] as const))(
+    'refuses %s, which leaves the base path, with a 400 problem',
+    (_path, index) => {
+      expect(climbed[index]).toMatch(/^HTTP\/1\.1 400 /);
+      expect(climbed[index]).toContain('path_outside_base');
+    },
+  );
+
+  it('forwarded nothing of a live key or a climbing path, and the test-key request once, under the base', () => {
     expect(received).toHaveLength(1);
+    expect(received[0]).toMatch(/^POST \/base\/v1\/payments\?/);
     expect(received.join('\n')).not.toMatch(/sk_live_|sk%5Flive|%73k_live|c2tfbGl2ZV/);
     expect(answers.at(-1)?.status).toBe(200);
   });

@@ -108,6 +108,17 @@ function views(text: string): View[] {
 }
 
 /**
+ * `text` and every text a server could decode from it by percent-encoding or JSON escapes, each
+ * undone up to four times over (`%252e` → `%2e` → `.`).
+ *
+ * @example
+ * decodings('/v1/%252e%252e'); // ['/v1/%252e%252e', '/v1/%2e%2e', '/v1/..']
+ */
+export function decodings(text: string): string[] {
+  return views(text).map((view) => view.text);
+}
+
+/**
  * The parts of `word`'s base64 that do not depend on what stands around it, for each of the three
  * byte alignments: found in any base64 run, wherever the run was cut.
  */

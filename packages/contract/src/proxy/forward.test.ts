@@ -178,6 +178,27 @@ describe('the forwarding proxy', () => {
     expect(elsewhere.seen).toEqual([]);
   });
 
+  it.each([
+    '/../../etc/passwd',
+    '/v1/%2e%2e/%2e%2e/etc/passwd',
+    '/v1/..%5c..%5cetc/passwd',
+    '/v1\\..\\..\\etc/passwd',
+  ])(
+    'refuses %s, which would leave the base path: 400, nothing reaches the target',
+    async (path) => {
+      const target = await serve((_request, response) => response.end('ok'));
+      const proxy = await proxyTo(`${target.url}/base`);
+      const answer = await raw(
+        proxy.url,
+        `GET ${path} HTTP/1.1\r\nHost: proxy.local\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toContain('application/problem+json');
+      expect(answer).toContain('path_outside_base');
+      expect(target.seen).toEqual([]);
+    },
+  );
+
   it('follows no redirect: the 3xx reaches the app as the target sent it', async () => {
     const elsewhere = await serve((_request, response) => response.end('elsewhere'));
     const target = await serve((_request, response) => {

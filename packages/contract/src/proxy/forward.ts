@@ -1,4 +1,4 @@
-// The proxy's forwarding half: node:http in front of one target origin, streaming both ways, hop-by-hop headers dropped, no redirect followed, sk_live_ keys refused; a bounded copy of each body is handed on after the answer is sent.
+// The proxy's forwarding half: node:http in front of one target origin, streaming both ways, hop-by-hop headers dropped, no redirect followed, sk_live_ keys and paths above the base refused; a bounded copy of each body is handed on after the answer is sent.
 import {
   type ClientRequest,
   createServer,
@@ -13,6 +13,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { carriesLiveKey, liveKeyScanner } from './decoded-secrets.js';
+import { climbsAboveRoot } from './request-target.js';
 
 export { carriesLiveKey };
 
@@ -202,6 +203,18 @@ export async function startForwardingProxy(options: ForwardingOptions): Promise<
         'absolute_form_refused',
         'Request target refused',
         'This proxy forwards to its one target only: send an origin-form request target (a path beginning with /).',
+      );
+      return;
+    }
+    // Under the target's base path only: a `..` that climbs above it, however encoded, is refused.
+    if (climbsAboveRoot(path)) {
+      incoming.resume();
+      problem(
+        outgoing,
+        400,
+        'path_outside_base',
+        'Request path refused',
+        "The request path climbs above its root (a '..' segment, encoded or not): the contract proxy forwards under its target's base path only, so it was not sent.",
       );
       return;
     }

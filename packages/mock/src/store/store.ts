@@ -346,8 +346,16 @@ export interface WebhookStore {
      */
     maxLeased?: number,
   ): Awaitable<QueuedDelivery | undefined>;
-  /** Marks a claimed attempt as made (sent, or dropped), so no restart sends it again. @async */
-  finishAttempt(delivery: QueuedDelivery): Awaitable<void>;
+  /**
+   * Marks a claimed attempt as made (sent, or dropped), so no restart sends it again, and
+   * schedules `retry` in the same step when given: a process that dies after this call leaves
+   * both done, before it neither. True when the retry was scheduled (false: none given, or the
+   * key has too many waiting, as `enqueue`). @async
+   */
+  finishAttempt(
+    delivery: QueuedDelivery,
+    retry?: Omit<QueuedDelivery, 'sequence'>,
+  ): Awaitable<boolean>;
   /** The attempts scheduled, in no particular order (snapshots). @async */
   queuedAttempts(): Awaitable<QueuedDelivery[]>;
 }

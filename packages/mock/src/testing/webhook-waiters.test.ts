@@ -101,7 +101,8 @@ describe('sandbox.webhooks.next(), made before the action', () => {
     const sandbox = sandboxFor('waiter-http');
     await handlerOn(sandbox);
     const server = await sandbox.listen();
-    const handled = sandbox.webhooks.next({ type: 'payment.succeeded' });
+    // A real-time bound far beyond the request's time: a loaded machine must not make it flaky.
+    const handled = sandbox.webhooks.next({ type: 'payment.succeeded', timeout: 30_000 });
     const create = async () => {
       // A turn of the loop later: the waiter is awaited with the sandbox idle first.
       await new Promise((resolve) => setImmediate(resolve));

@@ -2,13 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StoreLimits } from '../accounts.js';
+import type { RecordChecks } from '../record-checks.js';
 import type { IdempotencyRecord, StoredPayment } from '../records.js';
 import type { AccountStore, OpenAhead, OpenClaim, SandboxStore } from '../store.js';
-import { decodePayments, decodeRecord } from './codec.js';
 import type { RedisContext } from './context.js';
 import { StoreFormatError, StoreUnavailableError } from './errors.js';
 import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
 import { LeaseKeeper } from './lease-keeper.js';
+import { RecordReading } from './reading.js';
 import {
   ACCOUNT_STATE_LENGTH,
   type AccountState,
@@ -34,8 +35,13 @@ export interface RedisStoreOptions {
   leaseMs?: number;
   /** The store's URL with the password masked (`describeRedisUrl`), for errors. */
   where?: string;
-  /** Where the store tells what it forgets (idle keys forgotten to make room). */
+  /**
+   * Where the store tells what it forgets (idle keys forgotten to make room) and the records it
+   * refuses to read.
+   */
   log?: (line: string) => void;
+  /** The checks every record read back passes (app/record-checks.ts builds them from the spec). */
+  checks: RecordChecks;
 }
 
 /** Account handles a store keeps (one per key in use); beyond it the oldest is dropped. */
@@ -122,6 +128,7 @@ export class RedisStore implements SandboxStore {
         leaseMs,
         owner,
         leases: new LeaseKeeper({ leaseMs, owner, clock }),
+        reading: new RecordReading(options.checks, options.log),
       },
       options.log,
     );
@@ -176,12 +183,13 @@ export class RedisStore implements SandboxStore {
     const fields = Number(state[ACCOUNT_STATE_LENGTH + 1]);
     const forgotten = ACCOUNT_STATE_LENGTH + 2 + fields;
     this.logForgotten(state.slice(forgotten) as number[]);
+    const account = this.handle(hash, state as AccountState);
     const payment =
       fields === 0
         ? undefined
-        : decodePayments(state.slice(0, forgotten), ACCOUNT_STATE_LENGTH + 2)[0];
+        : account.decodePayments(state.slice(0, forgotten), ACCOUNT_STATE_LENGTH + 2)[0];
     return {
-      account: this.handle(hash, state as AccountState),
+      account,
       answer: state[ACCOUNT_STATE_LENGTH],
       payment,
     };
@@ -231,7 +239,7 @@ export class RedisStore implements SandboxStore {
     if (record === undefined || answer === 'SKIPPED' || answer === 'NONE')
       claim = { kind: 'skipped' };
     else if (answer === null) claim = { kind: 'claimed', record };
-    else claim = { kind: 'held', record: decodeRecord(answer as string) };
+    else claim = { kind: 'held', record: account.decodeRecord(answer as string) };
     return { account, claim, payment };
   }
 
@@ -254,7 +262,7 @@ export class RedisStore implements SandboxStore {
       return { account: undefined, payment: undefined };
     }
     const account = this.handle(hash, state as AccountState);
-    return { account, payment: decodePayments(state, ACCOUNT_STATE_LENGTH)[0] };
+    return { account, payment: account.decodePayments(state, ACCOUNT_STATE_LENGTH)[0] };
   }
 
   /** The one handle of a key, up to date with `state`; a handle of an older generation is closed. */

@@ -139,6 +139,20 @@ local function forgetOldest(list, map)
     webhookBytes(-(sized(id)))
   end
 end
+-- Schedules an attempt due at dueAt: its sequence, or -1 (nothing scheduled) when the key has
+-- too many waiting or the waiting ones' bytes would pass budget.
+local function schedule(dueAt, json, budget)
+  if redis.call('ZCARD', k('q')) >= ${MAX_QUEUED_PER_KEY} then return -1 end
+  if num(redis.call('HGET', base, 'qb')) + ${QUEUED_BYTES} > tonumber(budget) then return -1 end
+  local seq = redis.call('HINCRBY', base, 'qseq', 1) - 1
+  local member = string.format('%012d', seq)
+  redis.call('ZADD', k('q'), dueAt, member)
+  redis.call('HSET', k('qd'), member, dueAt .. '|' .. json)
+  redis.call('HINCRBY', base, 'qb', ${QUEUED_BYTES})
+  redis.call('HSET', base, 'hooks', '1')
+  webhookBytes(${QUEUED_BYTES})
+  return seq
+end
 local function trimWebhooks(max)
   while num(redis.call('HGET', base, 'wb')) > max do
     local events, log = redis.call('LLEN', k('vo')), redis.call('LLEN', k('l'))
@@ -556,16 +570,8 @@ return 1`,
    */
   psm_enqueue: `
 if not writable() then return -1 end
-if redis.call('ZCARD', k('q')) >= ${MAX_QUEUED_PER_KEY} then return -1 end
-if num(redis.call('HGET', base, 'qb')) + ${QUEUED_BYTES} > tonumber(ARGV[5]) then return -1 end
-local seq = redis.call('HINCRBY', base, 'qseq', 1) - 1
-local member = string.format('%012d', seq)
-redis.call('ZADD', k('q'), ARGV[3], member)
-redis.call('HSET', k('qd'), member, ARGV[3] .. '|' .. ARGV[4])
-redis.call('HINCRBY', base, 'qb', ${QUEUED_BYTES})
-redis.call('HSET', base, 'hooks', '1')
-webhookBytes(${QUEUED_BYTES})
-reindex()
+local seq = schedule(ARGV[3], ARGV[4], ARGV[5])
+if seq >= 0 then reindex() end
 return seq`,
 
   /**
@@ -615,7 +621,12 @@ webhookBytes(-${QUEUED_BYTES})
 reindex()
 return { member, redis.call('HGET', k('qd'), member) }`,
 
-  /** Marks an attempt as made: forgets it, leased or still scheduled. ARGV: hash, gen, member. */
+  /**
+   * Marks an attempt as made: forgets it, leased or still scheduled, and schedules its retry in
+   * the same step when one is given (an instance that dies after either never leaves the attempt
+   * made without its retry). Answers the retry's sequence, or -1 (none given, or too many
+   * waiting). ARGV: hash, gen, member, [retry's dueAt, json, queue budget].
+   */
   psm_finish_attempt: `
 local member = ARGV[3]
 if redis.call('ZREM', k('q'), member) == 1 then
@@ -625,8 +636,10 @@ end
 redis.call('ZREM', k('ql'), member)
 redis.call('HDEL', k('qo'), member)
 redis.call('HDEL', k('qd'), member)
+local seq = -1
+if ARGV[4] and writable() then seq = schedule(ARGV[4], ARGV[5], ARGV[6]) end
 reindex()
-return 1`,
+return seq`,
 
   /**
    * Extends the leases the instance ARGV[5] still holds (ARGV[6…]: members) to ARGV[3] + ARGV[4]
