@@ -47,7 +47,7 @@ export function decodePayments(
     const metaText = fields[index + 2] as string;
     const changes = fields[index + 3] as string;
     const sequence = Number(fields[index + 4]);
-    const text = `${id}\u0000${json}\u0000${metaText}\u0000${changes}`;
+    const parts = [id, metaText, changes];
     const what = `a payment (field ${String(id).slice(0, 64)})`;
     let meta: unknown;
     try {
@@ -62,7 +62,7 @@ export function decodePayments(
       });
     }
     const [token, settlesAt, at, status, amount] = meta as PaymentMeta;
-    if (!reading.known.has(text)) {
+    if (!reading.known.has(json, parts)) {
       const problem = reading.checks.payment({
         id,
         json,
@@ -77,7 +77,7 @@ export function decodePayments(
           message: 'its sequence must be an integer from 0',
         });
       }
-      reading.known.add(text);
+      reading.known.add(json, parts);
     }
     out.push(
       new StoredPayment(
@@ -94,9 +94,16 @@ export function decodePayments(
   return out;
 }
 
-/** The text `decodePayments` remembers of a payment this process wrote (not checked again). */
-export function paymentText(record: PaymentRecord): string {
-  return `${record.id}\u0000${record.json}\u0000${paymentMeta(record)}\u0000${record.timeline[3] ?? ''}`;
+/**
+ * Remembers a payment this process writes as known to hold: read back, `decodePayments` does
+ * not check it again.
+ *
+ * @example
+ * rememberPayment(reading, record, paymentMeta(record));
+ */
+export function rememberPayment(reading: RecordReading, record: PaymentRecord, meta: string): void {
+  const parts = [record.id, meta, record.timeline[3] ?? ''];
+  reading.known.add(record.json, parts);
 }
 
 /**

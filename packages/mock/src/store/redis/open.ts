@@ -1,7 +1,7 @@
 // Opens the Redis store from its URL: the client, the connection, the format check, and a description safe to print.
 import type { StoreLimits } from '../accounts.js';
 import type { RecordChecks } from '../record-checks.js';
-import { createRedisClient } from './client.js';
+import { createRedisClient, maxReplyBytes } from './client.js';
 import { DEFAULT_PREFIX } from './keys.js';
 import { RedisStore } from './redis-store.js';
 import { describeRedisUrl } from './url.js';
@@ -37,6 +37,7 @@ export async function openRedisStore(
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const where = describeRedisUrl(options.url);
   const client = await createRedisClient(options.url, {
+    maxReplyBytes: maxReplyBytes(options.limits),
     ...(options.commandTimeoutMs === undefined
       ? {}
       : { commandTimeoutMs: options.commandTimeoutMs }),

@@ -17,34 +17,49 @@ export const CHECKED_CHARACTERS = 4 << 20;
 /** Distinct refusals logged; past it they are counted, not logged. */
 const MAX_LOGGED = 256;
 
+const NO_PARTS: readonly string[] = [];
+
 /**
  * The texts of records known to hold: read and checked, or written by this process. A text seen
  * again is not checked again (a payment listed on every request costs one lookup, not a schema
- * check). Bounded in characters, the oldest forgotten first.
+ * check). A record stored in several strings (a payment: its JSON, its meta, its later steps) is
+ * remembered by its main text with the others beside it, compared as they are (no string is built
+ * to look it up). Bounded in characters, the oldest forgotten first.
  *
  * @example
  * const known = new CheckedTexts(1 << 20);
- * known.add(json); known.has(json); // true
+ * known.add(json, [meta]); known.has(json, [meta]); // true
  */
 export class CheckedTexts {
-  private readonly texts = new Set<string>();
+  private readonly texts = new Map<string, readonly string[]>();
   private characters = 0;
 
   constructor(private readonly maxCharacters = CHECKED_CHARACTERS) {}
 
-  has(text: string): boolean {
-    return this.texts.has(text);
+  has(text: string, parts: readonly string[] = NO_PARTS): boolean {
+    const known = this.texts.get(text);
+    if (known === undefined || known.length !== parts.length) return false;
+    for (let index = 0; index < parts.length; index++) {
+      if (known[index] !== parts[index]) return false;
+    }
+    return true;
   }
 
   /** Remembers a text that holds (one longer than a sixteenth of the budget is not kept). */
-  add(text: string): void {
-    if (text.length > this.maxCharacters / 16 || this.texts.has(text)) return;
-    this.texts.add(text);
-    this.characters += text.length;
-    for (const oldest of this.texts) {
+  add(text: string, parts: readonly string[] = NO_PARTS): void {
+    const size = parts.reduce((sum, part) => sum + part.length, text.length);
+    if (size > this.maxCharacters / 16) return;
+    const before = this.texts.get(text);
+    if (before !== undefined) {
+      this.characters -= before.reduce((sum, part) => sum + part.length, text.length);
+      this.texts.delete(text);
+    }
+    this.texts.set(text, parts);
+    this.characters += size;
+    for (const [oldest, oldParts] of this.texts) {
       if (this.characters <= this.maxCharacters) break;
       this.texts.delete(oldest);
-      this.characters -= oldest.length;
+      this.characters -= oldParts.reduce((sum, part) => sum + part.length, oldest.length);
     }
   }
 }

@@ -20,7 +20,7 @@ import {
   decodeRecord,
   encodeRecord,
   paymentMeta,
-  paymentText,
+  rememberPayment,
 } from './codec.js';
 import type { RedisContext } from './context.js';
 import { RedisWebhooks } from './redis-webhooks.js';
@@ -224,12 +224,13 @@ export class RedisAccount implements AccountStore {
       );
     const { limits } = this.context;
     // What this process writes holds: read back, it is not checked again.
-    const { known } = this.context.reading;
-    known.add(paymentText(record));
+    const { reading } = this.context;
+    const meta = paymentMeta(record);
+    rememberPayment(reading, record, meta);
     const args: (string | number)[] = [
       record.id,
       record.json,
-      paymentMeta(record),
+      meta,
       record.settlesAt ?? '',
       paymentBytes(build(0)),
       limits.maxPaymentsPerKey,
@@ -241,7 +242,7 @@ export class RedisAccount implements AccountStore {
       const { record: claimed, response } = idempotency;
       const inFlight = encodeRecord({ ...claimed, response: undefined });
       const completed = encodeRecord({ ...claimed, response });
-      known.add(completed);
+      reading.known.add(completed);
       args.push(claimed.key, inFlight, completed, responseBytes(response));
     }
     const answer = await this.run('psm_create', ...args);

@@ -5,8 +5,9 @@ import type { StoreLimits } from '../accounts.js';
 import type { RecordChecks } from '../record-checks.js';
 import type { IdempotencyRecord, StoredPayment } from '../records.js';
 import type { AccountStore, OpenAhead, OpenClaim, SandboxStore } from '../store.js';
+import { withStoreBudget } from './budget.js';
 import type { RedisContext } from './context.js';
-import { StoreFormatError, StoreUnavailableError } from './errors.js';
+import { StoreFormatError, StoreReplyError, StoreUnavailableError } from './errors.js';
 import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { RecordReading } from './reading.js';
@@ -43,6 +44,9 @@ export interface RedisStoreOptions {
   /** The checks every record read back passes (app/record-checks.ts builds them from the spec). */
   checks: RecordChecks;
 }
+
+/** How long `health` waits for the store's answer (ms): a load balancer's check is short. */
+const HEALTH_TIMEOUT_MS = 1000;
 
 /** Account handles a store keeps (one per key in use); beyond it the oldest is dropped. */
 const MAX_HANDLES = 10_000;
@@ -88,7 +92,7 @@ export class RedisStore implements SandboxStore {
     const where = options.where ?? 'the configured Valkey/Redis';
     const prefix = options.prefix ?? DEFAULT_PREFIX;
     const keys = storeKeys(prefix);
-    const runner = new ScriptRunner(client, where);
+    const runner = new ScriptRunner(client, where, options.log);
     if (client.status === 'wait') {
       let refused: Error | undefined;
       const onError = (error: Error) => {
@@ -132,6 +136,30 @@ export class RedisStore implements SandboxStore {
       },
       options.log,
     );
+  }
+
+  /**
+   * Whether the store serves now: connected, and `<prefix>format` read back within
+   * `HEALTH_TIMEOUT_MS` as this format (or not set yet: the next write marks it). Else why not,
+   * without the address.
+   */
+  async health(): Promise<string | undefined> {
+    const notConnected = 'its store (Valkey/Redis) is not connected';
+    if (this.client.status !== 'ready' || this.client.stream?.writable !== true)
+      return notConnected;
+    let format: unknown;
+    try {
+      format = await withStoreBudget(HEALTH_TIMEOUT_MS, () =>
+        this.context.runner.command(() => this.client.get(this.keys.format)),
+      );
+    } catch (error) {
+      if (this.client.status !== 'ready') return notConnected;
+      if (error instanceof StoreReplyError) return 'its store answers what Valkey/Redis does not';
+      return `its store (Valkey/Redis) did not answer within ${HEALTH_TIMEOUT_MS} ms`;
+    }
+    if (format === null || format === STORE_FORMAT) return undefined;
+    if (typeof format !== 'string') return 'its store answers what Valkey/Redis does not';
+    return `its store holds data of another format version under its prefix (not ${STORE_FORMAT})`;
   }
 
   /** The client the store runs on. */

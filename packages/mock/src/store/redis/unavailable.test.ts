@@ -131,10 +131,13 @@ describe('RedisStore when the server is unreachable', () => {
     await admin.connect();
     // Every client's commands wait until the pause ends.
     await admin.call('CLIENT', 'PAUSE', '300', 'ALL');
+    // A command that timed out ends its connection: the store serves again on a new one.
+    const ready = new Promise((resolve) => client.once('ready', resolve));
     const error = await failure(store.admit());
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect(allText(error)).toMatch(/timed out/i);
     await admin.ping(); // answered once the pause is over
+    await ready;
     expect(await store.admit()).toBe(true);
     await admin.quit();
     await store.close();
