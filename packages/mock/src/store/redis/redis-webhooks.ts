@@ -129,8 +129,11 @@ export class RedisWebhooks implements WebhookStore {
     return Number(sequence) >= 0;
   }
 
-  nextAttemptAt(): Promise<number | undefined> {
-    return this.account.firstScore('q');
+  /** When the earliest attempt is due; an attempt whose lease ended (its instance died) is due again. */
+  async nextAttemptAt(): Promise<number | undefined> {
+    const { clock } = this.account.context;
+    const due = await this.account.run('psm_next_attempt', clock === undefined ? '' : clock());
+    return due === null ? undefined : Number(due);
   }
 
   async claimDueAttempt(
