@@ -7,9 +7,6 @@ import { pause } from '../http.js';
 import { freePort } from './free-port.js';
 import { findProgram, startProcess } from './processes.js';
 
-/** The key HAProxy's health checks send (`/_sandbox/health` answers any test key, and stores nothing). */
-export const HEALTH_CHECK_KEY = 'sk_test_haproxy_health_check';
-
 /** One backend: a mock instance's port on 127.0.0.1. */
 export interface Backend {
   name: string;
@@ -19,7 +16,8 @@ export interface Backend {
 /**
  * The HAProxy configuration of a sandbox fleet: HTTP mode, each request balanced round robin over
  * the instances, an instance taken out after two failed health checks (`GET /_sandbox/health`,
- * every 500 ms, with a test key) and back after one good one. A request is retried on another
+ * every 500 ms, without a key: 503 while the instance's store does not serve) and back after one
+ * good one. A request is retried on another
  * instance (up to 3 times) when its connection is refused (an instance that just died) and, if
  * replaying it is safe (a GET or HEAD, or a request with an `Idempotency-Key`), when the
  * connection closes with no answer (an instance killed or stopping while it held the request).
@@ -47,7 +45,7 @@ export function haproxyConfig(port: number, backends: readonly Backend[]): strin
     'backend mocks',
     '  balance roundrobin',
     '  option httpchk',
-    `  http-check send meth GET uri /_sandbox/health ver HTTP/1.1 hdr Host 127.0.0.1 hdr Authorization "Bearer ${HEALTH_CHECK_KEY}"`,
+    '  http-check send meth GET uri /_sandbox/health ver HTTP/1.1 hdr Host 127.0.0.1',
     '  http-check expect status 200',
     ...backends.map(
       (backend) =>
@@ -61,6 +59,8 @@ export function haproxyConfig(port: number, backends: readonly Backend[]): strin
 export interface Balancer {
   /** `http://127.0.0.1:<port>`. */
   url: string;
+  /** Resolves once `predicate` holds for what HAProxy printed (servers going DOWN and UP). */
+  untilOutput(predicate: (output: string) => boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -92,6 +92,7 @@ export async function startHaproxy(backends: readonly Backend[]): Promise<Balanc
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    untilOutput: (predicate) => process.untilOutput(predicate),
     async stop() {
       await process.stop();
       rmSync(directory, { recursive: true, force: true });

@@ -80,6 +80,9 @@ ${gateHelp()}`;
   --record FILE          record the exchanges as HAR 1.2 (keys, whsec_ secrets, signatures and
                          cookies masked; at most --record-max-entries, default ${DEFAULT_RECORD_ENTRIES})
   --max-body BYTES       bodies over this are forwarded but not checked (default ${DEFAULT_MAX_BODY_BYTES})
+  --parent-watch auto|on|off  stop (reports written) once the process that started the proxy
+                         ends; auto (default): only when started by npx or npm exec, which pass
+                         no SIGTERM on; a proxy started by a shell or CI step that exits keeps running
   --fail-on POLICY       ${FAIL_ON_VALUES.join(', ')} (default ${DEFAULTS.failOn}): which failures exit 1
 ${trafficGateHelp()}`;
   const replay = `payment-service-contract replay FILE.har [--spec PATH] [--report FORMAT[:FILE]]… [--fail-on POLICY]

@@ -40,6 +40,7 @@ describe('proxy and replay arguments', () => {
       gate: { selection: {}, updateBaseline: false },
       recordMaxEntries: 10_000,
       maxBodyBytes: 1024 * 1024,
+      parentWatch: 'auto',
     });
   });
 

@@ -14,6 +14,11 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Entries a recording keeps, without `--record-max-entries`. */
 export const DEFAULT_RECORD_ENTRIES = 10_000;
 
+/** When the proxy stops because the process that started it ended: `auto` only under npx / `npm exec`. */
+export const PARENT_WATCH_VALUES = ['auto', 'on', 'off'] as const;
+/** `--parent-watch` as given. */
+export type ParentWatchMode = (typeof PARENT_WATCH_VALUES)[number];
+
 /** `payment-service-contract proxy …` as given. */
 export interface ProxyCommand {
   name: 'proxy';
@@ -29,6 +34,8 @@ export interface ProxyCommand {
   record?: string;
   recordMaxEntries: number;
   maxBodyBytes: number;
+  /** Stop once the process that started it ends: `auto` (default) only when started by npx / `npm exec`. */
+  parentWatch: ParentWatchMode;
 }
 
 /** `payment-service-contract replay FILE …` as given. */
@@ -58,6 +65,7 @@ const options = {
   record: { type: 'string' },
   'record-max-entries': { type: 'string' },
   'max-body': { type: 'string' },
+  'parent-watch': { type: 'string' },
   spec: { type: 'string' },
   'fail-on': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -150,7 +158,7 @@ export function parseTrafficCommand(
       );
     return { name, file, ...shared, ...(values.spec ? { spec: values.spec } : {}) };
   }
-  only(['target', 'host', 'port', 'record', 'record-max-entries', 'max-body']);
+  only(['target', 'host', 'port', 'record', 'record-max-entries', 'max-body', 'parent-watch']);
   if (rest.length > 0)
     throw new ConfigurationError(
       `unexpected argument ${JSON.stringify(cleanTargetText(rest[0] ?? '', 80))}`,
@@ -159,6 +167,11 @@ export function parseTrafficCommand(
   if (!target)
     throw new ConfigurationError('proxy needs --target URL: the sandbox (or mock) to forward to');
   if (values.record === '') throw new ConfigurationError('--record needs a file name');
+  const parentWatch = (values['parent-watch'] ?? 'auto') as ParentWatchMode;
+  if (!PARENT_WATCH_VALUES.includes(parentWatch))
+    throw new ConfigurationError(
+      `--parent-watch must be one of ${PARENT_WATCH_VALUES.join(', ')}, not ${JSON.stringify(cleanTargetText(parentWatch, 40))}`,
+    );
   return {
     name,
     target: targetUrl(target),
@@ -171,6 +184,7 @@ export function parseTrafficCommand(
       DEFAULT_RECORD_ENTRIES,
     maxBodyBytes:
       whole('max-body', values['max-body'], 1, 64 * 1024 * 1024) ?? DEFAULT_MAX_BODY_BYTES,
+    parentWatch,
   };
 }
 

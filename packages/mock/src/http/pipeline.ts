@@ -49,6 +49,11 @@ export interface OperationShape {
   api: boolean;
   /** Whether the operation reads a body (the body read and its check). */
   readsBody: boolean;
+  /**
+   * Whether it answers without a key (the spec lists no security among its options): a request
+   * without `Authorization` is served; a header sent is still checked.
+   */
+  keyless?: boolean;
   /** Whether its path has an `{id}`. */
   hasId: boolean;
   /** What that `{id}` names ('payment', 'webhook endpoint', 'event'), for the answer to an id of no possible form. */
@@ -63,6 +68,9 @@ export interface OperationShape {
   /** Checks the parsed body and binds it to the operation's handler. */
   prepare(body: unknown): Checked<PreparedHandler>;
 }
+
+/** The account a keyless request is served as: not a well-formed key, so no client's. */
+const KEYLESS_CALLER = 'sk_test_ keyless';
 
 /** The Idempotency-Key record a request holds while its handler runs, and what it answered. */
 interface Pending {
@@ -331,7 +339,13 @@ export function operationPipeline(
 
   /** Auth, then the key's faults (/v1): `fail_next` answers at once, `latency_ms` is held. */
   const serve = async (c: Context<MockEnv>, exchange: Exchange): Promise<Response> => {
-    const auth = authenticate(c.req.header('authorization'));
+    const header = c.req.header('authorization');
+    if (header === undefined && shape.keyless === true) {
+      // No key's data is read: the service of a key no client can send (it is not well formed).
+      exchange.service = serviceFor(KEYLESS_CALLER);
+      return afterFaults(c, exchange, exchange.service, undefined);
+    }
+    const auth = authenticate(header);
     if (!auth.ok) return answerProblem(exchange, auth.problem);
     if (shape.hasId && !isIdForm(c.req.param('id') ?? '')) {
       // Not an id of any store: answered the same whatever the store, and never sent to one.

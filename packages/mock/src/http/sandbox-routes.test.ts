@@ -88,12 +88,26 @@ describe('GET /_sandbox/health', () => {
     expect(body).toEqual({ object: 'sandbox_health', status: 'ok', version: mockVersion });
   });
 
-  it('asks for a key like every other sandbox control', async () => {
+  it('answers without a key (a load balancer has none), and still refuses a bad key sent', async () => {
     harness = createHarness();
     const response = await harness.mock.app.fetch(
       new Request('http://sandbox.test/_sandbox/health'),
     );
-    expect(response.status).toBe(401);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      object: 'sandbox_health',
+      status: 'ok',
+      version: mockVersion,
+    });
+    const live = await harness.mock.app.fetch(
+      new Request('http://sandbox.test/_sandbox/health', {
+        headers: { authorization: 'Bearer sk_live_abcdefghijklmnop' },
+      }),
+    );
+    expect(live.status).toBe(401);
+    // Keyless is health's alone.
+    const clock = await harness.mock.app.fetch(new Request('http://sandbox.test/_sandbox/clock'));
+    expect(clock.status).toBe(401);
   });
 
   it('carries the version of package.json', () => {

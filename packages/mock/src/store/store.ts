@@ -99,7 +99,7 @@ export const STORE_RETRY_AFTER_SECONDS = 1;
  * if (error instanceof StoreUnavailableError) return problem(503, 'store_unavailable', error.retryAfterSeconds);
  */
 export class StoreUnavailableError extends Error {
-  override readonly name = 'StoreUnavailableError';
+  override readonly name: string = 'StoreUnavailableError';
   readonly retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
 }
 
@@ -181,6 +181,11 @@ export interface SandboxStore {
    * request records): before a read that must see them.
    */
   flush?(): void;
+  /**
+   * Whether a networked store serves now: undefined when it does, else why not, in words that
+   * show nothing secret (no address, no key). Asked by `GET /_sandbox/health`.
+   */
+  health?(): Promise<string | undefined>;
   /** `find`, and the payment `id` of the account found, in one round trip. @async */
   findWithPayment?(
     apiKey: string,

@@ -150,63 +150,81 @@ export function readRecords(
   const entries = arrayOf(given, 'idempotency_records', context.maxRecords, problems);
   return entries.flatMap((entry, index) => {
     const where = `idempotency_records[${index}]`;
-    if (!isRecord(entry) || !isRecord(entry.response)) {
-      problems.add(
-        where,
-        `${where} must be an object { key, method, path, body_fingerprint, response: { status, headers, body }, expires_at }`,
-      );
-      return [];
-    }
-    const { key, method, path, body_fingerprint: fingerprint } = entry;
-    if (typeof key !== 'string' || checkIdempotencyKey(key) !== undefined) {
+    const read = readRecord(entry, where, context, problems);
+    if (read === undefined) return [];
+    if (keys.has(read.key)) {
       problems.add(
         `${where}.key`,
-        `${where}.key must be an Idempotency-Key of 1 to 255 characters; got ${shown(key)}`,
-      );
-    } else if (keys.has(key)) {
-      problems.add(
-        `${where}.key`,
-        `${where}.key ${shown(key)} is already the key of another record; keys must be unique`,
+        `${where}.key ${shown(read.key)} is already the key of another record; keys must be unique`,
       );
     }
-    keys.add(String(key));
-    const operation = OPERATIONS.find(
-      (candidate) =>
-        candidate.method === method && typeof path === 'string' && candidate.path.test(path),
-    );
-    if (operation === undefined) {
-      const known = OPERATIONS.map((candidate) => `${candidate.method} ${candidate.operationId}`);
-      problems.add(
-        `${where}.path`,
-        `${where}.method and path must be those of an operation that takes an Idempotency-Key (${known.join(', ')}); got ${shown(method)} ${shown(path)}`,
-      );
-    }
-    if (!isFingerprint(fingerprint)) {
-      problems.add(
-        `${where}.body_fingerprint`,
-        `${where}.body_fingerprint must be '' (no body) or 'h' and 22 base64url characters (a hash of the canonical body); got ${shown(fingerprint)}`,
-      );
-    }
-    const response = readResponse(
-      entry.response,
-      `${where}.response`,
-      operation,
-      context,
-      problems,
-    );
-    const expiresAt = timeOf(entry.expires_at, `${where}.expires_at`, problems);
-    return [
-      {
-        key: String(key),
-        method: String(method),
-        path: String(path),
-        bodyFingerprint: String(fingerprint),
-        response,
-        expiresAt,
-        serverExpiresAt: expiresAt - context.offsetMs,
-      },
-    ];
+    keys.add(read.key);
+    return [read as IdempotencyData];
   });
+}
+
+/**
+ * Reads one record at `where`: a key as the API accepts it; the method and path of an operation
+ * that takes a key; a stored answer the operation could have sent; an expiry within the clock's
+ * range. With `inFlight`, a record whose request is still running (no `response`) is one too (a
+ * store that keeps those). Undefined when it is not an object; every problem goes to `problems`.
+ *
+ * @example
+ * readRecord(entry, 'idempotency_record', { validators, offsetMs: 0 }, problems);
+ */
+export function readRecord(
+  entry: unknown,
+  where: string,
+  context: { validators: ApiValidators; offsetMs: number; inFlight?: boolean },
+  problems: Problems,
+):
+  | (Omit<IdempotencyData, 'response'> & { response: IdempotencyData['response'] | undefined })
+  | undefined {
+  const inFlight = context.inFlight === true && isRecord(entry) && entry.response === undefined;
+  if (!isRecord(entry) || !(inFlight || isRecord(entry.response))) {
+    problems.add(
+      where,
+      `${where} must be an object { key, method, path, body_fingerprint, response: { status, headers, body }, expires_at }`,
+    );
+    return undefined;
+  }
+  const { key, method, path, body_fingerprint: fingerprint } = entry;
+  if (typeof key !== 'string' || checkIdempotencyKey(key) !== undefined) {
+    problems.add(
+      `${where}.key`,
+      `${where}.key must be an Idempotency-Key of 1 to 255 characters; got ${shown(key)}`,
+    );
+  }
+  const operation = OPERATIONS.find(
+    (candidate) =>
+      candidate.method === method && typeof path === 'string' && candidate.path.test(path),
+  );
+  if (operation === undefined) {
+    const known = OPERATIONS.map((candidate) => `${candidate.method} ${candidate.operationId}`);
+    problems.add(
+      `${where}.path`,
+      `${where}.method and path must be those of an operation that takes an Idempotency-Key (${known.join(', ')}); got ${shown(method)} ${shown(path)}`,
+    );
+  }
+  if (!isFingerprint(fingerprint)) {
+    problems.add(
+      `${where}.body_fingerprint`,
+      `${where}.body_fingerprint must be '' (no body) or 'h' and 22 base64url characters (a hash of the canonical body); got ${shown(fingerprint)}`,
+    );
+  }
+  const response = isRecord(entry.response)
+    ? readResponse(entry.response, `${where}.response`, operation, context, problems)
+    : undefined;
+  const expiresAt = timeOf(entry.expires_at, `${where}.expires_at`, problems);
+  return {
+    key: String(key),
+    method: String(method),
+    path: String(path),
+    bodyFingerprint: String(fingerprint),
+    response,
+    expiresAt,
+    serverExpiresAt: expiresAt - context.offsetMs,
+  };
 }
 
 function isFingerprint(value: unknown): value is string {

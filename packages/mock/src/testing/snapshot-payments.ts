@@ -60,44 +60,65 @@ export function readPayments(
   const ids = new Set<string>();
   return arrayOf(given, 'payments', context.maxPayments, problems).flatMap((entry, index) => {
     const where = `payments[${index}]`;
-    if (!isRecord(entry)) {
-      problems.add(where, `${where} must be an object { payment, token, settles_at, timeline }`);
-      return [];
-    }
-    const checked = context.validators.validator('Payment')(entry.payment);
-    const token = entry.token;
-    const timeline = readTimeline(entry.timeline, `${where}.timeline`, problems);
-    if (!problems.check(`${where}.payment`, checked)) {
-      if (typeof token !== 'string' || context.tokens.behaviourOf(token) === undefined) {
-        problems.add(
-          `${where}.token`,
-          `${where}.token must be a test token of this sandbox; got ${shown(token)}`,
-        );
-      }
-      return [];
-    }
-    const payment = checked.value;
-    for (const error of lifecycleErrors(payment, token, where, context.tokens)) {
-      problems.add(error.param, error.message, error.code);
-    }
-    if (ids.has(payment.id)) {
+    const read = readPayment(entry, where, context, problems);
+    if (read === undefined) return [];
+    const id = read.payment.id;
+    if (ids.has(id)) {
       problems.add(
         `${where}.payment.id`,
-        `${where}.payment.id ${shown(payment.id)} is already the id of another payment; ids must be unique`,
+        `${where}.payment.id ${shown(id)} is already the id of another payment; ids must be unique`,
       );
     }
-    ids.add(payment.id);
-    let settlesAt: number | undefined;
-    if (payment.status === 'PENDING') {
-      settlesAt = timeOf(entry.settles_at, `${where}.settles_at`, problems);
-    } else if (entry.settles_at !== null) {
-      problems.add(
-        `${where}.settles_at`,
-        `${where}.settles_at must be null for a ${payment.status} payment (only a PENDING one settles); got ${shown(entry.settles_at)}`,
-      );
-    }
-    return [{ payment, token: String(token), settlesAt, timeline }];
+    ids.add(id);
+    return [read];
   });
+}
+
+/**
+ * Reads one payment `{ payment, token, settles_at, timeline }` at `where`: the spec's `Payment`,
+ * consistent with its status and token, a settlement time when PENDING (only then), and a
+ * timeline that starts with its creation. Undefined when its payment is not a `Payment`; every
+ * problem goes to `problems`. (A snapshot's payments, and each payment a store reads back.)
+ *
+ * @example
+ * readPayment({ payment, token: 'tok_test_success', settles_at: null, timeline }, 'payment', context, problems);
+ */
+export function readPayment(
+  entry: unknown,
+  where: string,
+  context: Omit<PaymentContext, 'maxPayments'>,
+  problems: Problems,
+): PaymentData | undefined {
+  if (!isRecord(entry)) {
+    problems.add(where, `${where} must be an object { payment, token, settles_at, timeline }`);
+    return undefined;
+  }
+  const checked = context.validators.validator('Payment')(entry.payment);
+  const token = entry.token;
+  const timeline = readTimeline(entry.timeline, `${where}.timeline`, problems);
+  if (!problems.check(`${where}.payment`, checked)) {
+    if (typeof token !== 'string' || context.tokens.behaviourOf(token) === undefined) {
+      problems.add(
+        `${where}.token`,
+        `${where}.token must be a test token of this sandbox; got ${shown(token)}`,
+      );
+    }
+    return undefined;
+  }
+  const payment = checked.value;
+  for (const error of lifecycleErrors(payment, token, where, context.tokens)) {
+    problems.add(error.param, error.message, error.code);
+  }
+  let settlesAt: number | undefined;
+  if (payment.status === 'PENDING') {
+    settlesAt = timeOf(entry.settles_at, `${where}.settles_at`, problems);
+  } else if (entry.settles_at !== null) {
+    problems.add(
+      `${where}.settles_at`,
+      `${where}.settles_at must be null for a ${payment.status} payment (only a PENDING one settles); got ${shown(entry.settles_at)}`,
+    );
+  }
+  return { payment, token: String(token), settlesAt, timeline };
 }
 
 /** A payment's timeline: its creation, then up to 31 changes, each at a time with a known change. */

@@ -39,9 +39,15 @@ export const sandboxDocument = {
       "get": {
         "operationId": "getSandboxHealth",
         "summary": "Check that the sandbox is up",
-        "description": "Answers 200 with `status: ok` and the sandbox's version once it serves requests: a readiness probe for scripts and CI. Like every sandbox control it takes the caller's `sk_test_` key (any one works); it reads and changes nothing of the key's data.",
+        "description": "Answers 200 with `status: ok` and the sandbox's version once it serves requests, and 503 `store_unavailable` while its store cannot serve them (a Valkey/Redis server that is unreachable, does not answer or holds another format): a readiness probe for scripts, CI and load balancers. It needs no key (a key sent is checked as by every control, so a live key is still refused), reads and changes no key's data, and shows nothing about the store but whether it serves.",
         "tags": [
           "Sandbox"
+        ],
+        "security": [
+          {},
+          {
+            "bearerAuth": []
+          }
         ],
         "x-provenance": "inferred",
         "x-provenance-note": "Sandbox control; lets a script wait until the sandbox answers.",
@@ -74,6 +80,9 @@ export const sandboxDocument = {
             }
           },
           "401": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "503": {
             "$ref": "#/components/responses/Problem"
           }
         }
@@ -708,7 +717,7 @@ export const sandboxDocument = {
           "status": {
             "type": "string",
             "const": "ok",
-            "description": "Always `ok`; a sandbox that cannot serve does not answer.",
+            "description": "Always `ok`; a sandbox that cannot serve answers 503 or not at all.",
             "x-provenance": "inferred",
             "x-provenance-note": "The readiness probe's answer."
           },

@@ -5,6 +5,7 @@ import {
   fleet,
   inFlightRecord,
   paymentRecord,
+  RECORD_CHECKS,
   ROOMY_LIMITS,
   requestEntry,
 } from '../../test-support/redis-stores.js';
@@ -408,6 +409,7 @@ describe('RedisStore: the format marker', () => {
     await client.set('other:format', '2');
     const opening = RedisStore.connect(await createRedisClient(redis.url), {
       limits: ROOMY_LIMITS,
+      checks: RECORD_CHECKS,
       prefix: 'other:',
       where: 'redis://127.0.0.1',
     });

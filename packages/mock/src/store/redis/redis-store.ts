@@ -2,14 +2,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StoreLimits } from '../accounts.js';
+import type { RecordChecks } from '../record-checks.js';
 import type { IdempotencyRecord, StoredPayment } from '../records.js';
 import type { AccountStore, OpenAhead, OpenClaim, SandboxStore } from '../store.js';
-import { decodePayments, decodeRecord } from './codec.js';
+import { withStoreBudget } from './budget.js';
 import type { RedisContext } from './context.js';
-import { StoreFormatError, StoreUnavailableError } from './errors.js';
+import { StoreFormatError, StoreReplyError, StoreUnavailableError } from './errors.js';
 import { Heartbeat } from './heartbeat.js';
 import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
 import { LeaseKeeper } from './lease-keeper.js';
+import { RecordReading } from './reading.js';
 import {
   ACCOUNT_STATE_LENGTH,
   type AccountState,
@@ -37,9 +39,17 @@ export interface RedisStoreOptions {
   leaseMs?: number;
   /** The store's URL with the password masked (`describeRedisUrl`), for errors. */
   where?: string;
-  /** Where the store tells what it forgets (idle keys forgotten to make room). */
+  /**
+   * Where the store tells what it forgets (idle keys forgotten to make room) and the records it
+   * refuses to read.
+   */
   log?: (line: string) => void;
+  /** The checks every record read back passes (app/record-checks.ts builds them from the spec). */
+  checks: RecordChecks;
 }
+
+/** How long `health` waits for the store's answer (ms): a load balancer's check is short. */
+const HEALTH_TIMEOUT_MS = 1000;
 
 /** Account handles a store keeps (one per key in use); beyond it the oldest is dropped. */
 const MAX_HANDLES = 10_000;
@@ -87,7 +97,7 @@ export class RedisStore implements SandboxStore {
     const where = options.where ?? 'the configured Valkey/Redis';
     const prefix = options.prefix ?? DEFAULT_PREFIX;
     const keys = storeKeys(prefix);
-    const runner = new ScriptRunner(client, where);
+    const runner = new ScriptRunner(client, where, options.log);
     if (client.status === 'wait') {
       let refused: Error | undefined;
       const onError = (error: Error) => {
@@ -127,6 +137,7 @@ export class RedisStore implements SandboxStore {
         leaseMs,
         owner,
         leases: new LeaseKeeper({ leaseMs, owner, clock }),
+        reading: new RecordReading(options.checks, options.log),
       },
       options.log,
       new Heartbeat({
@@ -137,6 +148,30 @@ export class RedisStore implements SandboxStore {
     );
     await store.heartbeat.start();
     return store;
+  }
+
+  /**
+   * Whether the store serves now: connected, and `<prefix>format` read back within
+   * `HEALTH_TIMEOUT_MS` as this format (or not set yet: the next write marks it). Else why not,
+   * without the address.
+   */
+  async health(): Promise<string | undefined> {
+    const notConnected = 'its store (Valkey/Redis) is not connected';
+    if (this.client.status !== 'ready' || this.client.stream?.writable !== true)
+      return notConnected;
+    let format: unknown;
+    try {
+      format = await withStoreBudget(HEALTH_TIMEOUT_MS, () =>
+        this.context.runner.command(() => this.client.get(this.keys.format)),
+      );
+    } catch (error) {
+      if (this.client.status !== 'ready') return notConnected;
+      if (error instanceof StoreReplyError) return 'its store answers what Valkey/Redis does not';
+      return `its store (Valkey/Redis) did not answer within ${HEALTH_TIMEOUT_MS} ms`;
+    }
+    if (format === null || format === STORE_FORMAT) return undefined;
+    if (typeof format !== 'string') return 'its store answers what Valkey/Redis does not';
+    return `its store holds data of another format version under its prefix (not ${STORE_FORMAT})`;
   }
 
   /** The client the store runs on. */
@@ -188,12 +223,13 @@ export class RedisStore implements SandboxStore {
     const fields = Number(state[ACCOUNT_STATE_LENGTH + 1]);
     const forgotten = ACCOUNT_STATE_LENGTH + 2 + fields;
     this.logForgotten(state.slice(forgotten) as number[]);
+    const account = this.handle(hash, state as AccountState);
     const payment =
       fields === 0
         ? undefined
-        : decodePayments(state.slice(0, forgotten), ACCOUNT_STATE_LENGTH + 2)[0];
+        : account.decodePayments(state.slice(0, forgotten), ACCOUNT_STATE_LENGTH + 2)[0];
     return {
-      account: this.handle(hash, state as AccountState),
+      account,
       answer: state[ACCOUNT_STATE_LENGTH],
       payment,
     };
@@ -243,7 +279,7 @@ export class RedisStore implements SandboxStore {
     if (record === undefined || answer === 'SKIPPED' || answer === 'NONE')
       claim = { kind: 'skipped' };
     else if (answer === null) claim = { kind: 'claimed', record };
-    else claim = { kind: 'held', record: decodeRecord(answer as string) };
+    else claim = { kind: 'held', record: account.decodeRecord(answer as string) };
     return { account, claim, payment };
   }
 
@@ -266,7 +302,7 @@ export class RedisStore implements SandboxStore {
       return { account: undefined, payment: undefined };
     }
     const account = this.handle(hash, state as AccountState);
-    return { account, payment: decodePayments(state, ACCOUNT_STATE_LENGTH)[0] };
+    return { account, payment: account.decodePayments(state, ACCOUNT_STATE_LENGTH)[0] };
   }
 
   /** The one handle of a key, up to date with `state`; a handle of an older generation is closed. */

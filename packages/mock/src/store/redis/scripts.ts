@@ -670,10 +670,9 @@ return { member, redis.call('HGET', k('qd'), member) }`,
   psm_next_attempt: `
 if not live() then return false end
 releaseLeases(serverTime(ARGV[3]))
-local due = first(k('q'))
+local due = redis.call('ZRANGE', k('q'), 0, 0, 'WITHSCORES')[2]
 reindex()
-if due then return tostring(due) end
-return false`,
+return due or false`,
 
   /**
    * Marks an attempt as made: forgets it, leased or still scheduled, and schedules its retry in
