@@ -57,8 +57,10 @@ describe('ReplyMeter', () => {
 
   it('refuses bytes that are not RESP2', () => {
     expect(new ReplyMeter(100).feed(Buffer.from('HTTP/1.1 200 OK\r\n'))).toBe(
-      'a reply that is not RESP2 (it starts with "HTTP/1.1")',
+      'a reply that is not RESP2 (it starts with byte 72)',
     );
     expect(new ReplyMeter(100).feed(Buffer.from('$abc\r\n'))).toMatch(/not a number/);
+    expect(new ReplyMeter(100).feed(Buffer.from('*1x2\r\n'))).toMatch(/not a number/);
+    expect(new ReplyMeter(100).feed(Buffer.from('$\r\n'))).toMatch(/not a number/);
   });
 });

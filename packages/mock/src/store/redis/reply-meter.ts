@@ -2,14 +2,23 @@
 
 /** Open aggregates deeper than this are refused (the store's scripts nest two levels at most). */
 const MAX_DEPTH = 32;
-/** The longest header line kept to read a type and a length (`$536870912\r\n` is 12 bytes). */
-const HEADER_CHARS = 24;
+/** A length has at most this many digits (`$536870912` has 9). */
+const MAX_DIGITS = 15;
+
+const PLUS = 43;
+const MINUS = 45;
+const COLON = 58;
+const DOLLAR = 36;
+const STAR = 42;
+const CR = 13;
+const LF = 10;
 
 /**
  * Follows the RESP2 stream of one connection, reply by reply, counting the bytes of the reply
  * being received, its declared bulk lengths included as soon as they are read: `feed` tells
  * when a reply would exceed `maxBytes`, or when the bytes are not RESP2 at all, before the
- * bulk's data has come. It keeps no data, only a header line and a stack of counts.
+ * bulk's data has come. It keeps no data: the type and length of the line being read, and a
+ * stack of counts.
  *
  * @example
  * const meter = new ReplyMeter(1 << 20);
@@ -20,8 +29,14 @@ export class ReplyMeter {
   private replyBytes = 0;
   /** Bytes of bulk data (and its CRLF) still to skip. */
   private bulkLeft = 0;
-  /** The header line being read (its first characters). */
-  private header = '';
+  /** The type byte of the line being read; 0 between lines. */
+  private type = 0;
+  /** The length the line declares so far ($ and * lines). */
+  private length = 0;
+  private digits = 0;
+  private negative = false;
+  /** The line holds something a length never does. */
+  private malformed = false;
   /** Elements still due in each open array, innermost last. */
   private readonly open: number[] = [];
 
@@ -30,51 +45,75 @@ export class ReplyMeter {
   /** Reads one chunk: undefined while the stream is within bounds, else what is wrong. */
   feed(chunk: Uint8Array): string | undefined {
     let at = 0;
-    while (at < chunk.length) {
+    const size = chunk.length;
+    while (at < size) {
       if (this.bulkLeft > 0) {
-        const taken = Math.min(this.bulkLeft, chunk.length - at);
+        const taken = Math.min(this.bulkLeft, size - at);
         this.bulkLeft -= taken;
         at += taken;
         if (this.bulkLeft === 0) this.elementDone();
         continue;
       }
-      const newline = chunk.indexOf(10, at);
-      const end = newline === -1 ? chunk.length : newline + 1;
-      this.replyBytes += end - at;
-      if (this.header.length < HEADER_CHARS) {
-        this.header += Buffer.from(chunk.buffer, chunk.byteOffset + at, end - at)
-          .toString('latin1')
-          .slice(0, HEADER_CHARS - this.header.length);
+      if (this.type === 0) {
+        const type = chunk[at] as number;
+        if (type !== PLUS && type !== MINUS && type !== COLON && type !== DOLLAR && type !== STAR) {
+          return `a reply that is not RESP2 (it starts with byte ${type})`;
+        }
+        this.type = type;
+        this.length = 0;
+        this.digits = 0;
+        this.negative = false;
+        this.malformed = false;
+        this.replyBytes++;
+        at++;
+        continue;
       }
-      at = end;
+      // Lines are short (a length, a status): a loop costs less than a call into Buffer.indexOf.
+      let newline = at;
+      while (newline < size && chunk[newline] !== LF) newline++;
+      if (newline === size) newline = -1;
+      const end = newline === -1 ? size : newline;
+      if (this.type === DOLLAR || this.type === STAR) this.readLength(chunk, at, end);
+      this.replyBytes += (newline === -1 ? size : newline + 1) - at;
+      at = newline === -1 ? size : newline + 1;
       if (this.replyBytes > this.maxBytes) return this.over('a line');
       if (newline === -1) break;
-      const problem = this.line(this.header);
-      this.header = '';
+      const problem = this.lineDone();
+      this.type = 0;
       if (problem !== undefined) return problem;
     }
     return undefined;
   }
 
-  /** A complete header line (`$12\r\n`, `*3\r\n`, `:1\r\n`, `+OK\r\n`, `-ERR …\r\n`). */
-  private line(header: string): string | undefined {
-    const type = header[0];
-    if (type === '+' || type === '-' || type === ':') {
+  /** Reads the digits of a length line between `from` and `to` (a CR may end it). */
+  private readLength(chunk: Uint8Array, from: number, to: number): void {
+    for (let index = from; index < to; index++) {
+      const byte = chunk[index] as number;
+      if (byte >= 48 && byte <= 57 && this.digits < MAX_DIGITS) {
+        this.length = this.length * 10 + (byte - 48);
+        this.digits++;
+      } else if (byte === MINUS && this.digits === 0 && !this.negative) {
+        this.negative = true;
+      } else if (byte !== CR || index !== to - 1) {
+        this.malformed = true;
+      }
+    }
+  }
+
+  /** A complete line (`$12`, `*3`, `:1`, `+OK`, `-ERR …`). */
+  private lineDone(): string | undefined {
+    const type = this.type;
+    if (type === PLUS || type === MINUS || type === COLON) {
       this.elementDone();
       return undefined;
     }
-    if (type !== '$' && type !== '*') {
-      return `a reply that is not RESP2 (it starts with ${JSON.stringify(header.slice(0, 8))})`;
-    }
-    const length = /^[$*](-?\d{1,18})\r?\n?$/.exec(header)?.[1];
-    if (length === undefined)
-      return `a reply whose length is not a number (${JSON.stringify(header.slice(0, 12))})`;
-    const count = Number(length);
-    if (count < 0) {
+    if (this.malformed || this.digits === 0) return 'a reply whose length is not a number';
+    if (this.negative) {
       this.elementDone();
       return undefined;
     }
-    if (type === '$') {
+    const count = this.length;
+    if (type === DOLLAR) {
       // The data and its CRLF: refused before any of it comes.
       if (this.replyBytes + count + 2 > this.maxBytes) return this.over(`a bulk of ${count}`);
       this.replyBytes += count + 2;
