@@ -171,6 +171,7 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'store/redis/client': of('operation'),
   'store/redis/codec': of('operation'),
   'store/redis/errors': of('operation'),
+  'store/redis/heartbeat': of('operation'),
   'store/redis/keys': of('operation'),
   'store/redis/lease-keeper': of('operation'),
   'store/redis/open': of('startup'),
