@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -199,6 +200,16 @@ describe('hostile inputs (issue 40, item 7)', () => {
     ]);
   });
 
+  it('sandbox: a command that cannot start is named cleaned, on one line', () => {
+    const run = runStep('sandbox/start.mjs', { command: 'no-such-bin-\u202e\u0007x' }, dir);
+    expect(run.status).toBe(1);
+    expect(commandsIn(run.stdout)).toEqual([
+      expect.stringMatching(
+        /^::error title=sandbox::could not start "no-such-bin-\\u202e\\u0007x": /,
+      ),
+    ]);
+  });
+
   it('errorCommand escapes %, CR and LF; quoteInput cleans and cuts', async () => {
     const commands = await import(
       pathToFileURL(join(actions, 'shared/workflow-commands.mjs')).href
@@ -340,5 +351,34 @@ describe('versions, exit codes and the README workflow (issue 40, item 9)', () =
       }
     }
     expect(kills).toBeGreaterThan(0);
+  });
+
+  it("the README's pre-release steps name actions and bins this checkout has", () => {
+    const readme = readFileSync(join(root, 'packages/contract/README.md'), 'utf8');
+    const fragment = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]
+      .map((match) => parse(match[1] as string))
+      .find(
+        (doc) =>
+          Array.isArray(doc) &&
+          doc.some((step: { with?: { repository?: string } }) => step.with?.repository),
+      ) as Array<{ uses?: string; with?: Record<string, string> }> | undefined;
+    expect(fragment).toBeDefined();
+    const inCheckout = (path: string) =>
+      join(root, path.replace(/^\.?\/?payment-service-kit\//, ''));
+    const uses = (fragment ?? []).flatMap((step) =>
+      step.uses?.startsWith('./') ? [step.uses] : [],
+    );
+    expect(uses).toHaveLength(2);
+    for (const action of uses)
+      expect(existsSync(join(inCheckout(action), 'action.yml')), action).toBe(true);
+    const commands = (fragment ?? []).flatMap((step) =>
+      step.with?.command ? [step.with.command] : [],
+    );
+    expect(commands).toHaveLength(2);
+    for (const command of commands) {
+      const [runner, bin] = command.split(' ');
+      expect(runner).toBe('node');
+      expect(existsSync(inCheckout(bin as string)), bin).toBe(true);
+    }
   });
 });

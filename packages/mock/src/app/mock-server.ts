@@ -116,10 +116,15 @@ export function mockServerOf(runtime: Runtime): MockServer {
     createV1Routes(runtime.validators, runtime.tokens, runtime.limitBounds),
     { api: true, context },
   );
-  registerRoutes(app, sandboxDocument, createSandboxRoutes(runtime.sandboxValidators), {
-    api: false,
-    context,
-  });
+  registerRoutes(
+    app,
+    sandboxDocument,
+    createSandboxRoutes(runtime.sandboxValidators, { log: runtime.options.logStatus }),
+    {
+      api: false,
+      context,
+    },
+  );
 
   registerConsole(app, observer);
 

@@ -11,6 +11,7 @@ import { DEFAULT_PREFIX } from '../store/redis/keys.js';
 import { describeRedisUrl, parseRedisUrl, withRedisPassword } from '../store/redis/url.js';
 import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from '../webhooks/default-endpoint.js';
 import { watchLauncher } from './launcher-watch.js';
+import { type LogDrops, safeProcessOutput } from './log-output.js';
 import { type CliSettings, HELP, readCli, readPasswordFile } from './options.js';
 
 /** How long requests in flight may take to finish after SIGTERM or SIGINT. */
@@ -91,7 +92,11 @@ function maskPassword(text: string, redisUrl: string): string {
   return password === undefined || password === '' ? text : text.split(password).join('***');
 }
 
-async function serve(settings: CliSettings, output: CliOutput): Promise<RunningMockServer> {
+async function serve(settings: CliSettings, given: CliOutput): Promise<RunningMockServer> {
+  // A write to stdout or stderr that fails (a full disk under a redirected log, a closed pipe)
+  // is dropped and counted, shown in /_sandbox/health: logging never stops the sandbox.
+  const drops: LogDrops = { droppedLines: 0, lastError: undefined };
+  const output = given === process ? safeProcessOutput(drops) : given;
   // With --ready-json, stdout carries the ready line alone: the banner and the log go to stderr.
   const log = settings.readyJson ? output.stderr : output.stdout;
   const requestLog = settings.quiet ? undefined : createLineWriter(log);
@@ -169,6 +174,7 @@ async function serve(settings: CliSettings, output: CliOutput): Promise<RunningM
       ? {}
       : { webhookUrl: settings.webhookUrl, webhookSecret }),
     logger: requestLog,
+    logStatus: () => ({ dropped_lines: drops.droppedLines, last_error: drops.lastError ?? null }),
   }).catch((error: unknown) => fail(`could not start: ${startError(error, settings)}`));
 
   const exposed = !isLoopbackHost(settings.host);

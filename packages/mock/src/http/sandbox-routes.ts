@@ -13,7 +13,10 @@ import { noBody, requiredBody } from './routes.js';
  * @example
  * const routes = createSandboxRoutes(sandboxValidators);
  */
-export function createSandboxRoutes(validators: SandboxValidators) {
+export function createSandboxRoutes(
+  validators: SandboxValidators,
+  health: { log?: (() => SandboxComponents['schemas']['SandboxLogHealth']) | undefined } = {},
+) {
   return {
     getSandboxHealth: {
       body: noBody,
@@ -32,7 +35,12 @@ export function createSandboxRoutes(validators: SandboxValidators) {
         }
         return {
           status: 200,
-          body: { object: 'sandbox_health', status: 'ok', version: mockVersion },
+          body: {
+            object: 'sandbox_health',
+            status: 'ok',
+            version: mockVersion,
+            ...(health.log === undefined ? {} : { log: health.log() }),
+          },
         };
       },
     },

@@ -1672,7 +1672,7 @@ export const openapiDocument = {
                   "type": "urn:payment-service:problem:invalid_state",
                   "title": "Invalid state",
                   "status": 409,
-                  "detail": "Payment pay_EcIYSMJXsvfGZQ17MEqPSX4d is SUCCEEDED; cancel needs a AUTHORIZED payment. From SUCCEEDED the allowed actions are: refund.",
+                  "detail": "Payment pay_EcIYSMJXsvfGZQ17MEqPSX4d is SUCCEEDED; cancel needs an AUTHORIZED payment. From SUCCEEDED the allowed actions are: refund.",
                   "code": "invalid_state",
                   "request_id": "req_hVYFaE4edHNn2KAWqZKz"
                 }

@@ -726,6 +726,37 @@ export const sandboxDocument = {
             "description": "The version of @payment-service/mock serving the request.",
             "x-provenance": "inferred",
             "x-provenance-note": "Tells a CI log which sandbox answered."
+          },
+          "log": {
+            "$ref": "#/components/schemas/SandboxLogHealth"
+          }
+        }
+      },
+      "SandboxLogHealth": {
+        "type": "object",
+        "required": [
+          "dropped_lines",
+          "last_error"
+        ],
+        "description": "The `payment-service-mock` command's log output (stdout, or stderr with `--ready-json`): a write that fails (a full disk under a redirected log, a closed pipe) is dropped and counted, never the end of the sandbox. Absent when the sandbox runs in a process of yours.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control response.",
+        "properties": {
+          "dropped_lines": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Log lines dropped since the start because writing them failed.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Shows an operator that the log has gaps."
+          },
+          "last_error": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Why the last dropped write failed (such as `ENOSPC`), or null if none was.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Says what to fix."
           }
         }
       },

@@ -184,6 +184,14 @@ export interface components {
             status: "ok";
             /** @description The version of @payment-service/mock serving the request. */
             version: string;
+            log?: components["schemas"]["SandboxLogHealth"];
+        };
+        /** @description The `payment-service-mock` command's log output (stdout, or stderr with `--ready-json`): a write that fails (a full disk under a redirected log, a closed pipe) is dropped and counted, never the end of the sandbox. Absent when the sandbox runs in a process of yours. */
+        SandboxLogHealth: {
+            /** @description Log lines dropped since the start because writing them failed. */
+            dropped_lines: number;
+            /** @description Why the last dropped write failed (such as `ENOSPC`), or null if none was. */
+            last_error: string | null;
         };
         SandboxReset: {
             /** @constant */

@@ -15,8 +15,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mockServerOf } from '../../app/mock-server.js';
 import { createRuntime, DATA_DIRECTORY_WARNING } from '../../app/runtime.js';
 import { createHarness, type Harness, manualClock } from '../../test-support/harness.js';
-import { DataDirectory, DataDirectoryError } from './data-directory.js';
-import { encodeLine } from './journal-file.js';
+import { DataDirectory, DataDirectoryError, MIN_COMPACT_BYTES } from './data-directory.js';
+import { changeJson, encodeLine, encodeStep } from './journal-file.js';
 import { lockTextOf } from './lock.js';
 
 const directories: string[] = [];
@@ -411,6 +411,41 @@ describe('compaction', () => {
     expect(
       (await second.json('GET', '/v1/payments', { apiKey: 'sk_test_compaction_gone' })).body.data,
     ).toEqual([]);
+  });
+
+  it('compacts at start-up a journal of 16 MiB or more that is over twice the live data, not only once it doubled again', () => {
+    const dataDir = newDirectory();
+    const keyId = 'k'.repeat(22);
+    // One key's clock offset changed over and over: 17 MiB of journal, one number of live data.
+    const header = encodeLine({
+      format: 'payment-service-mock-journal',
+      version: 1,
+      generation: 1,
+    });
+    const group = encodeStep(
+      Array.from({ length: 4000 }, (_, index) => changeJson(['o', keyId, index])),
+    );
+    const lines = Math.ceil((MIN_COMPACT_BYTES + (1 << 20)) / group.length);
+    writeFileSync(join(dataDir, 'journal.1.log'), header + group.repeat(lines));
+    const { logs } = start(dataDir);
+    expect(readdirSync(dataDir).sort()).toEqual(['LOCK', 'journal.2.log']);
+    const compacted = readFileSync(join(dataDir, 'journal.2.log'), 'utf8');
+    expect(compacted.length).toBeLessThan(200);
+    expect(compacted).toContain(`["o","${keyId}",3999]`);
+    expect(logs).toEqual([
+      expect.stringMatching(
+        /compacted .*journal\.2\.log at start-up \(\d+ bytes, mostly data no longer live, now \d+\)/,
+      ),
+    ]);
+  });
+
+  it('leaves at start-up a journal under 16 MiB, or one mostly live, as it is', async () => {
+    const dataDir = newDirectory();
+    const first = start(dataDir).harness;
+    for (let index = 0; index < 5; index++) await created(first, `k${index}`);
+    first.mock.close();
+    start(dataDir);
+    expect(readdirSync(dataDir).sort()).toEqual(['LOCK', 'journal.1.log']);
   });
 
   it("writes a create's answer once (it names its payment), and replays it byte for byte after the payment changed, compacted or not", async () => {

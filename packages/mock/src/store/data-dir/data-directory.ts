@@ -29,7 +29,10 @@ import { DataDirectoryError, fileError, lockDataDirectory } from './lock.js';
 
 export { DataDirectoryError } from './lock.js';
 
-/** The journal is compacted once it is larger than this and than the live data. */
+/**
+ * The journal is compacted once it is larger than this and than the live data, and twice its
+ * last compacted size (at start-up, twice the live data).
+ */
 export const MIN_COMPACT_BYTES = 16 * 1024 * 1024;
 /** How often written changes are forced to the disk (fdatasync), in ms. */
 export const FSYNC_INTERVAL_MS = 1000;
@@ -165,7 +168,18 @@ export class DataDirectory implements StoreJournal {
       throw new TypeError('DataDirectory.attach: replay() the journal before attaching a store');
     }
     this.content = content;
-    this.compactAt = Math.max(MIN_COMPACT_BYTES, this.fileBytes * 2);
+    // The file's last compacted size is not known after a restart; the live data is what a
+    // compaction would write now. A journal that outgrew it twice over (a reset, expiries, a
+    // key's oldest data forgotten before the restart) is compacted now, not after doubling again.
+    this.compactAt = Math.max(MIN_COMPACT_BYTES, content.liveBytes() * 2);
+    if (this.fileBytes >= this.compactAt) {
+      const before = this.fileBytes;
+      if (this.compact()) {
+        this.options.log?.(
+          `data directory: compacted ${this.journalPath} at start-up (${before} bytes, mostly data no longer live, now ${this.fileBytes})`,
+        );
+      }
+    }
     this.fsyncTimer = setInterval(() => this.syncInBackground(), FSYNC_INTERVAL_MS);
     this.fsyncTimer.unref?.();
   }
