@@ -2,13 +2,18 @@
 // Markdown report in the job summary and the verdict and report paths in the step's outputs.
 // Plain Node (no dependencies), so that it runs on any runner and its test runs it as it is.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   appendSummary,
+  checkoutVersion,
+  errorCommand,
   input,
   mask,
+  notOnNpm,
+  quoteInput,
+  saysNotFound,
   setOutput,
   splitCommand,
 } from '../shared/workflow-commands.mjs';
@@ -38,7 +43,7 @@ export function planCheck(env) {
   if (key === '') throw new Error('the key input is required (pass it from a secret)');
   const failOn = input(env, 'fail-on') || 'documented';
   if (!FAIL_ON.includes(failOn)) {
-    throw new Error(`fail-on must be one of ${FAIL_ON.join(', ')}; got "${failOn}"`);
+    throw new Error(`fail-on must be one of ${FAIL_ON.join(', ')}; got ${quoteInput(failOn)}`);
   }
   const formats = new Set(
     (input(env, 'formats') || 'markdown,junit,json')
@@ -47,7 +52,7 @@ export function planCheck(env) {
   );
   for (const format of formats) {
     if (!FORMATS.includes(format)) {
-      throw new Error(`formats takes ${FORMATS.join(', ')}; got "${format}"`);
+      throw new Error(`formats takes ${FORMATS.join(', ')}; got ${quoteInput(format)}`);
     }
   }
   // The verdict comes from the JSON report and the summary from the Markdown one.
@@ -69,10 +74,9 @@ export function planCheck(env) {
   }
   const baseline = input(env, 'baseline');
   if (baseline !== '') args.push('--baseline', baseline);
-  const version = input(env, 'version') || 'latest';
-  const command = splitCommand(
-    input(env, 'command') || `npx --yes @payment-service/contract@${version}`,
-  );
+  const version = input(env, 'version') || checkoutVersion('contract');
+  const own = input(env, 'command');
+  const command = splitCommand(own || `npx --yes @payment-service/contract@${version}`);
   return {
     command: command[0],
     args: [...command.slice(1), 'check', ...args, ...splitCommand(input(env, 'args'))],
@@ -81,21 +85,34 @@ export function planCheck(env) {
     key,
     reportDir,
     reports,
+    // Said when npx finds no such package (before the kit's first release).
+    npmPackage: own === '' ? { name: '@payment-service/contract', version } : undefined,
   };
 }
 
-/** Runs a command with the job's output as its own; resolves to its exit code. */
+/**
+ * Runs a command with the job's output as its own; resolves to its exit code and the last 64 KiB
+ * of its stderr (passed through as it comes), to tell npm's "no such package" from a check's exit.
+ */
 function runCommand(command, args, env) {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env });
+    const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'pipe'], env });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      process.stderr.write(chunk);
+      stderr = (stderr + chunk.toString('utf8')).slice(-65_536);
+    });
     child.on('error', fail);
-    child.on('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128)));
+    child.on('close', (code, signal) =>
+      done({ exitCode: code ?? (signal === null ? 1 : 128), stderr }),
+    );
   });
 }
 
 /**
  * Runs the check as the action's inputs ask, then writes the summary and the outputs. Resolves
- * to the exit code of the step: the check's (0 passed, 1 failed under fail-on, 2 usage, 3 stopped).
+ * to the exit code of the step: the check's (0 passed, 1 failed under fail-on, 2 usage, 3 stopped,
+ * 4 no verdict), or 2 when npx found no such package.
  *
  * @example
  * process.exitCode = await runContractCheck(process.env);
@@ -104,7 +121,21 @@ export async function runContractCheck(env) {
   const plan = planCheck(env);
   mask(plan.key);
   mkdirSync(plan.reportDir, { recursive: true });
-  const exitCode = await runCommand(plan.command, plan.args, { ...env, ...plan.env });
+  // An earlier run's reports in the same directory must not pass for this run's.
+  for (const path of Object.values(plan.reports)) rmSync(path, { force: true });
+  const run = await runCommand(plan.command, plan.args, { ...env, ...plan.env });
+  let exitCode = run.exitCode;
+  if (plan.npmPackage && !existsSync(plan.reports.json) && saysNotFound(run.stderr)) {
+    // npx's own failure is not a contract failure (1): a usage error, with what to do.
+    const { name, version } = plan.npmPackage;
+    process.stdout.write(
+      errorCommand(
+        'contract-check',
+        notOnNpm(name, version, 'node packages/contract/bin/payment-service-contract.js'),
+      ),
+    );
+    exitCode = 2;
+  }
 
   let verdict = 'error';
   if (existsSync(plan.reports.json)) {
@@ -132,7 +163,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   try {
     process.exitCode = await runContractCheck(process.env);
   } catch (error) {
-    process.stdout.write(`::error title=contract-check::${error.message}\n`);
+    process.stdout.write(errorCommand('contract-check', error.message));
     process.exitCode = 2;
   }
 }

@@ -1,5 +1,5 @@
 // What a new user copies works: the README's local recipe passes against the mock, every example key is one the mock accepts, and the kit's packages share one version.
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,14 +38,24 @@ describe('the README recipe "against our own sandbox"', () => {
       .map((arg) => arg.replace('http://127.0.0.1:4010', server.url));
     expect(args).toContain('--key');
     let stdout = '';
-    const code = await main(['check', ...args, '--rate', '10000', '--no-progress'], {
-      stdout: { write: (text: string) => (stdout += text) },
-      stderr: { write: () => true },
-      env: {},
-      cwd: tmpdir(),
-    });
+    const cwd = await mkdtemp(join(tmpdir(), 'contract-docs-'));
+    const code = await main(
+      ['check', ...args, '--rate', '10000', '--no-progress', '--format', 'json:report.json'],
+      {
+        stdout: { write: (text: string) => (stdout += text) },
+        stderr: { write: () => true },
+        env: {},
+        cwd,
+      },
+    );
     expect(stdout).toMatch(/PASSED/);
     expect(code).toBe(0);
+    // The count the README states is this run's, exactly (it said "about 395" where runs gave 403).
+    const report = JSON.parse(await readFile(join(cwd, 'report.json'), 'utf8'));
+    const stated = /with `--webhook-url`, reports (\d+) \(check, operation\) results/.exec(readme);
+    expect(stated, 'the README states the count of a full run').not.toBeNull();
+    expect(report.summary.checks).toBe(Number(stated?.[1]));
+    expect(report.summary.skipped).toBe(0);
   }, 120_000);
 });
 

@@ -70,6 +70,8 @@ export interface ContractReport {
     failedInferred: number;
     /** Failed checks the baseline accepts (counted in `failed`, not in the two above). */
     known: number;
+    /** How many of the `known` failures are documented checks (the rest are inferred). */
+    knownDocumented: number;
   };
   /** Every check, documented failures first, then inferred failures, passes and skips. */
   checks: CheckResult[];
@@ -121,6 +123,10 @@ export function summarize(checks: CheckResult[]): ContractReport['summary'] {
       .length,
     failedInferred: counted.filter((check) => check.element.provenance.kind === 'inferred').length,
     known: failed.length - counted.length,
+    knownDocumented: failed.filter(
+      (check) =>
+        check.baseline?.state === 'known' && check.element.provenance.kind === 'documented',
+    ).length,
   };
 }
 
@@ -129,7 +135,9 @@ export function summarize(checks: CheckResult[]): ContractReport['summary'] {
  *
  * @example
  * verdictLine('passed', summary, 'documented');
- * // 'PASSED: every documented fact holds; 2 inferred checks failed (our model of what the provider leaves unstated is off; not failing under --fail-on documented)'
+ * // 'PASSED: every documented fact holds; 2 inferred checks failed (our model of what the provider leaves unstated is off); not failing under --fail-on documented (40 passed, 0 skipped)'
+ * // With every failure accepted by a baseline (its note as `problem`):
+ * // 'PASSED: no new failure; 8 known failures accepted by contract-baseline.json, 1 documented (395 passed, 0 skipped)'
  */
 export function verdictLine(
   verdict: Verdict,
@@ -146,16 +154,29 @@ export function verdictLine(
     return `NO VERDICT: ${problem ?? 'an internal error stopped the run'} ${counts}`;
   if (verdict === 'incomplete') return `INCOMPLETE: ${problem ?? 'the run stopped early'}`;
   const plural = (count: number, word: string) => `${count} ${word} check${count === 1 ? '' : 's'}`;
+  // A failure the baseline accepts still fails: "holds" is said only of what has no failure at all.
+  const knownDocumented = summary.knownDocumented;
+  const knownInferred = summary.known - knownDocumented;
   const documented =
-    summary.failedDocumented === 0
-      ? 'every documented fact holds'
-      : `${plural(summary.failedDocumented, 'documented')} failed (the provider's own document is contradicted)`;
+    summary.failedDocumented > 0
+      ? `${plural(summary.failedDocumented, 'documented')} failed (the provider's own document is contradicted)`
+      : knownDocumented > 0
+        ? 'no new documented failure'
+        : 'every documented fact holds';
   const inferred =
-    summary.failedInferred === 0
-      ? 'every inferred check holds'
-      : `${plural(summary.failedInferred, 'inferred')} failed (our model of what the provider leaves unstated is off)`;
+    summary.failedInferred > 0
+      ? `${plural(summary.failedInferred, 'inferred')} failed (our model of what the provider leaves unstated is off)`
+      : knownInferred > 0
+        ? 'no new inferred failure'
+        : 'every inferred check holds';
+  const facts =
+    summary.failedDocumented === 0 && summary.failedInferred === 0 && summary.known > 0
+      ? 'no new failure'
+      : `${documented}; ${inferred}`;
   const counted =
-    verdict === 'failed' ? '' : summary.failed > 0 ? `; not failing under --fail-on ${failOn}` : '';
+    verdict === 'failed' || summary.failedDocumented + summary.failedInferred === 0
+      ? ''
+      : `; not failing under --fail-on ${failOn}`;
   const tail = problem ? `; ${problem}` : '';
-  return `${verdict === 'failed' ? 'FAILED' : 'PASSED'}: ${documented}; ${inferred}${counted}${tail} (${summary.passed} passed, ${summary.skipped} skipped)`;
+  return `${verdict === 'failed' ? 'FAILED' : 'PASSED'}: ${facts}${counted}${tail} (${summary.passed} passed, ${summary.skipped} skipped)`;
 }

@@ -191,7 +191,8 @@ function scoped(code, exportName, runtime) {
 function render() {
   const parts = [
     // `Payment`, `Refund`, `WebhookEndpoint`, `Event` and `WebhookDelivery` check the testing entry's
-    // payment fixtures and restored snapshots.
+    // payment fixtures and restored snapshots, and (with `RecordedRequest`) every record a store
+    // reads back from disk or from Valkey/Redis (app/record-checks.ts).
     {
       document: openapiDocument,
       exportName: 'openapiRequestValidators',
@@ -200,7 +201,7 @@ function render() {
     {
       document: sandboxDocument,
       exportName: 'sandboxRequestValidators',
-      extra: ['WebhookDelivery'],
+      extra: ['WebhookDelivery', 'RecordedRequest'],
     },
   ].map(({ document, exportName, extra }) => ({
     exportName,

@@ -45,17 +45,22 @@ export interface Refusal {
 }
 
 /**
- * Runs the bin on `dataDir` and waits for it to exit by itself (a refused start); a CLI that is
- * still running after 20 s is killed, and its output is returned all the same.
+ * Runs the bin on `dataDir` (as another user with `as`, when this process may) and waits for it
+ * to exit by itself (a refused start); a CLI that is still running after 20 s is killed, and its
+ * output is returned all the same.
  *
  * @example
  * const { code, output } = await runUntilExit(dir); // code 2, output names the lock file
  */
-export function runUntilExit(dataDir: string, flags: string[] = []): Promise<Refusal> {
+export function runUntilExit(
+  dataDir: string,
+  flags: string[] = [],
+  as: { uid?: number; gid?: number } = {},
+): Promise<Refusal> {
   const child = spawn(
     process.execPath,
     [...MOCK_BIN_NODE_FLAGS, MOCK_BIN, '--port', '0', '--data-dir', dataDir, ...flags],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], ...as },
   );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {

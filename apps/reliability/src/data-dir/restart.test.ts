@@ -1,5 +1,6 @@
 // The data directory's promises across kill -9, for real on the CLI: what was answered comes back, webhooks resume, the lock holds, bad files are named.
-import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, chmodSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifyWebhook } from '@payment-service/sdk';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -167,9 +168,9 @@ describe('one process per data directory', () => {
     expect(first.alive()).toBe(true);
 
     await first.kill9();
-    expect(readFileSync(join(dataDir, 'LOCK'), 'utf8').trim()).toBe(String(first.pid));
+    expect(readFileSync(join(dataDir, 'LOCK'), 'utf8').split('\n')[0]).toBe(String(first.pid));
     const second = await start(dataDir, ['--quiet']);
-    expect(readFileSync(join(dataDir, 'LOCK'), 'utf8').trim()).toBe(String(second.pid));
+    expect(readFileSync(join(dataDir, 'LOCK'), 'utf8').split('\n')[0]).toBe(String(second.pid));
     const retrieved = await call(second.url, {
       path: `/v1/payments/${payment.json?.id}`,
       key: KEY,
@@ -211,6 +212,61 @@ describe('bad input in the directory', () => {
       expect(statSync(journal).size).toBe(size);
     },
   );
+
+  it('refuses a whole last line whose checksum fails (an answered create, one byte flipped), naming the file and the offset; the way back it gives works', async () => {
+    const dataDir = newDataDir();
+    const first = await start(dataDir, ['--quiet']);
+    const kept = await create(first.url, 'kept');
+    const flippedCreate = await create(first.url, 'answered');
+    expect(flippedCreate.status).toBe(201);
+    await first.kill9();
+    const journal = journalOf(dataDir);
+    const content = readFileSync(journal);
+    // A byte inside the last line flipped; its newline is there: it was written whole.
+    expect(content[content.length - 1]).toBe(10);
+    const last = content.lastIndexOf(10, content.length - 2) + 1;
+    content[last + 20] = (content[last + 20] as number) ^ 0x01;
+    writeFileSync(journal, content);
+
+    const refused = await runUntilExit(dataDir, ['--quiet']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toContain(`the journal ${journal} is corrupt at byte ${last}`);
+    expect(refused.output).not.toMatch(/torn/);
+    const way = `truncate -s ${last} '${journal}'`;
+    expect(refused.output).toContain(way);
+    expect(readFileSync(journal)).toEqual(content);
+
+    // Following the message: the journal cut there, the sandbox starts with what came before.
+    expect(spawnSync('sh', ['-c', way]).status).toBe(0);
+    const second = await start(dataDir, ['--quiet']);
+    const listed = await call(second.url, { path: '/v1/payments', key: KEY });
+    const ids = ((listed.json?.data ?? []) as Array<{ id: string }>).map((payment) => payment.id);
+    expect(ids).toEqual([kept.json?.id]);
+    await second.kill9();
+  });
+
+  it('says a journal it may not read is a permission problem, not a port one', async () => {
+    const dataDir = newDataDir();
+    const first = await start(dataDir, ['--quiet']);
+    await create(first.url, 'kept');
+    await first.kill9();
+    const journal = journalOf(dataDir);
+    rmSync(join(dataDir, 'LOCK'));
+    // Run as another user: root's files 0600 in a directory anyone may write.
+    const asRoot = process.getuid?.() === 0;
+    chmodSync(dataDir, 0o777);
+    if (!asRoot) chmodSync(journal, 0o000);
+    const refused = await runUntilExit(
+      dataDir,
+      ['--quiet'],
+      asRoot ? { uid: 65534, gid: 65534 } : {},
+    );
+    chmodSync(journal, 0o600);
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).not.toContain('needs privileges');
+    expect(refused.output).toContain(`${journal}: permission denied`);
+    expect(refused.output).toContain('run the sandbox as their owner');
+  });
 
   it('refuses a journal corrupt before its end, naming the file and the offset', async () => {
     const dataDir = newDataDir();

@@ -10,14 +10,15 @@ import { haproxyConfig } from './haproxy.js';
 import { startRedisServer } from './redis-server.js';
 
 describe('the fleet harness', () => {
-  it('configures HAProxy round robin over every instance, health-checked with a loopback Host and a test key', () => {
+  it('configures HAProxy round robin over every instance, health-checked with a loopback Host and no key', () => {
     const config = haproxyConfig(8080, [
       { name: 'mock1', port: 4011 },
       { name: 'mock2', port: 4012 },
     ]);
     expect(config).toContain('bind 127.0.0.1:8080');
     expect(config).toContain('balance roundrobin');
-    expect(config).toContain('hdr Host 127.0.0.1 hdr Authorization "Bearer sk_test_');
+    expect(config).toContain('uri /_sandbox/health ver HTTP/1.1 hdr Host 127.0.0.1\n');
+    expect(config).not.toContain('Authorization');
     expect(config).toContain('server mock1 127.0.0.1:4011 check');
     expect(config).toContain('server mock2 127.0.0.1:4012 check');
   });

@@ -41,10 +41,13 @@ describe('checkout and the payment webhook (jest)', () => {
 
   test('a handler that answers 500 once gets the retry after the clock moves', async () => {
     outages = 1;
+    // A waiter made before the action: it resolves once the shop accepted (2xx) the delivery.
+    const handled = sandbox.webhooks.next({ type: 'payment.succeeded' });
     await checkout('order-2', 'tok_test_success');
     await sandbox.webhooks.settled();
     expect(shop.orders.get('order-2')?.status).toBe('awaiting_payment');
     await sandbox.clock.advance(10_000);
+    expect((await handled).data.object.status).toBe('SUCCEEDED');
     expect(shop.orders.get('order-2')?.status).toBe('paid');
   });
 });

@@ -58,12 +58,15 @@ test('a handler that answers 500 once gets the retry after the clock moves', asy
     (request) => (outages-- > 0 ? new Response('down', { status: 500 }) : shop.app.fetch(request)),
     { url: 'http://shop.test/webhooks', events: ['payment.succeeded'] },
   ));
+  // A waiter made before the action: it resolves once the shop accepted (2xx) the delivery.
+  const handled = sandbox.webhooks.next({ type: 'payment.succeeded' });
   await checkout(shop, 'order-4', 'tok_test_success');
   await sandbox.webhooks.settled();
   expect(shop.orders.get('order-4')?.status).toBe('awaiting_payment');
 
   await sandbox.clock.advance(10_000); // the first retry is due 5 s (± 20 %) later
 
+  expect((await handled).data.object.status).toBe('SUCCEEDED');
   expect(shop.orders.get('order-4')?.status).toBe('paid');
   const attempts = await sandbox.webhooks.deliveries();
   expect(attempts.map((attempt) => attempt.status)).toEqual([500, 204]);

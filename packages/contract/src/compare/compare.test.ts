@@ -72,6 +72,26 @@ describe('compareTargets: the mock compared with itself', () => {
     expect(comparison.compared).toContain('idempotency');
     expect(comparison.message).toMatch(/^SAME/);
   }, 120_000);
+
+  it('finds nothing between one started mock and itself, with two keys and one seed (as the CLI runs them)', async () => {
+    // The fresh keys of sandbox-controls come from the seed: alike on both sides, the second side
+    // found the first side's payments under them (13 differences). They differ by the run's key.
+    const comparison = await compareTargets({
+      live: {
+        ...side(server.url, 'sk_test_compare_same_one'),
+        seed: 7,
+        scenarios: ['sandbox-controls'],
+      },
+      against: {
+        ...side(server.url, 'sk_test_compare_same_two'),
+        seed: 7,
+        scenarios: ['sandbox-controls'],
+      },
+    });
+    expect(comparison.differences).toEqual([]);
+    expect(comparison.compared).toEqual(['sandbox-controls']);
+    expect(comparison.exitCode).toBe(0);
+  }, 120_000);
 });
 
 describe('compareTargets: a drifted provider', () => {

@@ -37,6 +37,8 @@ export interface BaselineOutcome {
   file: string;
   /** Failures the baseline accepts. */
   known: number;
+  /** How many of them are documented checks: the provider's own document is contradicted there. */
+  knownDocumented?: number;
   /** Entries past their date whose check still fails: these fail the run. */
   expired: Array<{ check: string; operation?: string; expires: string }>;
   /** Entries whose check passed: remove them. */
@@ -168,7 +170,13 @@ export function applyBaseline<Check extends CheckResult>(
   baseline: Baseline,
   today: string,
 ): { checks: Check[]; outcome: BaselineOutcome } {
-  const outcome: BaselineOutcome = { file: baseline.file, known: 0, expired: [], fixed: [] };
+  const outcome: BaselineOutcome = {
+    file: baseline.file,
+    known: 0,
+    knownDocumented: 0,
+    expired: [],
+    fixed: [],
+  };
   const fixed = new Set<BaselineEntry>();
   const failing = new Set<BaselineEntry>();
   const marked = checks.map((check): Check => {
@@ -200,6 +208,8 @@ export function applyBaseline<Check extends CheckResult>(
       return { ...plain, baseline: { state: 'expired', ...about } } as Check;
     }
     outcome.known += 1;
+    if (check.element.provenance.kind === 'documented')
+      outcome.knownDocumented = (outcome.knownDocumented ?? 0) + 1;
     return { ...plain, baseline: { state: 'known', ...about } } as Check;
   });
   // An entry for every operation is fixed only when it fails on none of them.
@@ -253,7 +263,7 @@ export function updatedBaseline(
  * The notes a baseline adds to a run's verdict line.
  *
  * @example
- * baselineNotes(outcome); // ['2 known failures accepted by baseline.json', 'baseline entry createPayment.pending (createPayment) expired on 2026-01-31: it fails the run']
+ * baselineNotes(outcome); // ['2 known failures accepted by baseline.json, 0 documented', 'baseline entry createPayment.pending (createPayment) expired on 2026-01-31: it fails the run']
  */
 export function baselineNotes(outcome: BaselineOutcome): string[] {
   const name = (item: { check: string; operation?: string }) =>
@@ -261,7 +271,7 @@ export function baselineNotes(outcome: BaselineOutcome): string[] {
   return [
     ...(outcome.known > 0
       ? [
-          `${outcome.known} known failure${outcome.known === 1 ? '' : 's'} accepted by ${outcome.file}`,
+          `${outcome.known} known failure${outcome.known === 1 ? '' : 's'} accepted by ${outcome.file}, ${outcome.knownDocumented ?? 0} documented`,
         ]
       : []),
     ...outcome.expired.map(

@@ -6,6 +6,7 @@ import { GATE_OPTIONS, type GateArguments, gateArguments } from '../gate/argumen
 import type { ContractConfig } from '../gate/config.js';
 import { FAIL_ON_VALUES, type FailOn } from '../report.js';
 import { cleanTargetText } from '../untrusted-text.js';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS } from './forward.js';
 
 /** The port `proxy` listens on without `--port`. */
 export const DEFAULT_PROXY_PORT = 4020;
@@ -13,6 +14,11 @@ export const DEFAULT_PROXY_PORT = 4020;
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Entries a recording keeps, without `--record-max-entries`. */
 export const DEFAULT_RECORD_ENTRIES = 10_000;
+
+/** When the proxy stops because the process that started it ended: `auto` only under npx / `npm exec`. */
+export const PARENT_WATCH_VALUES = ['auto', 'on', 'off'] as const;
+/** `--parent-watch` as given. */
+export type ParentWatchMode = (typeof PARENT_WATCH_VALUES)[number];
 
 /** `payment-service-contract proxy …` as given. */
 export interface ProxyCommand {
@@ -29,6 +35,10 @@ export interface ProxyCommand {
   record?: string;
   recordMaxEntries: number;
   maxBodyBytes: number;
+  /** How long one exchange may take before the proxy answers 504 (or cuts the answer), in ms. */
+  upstreamTimeoutMs: number;
+  /** Stop once the process that started it ends: `auto` (default) only when started by npx / `npm exec`. */
+  parentWatch: ParentWatchMode;
 }
 
 /** `payment-service-contract replay FILE …` as given. */
@@ -58,6 +68,8 @@ const options = {
   record: { type: 'string' },
   'record-max-entries': { type: 'string' },
   'max-body': { type: 'string' },
+  'parent-watch': { type: 'string' },
+  'upstream-timeout': { type: 'string' },
   spec: { type: 'string' },
   'fail-on': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -150,7 +162,16 @@ export function parseTrafficCommand(
       );
     return { name, file, ...shared, ...(values.spec ? { spec: values.spec } : {}) };
   }
-  only(['target', 'host', 'port', 'record', 'record-max-entries', 'max-body']);
+  only([
+    'target',
+    'host',
+    'port',
+    'record',
+    'record-max-entries',
+    'max-body',
+    'parent-watch',
+    'upstream-timeout',
+  ]);
   if (rest.length > 0)
     throw new ConfigurationError(
       `unexpected argument ${JSON.stringify(cleanTargetText(rest[0] ?? '', 80))}`,
@@ -159,6 +180,11 @@ export function parseTrafficCommand(
   if (!target)
     throw new ConfigurationError('proxy needs --target URL: the sandbox (or mock) to forward to');
   if (values.record === '') throw new ConfigurationError('--record needs a file name');
+  const parentWatch = (values['parent-watch'] ?? 'auto') as ParentWatchMode;
+  if (!PARENT_WATCH_VALUES.includes(parentWatch))
+    throw new ConfigurationError(
+      `--parent-watch must be one of ${PARENT_WATCH_VALUES.join(', ')}, not ${JSON.stringify(cleanTargetText(parentWatch, 40))}`,
+    );
   return {
     name,
     target: targetUrl(target),
@@ -171,6 +197,10 @@ export function parseTrafficCommand(
       DEFAULT_RECORD_ENTRIES,
     maxBodyBytes:
       whole('max-body', values['max-body'], 1, 64 * 1024 * 1024) ?? DEFAULT_MAX_BODY_BYTES,
+    upstreamTimeoutMs:
+      whole('upstream-timeout', values['upstream-timeout'], 1, 3_600_000) ??
+      DEFAULT_UPSTREAM_TIMEOUT_MS,
+    parentWatch,
   };
 }
 

@@ -307,13 +307,15 @@ describe('payment-service-contract proxy and replay', () => {
   });
 });
 
-describe('the proxy started by npx', () => {
-  it('stops as at SIGTERM when the process that started it ends: reports written, its exit code', async () => {
+describe('the proxy and the process that started it', () => {
+  /** Runs the proxy with a parent watch the test ends by hand; says whether it was watched. */
+  async function proxyWithParent(env: Record<string, string>, flags: string[] = []) {
     const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-orphan-'));
     const run = io(cwd);
-    let parentGone: () => void = () => {};
+    let parentGone: (() => void) | undefined;
     const traffic: TrafficIo = {
       ...run.io,
+      env,
       parent: {
         onGone: (listener) => {
           parentGone = listener;
@@ -322,14 +324,66 @@ describe('the proxy started by npx', () => {
       },
     };
     const exit = main(
-      ['proxy', '--target', 'http://127.0.0.1:9', '--port', '0', '--report', 'json:report.json'],
+      [
+        'proxy',
+        '--target',
+        'http://127.0.0.1:9',
+        '--port',
+        '0',
+        '--report',
+        'json:report.json',
+        ...flags,
+      ],
       traffic,
     );
     await run.url;
+    return {
+      run,
+      exit,
+      cwd,
+      parentGone: () => parentGone?.(),
+      watched: () => parentGone !== undefined,
+    };
+  }
+
+  it('under npx (npm exec) stops as at SIGTERM once npx ends: reports written, its exit code', async () => {
+    const { run, exit, cwd, parentGone, watched } = await proxyWithParent({ npm_command: 'exec' });
+    expect(watched()).toBe(true);
+    expect(run.err()).toContain('started by npx (npm exec): stops once npx ends');
     parentGone();
     expect(await exit).toBe(0);
     expect(run.err()).toContain('the process that started the proxy ended');
     expect(JSON.parse(await readFile(join(cwd, 'report.json'), 'utf8')).traffic.exchanges).toBe(0);
+  });
+
+  it.each([
+    ['started by a shell, nohup or a CI step (no npm)', {}, []],
+    ['started by an npm script', { npm_command: 'run-script' }, []],
+    ['under npx with --parent-watch off', { npm_command: 'exec' }, ['--parent-watch', 'off']],
+  ])('keeps running when %s ends', async (_how, env, flags) => {
+    const { run, exit, watched } = await proxyWithParent(env, flags);
+    expect(watched()).toBe(false);
+    expect(run.err()).not.toContain('stops once npx ends');
+    run.signals.emit('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+
+  it('stops with its parent wherever it was started with --parent-watch on', async () => {
+    const { exit, parentGone, watched } = await proxyWithParent({}, ['--parent-watch', 'on']);
+    expect(watched()).toBe(true);
+    parentGone();
+    expect(await exit).toBe(0);
+  });
+
+  it('refuses an unknown --parent-watch value, naming it', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-orphan-'));
+    const run = io(cwd);
+    const code = await main(
+      ['proxy', '--target', 'http://127.0.0.1:9', '--parent-watch', 'sometimes'],
+      run.io,
+    );
+    expect(code).toBe(2);
+    expect(run.err()).toContain('--parent-watch must be one of auto, on, off, not "sometimes"');
   });
 });
 

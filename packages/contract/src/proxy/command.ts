@@ -34,7 +34,8 @@ export interface TrafficIo extends CliIo {
   onListening?: (url: string) => void;
   /**
    * Stops the proxy as SIGTERM does once the process that started it ends (under `npx`, npm's
-   * shell dies on SIGTERM without passing it on). Default: this process's parent.
+   * shell dies on SIGTERM without passing it on), when `--parent-watch` says so. Default: this
+   * process's parent.
    */
   parent?: ParentWatch;
 }
@@ -87,6 +88,17 @@ async function gateOf(command: ProxyCommand | ReplayCommand, io: CliIo) {
   return { gate, final, writeBaseline };
 }
 
+/**
+ * Whether the proxy stops once the process that started it ends: under npx or `npm exec` (npm's
+ * shell dies on SIGTERM without passing it on) unless `--parent-watch off`; elsewhere (the bin
+ * itself, `nohup`, a subshell, a CI step whose shell ends before the next step uses the proxy)
+ * only with `--parent-watch on`.
+ */
+function watchesParent(command: ProxyCommand, io: TrafficIo): boolean {
+  if (command.parentWatch !== 'auto') return command.parentWatch === 'on';
+  return io.env.npm_command === 'exec';
+}
+
 async function runProxy(command: ProxyCommand, io: TrafficIo): Promise<number> {
   const signals = io.signals ?? process;
   // An unknown operation or a glob that matches no check is said before anything listens.
@@ -98,6 +110,7 @@ async function runProxy(command: ProxyCommand, io: TrafficIo): Promise<number> {
     port: command.port,
     failOn: command.failOn,
     maxBodyBytes: command.maxBodyBytes,
+    upstreamTimeoutMs: command.upstreamTimeoutMs,
     ...(command.record !== undefined ? { record: { maxEntries: command.recordMaxEntries } } : {}),
   });
   const recordPath = command.record === undefined ? undefined : resolve(io.cwd, command.record);
@@ -142,12 +155,17 @@ async function runProxy(command: ProxyCommand, io: TrafficIo): Promise<number> {
     signals.on('SIGINT', stop);
     signals.on('SIGTERM', stop);
     signals.on(REPORT_SIGNAL, onDemand);
-    unwatch = (io.parent ?? watchParent()).onGone(() => {
+    if (watchesParent(command, io)) {
       io.stderr.write(
-        'payment-service-contract: the process that started the proxy ended (npx passes no SIGTERM on): stopping as at SIGTERM\n',
+        'payment-service-contract: started by npx (npm exec): stops once npx ends, reports written (--parent-watch off keeps it running)\n',
       );
-      stop();
-    });
+      unwatch = (io.parent ?? watchParent()).onGone(() => {
+        io.stderr.write(
+          'payment-service-contract: the process that started the proxy ended (npx passes no SIGTERM on): stopping as at SIGTERM (--parent-watch off keeps it running)\n',
+        );
+        stop();
+      });
+    }
   });
   await writing;
   await proxy.close();

@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CapturedExchange, carriesLiveKey, startForwardingProxy } from './forward.js';
+import { type CapturedExchange, startForwardingProxy } from './forward.js';
 
 interface Seen {
   method: string;
@@ -92,7 +92,7 @@ describe('the forwarding proxy', () => {
     expect(captured[0]?.responseBody.toString()).toBe('first;second');
   });
 
-  it('streams a request body to the target as the app sends it', async () => {
+  it('streams a request body to the target as the app sends it, past the live-key window', async () => {
     let firstChunk = () => {};
     const gotFirst = new Promise<void>((resolve) => {
       firstChunk = resolve;
@@ -124,11 +124,11 @@ describe('the forwarding proxy', () => {
           response.on('end', () => resolve(text));
         },
       );
-      outgoing.write('{"amount":');
-      // The target reads the first chunk while the app has not finished sending.
-      void gotFirst.then(() => outgoing.end('100}'));
+      // Past the live-key scanner's window (1 KiB held back), the target reads the body while the app is still sending it.
+      outgoing.write(`{"note":"${'x'.repeat(4096)}",`);
+      void gotFirst.then(() => outgoing.end('"amount":100}'));
     });
-    expect(await answer).toBe('{"amount":100}');
+    expect(await answer).toBe(`{"note":"${'x'.repeat(4096)}","amount":100}`);
   });
 
   it('forwards to the target origin and base path only, Host set to the target, hop-by-hop headers dropped', async () => {
@@ -178,6 +178,27 @@ describe('the forwarding proxy', () => {
     expect(elsewhere.seen).toEqual([]);
   });
 
+  it.each([
+    '/../../etc/passwd',
+    '/v1/%2e%2e/%2e%2e/etc/passwd',
+    '/v1/..%5c..%5cetc/passwd',
+    '/v1\\..\\..\\etc/passwd',
+  ])(
+    'refuses %s, which would leave the base path: 400, nothing reaches the target',
+    async (path) => {
+      const target = await serve((_request, response) => response.end('ok'));
+      const proxy = await proxyTo(`${target.url}/base`);
+      const answer = await raw(
+        proxy.url,
+        `GET ${path} HTTP/1.1\r\nHost: proxy.local\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toContain('application/problem+json');
+      expect(answer).toContain('path_outside_base');
+      expect(target.seen).toEqual([]);
+    },
+  );
+
   it('follows no redirect: the 3xx reaches the app as the target sent it', async () => {
     const elsewhere = await serve((_request, response) => response.end('elsewhere'));
     const target = await serve((_request, response) => {
@@ -218,12 +239,85 @@ describe('the forwarding proxy', () => {
     expect(refused).toEqual(['live-key']);
   });
 
-  it('sees a live key in basic auth or the URL too', () => {
-    expect(carriesLiveKey(`Basic ${Buffer.from('sk_live_abc:').toString('base64')}`, '/')).toBe(
-      true,
-    );
-    expect(carriesLiveKey(undefined, '/v1/payments?key=sk_live_abc')).toBe(true);
-    expect(carriesLiveKey('Bearer sk_test_abc12345', '/v1/payments')).toBe(false);
+  it.each([
+    ['a percent-encoded query value', '/v1/payments?key=sk%5Flive_abc12345', {}, undefined],
+    ['a percent-encoded path segment', '/v1/%73k_live_abc12345', {}, undefined],
+    [
+      'Basic credentials with text after them',
+      '/v1/payments',
+      { authorization: `Basic ${Buffer.from('sk_live_abc12345:').toString('base64')} extra` },
+      undefined,
+    ],
+    ['an X-Api-Key header', '/v1/payments', { 'x-api-key': 'sk_live_abc12345' }, undefined],
+    ['a cookie', '/v1/payments', { cookie: 'theme=dark; key=sk_live_abc12345' }, undefined],
+    [
+      'a JSON body',
+      '/v1/payments',
+      { 'content-type': 'application/json' },
+      '{"key":"sk_live_abc12345"}',
+    ],
+    [
+      'a JSON body with escapes',
+      '/v1/payments',
+      { 'content-type': 'application/json' },
+      '{"key":"sk\\u005flive_abc12345"}',
+    ],
+    [
+      'a body past the first chunks',
+      '/v1/payments',
+      { 'content-type': 'application/json' },
+      `{"pad":"${'x'.repeat(200_000)}","key":"sk_live_abc12345"}`,
+    ],
+  ])(
+    'refuses a live key in %s: 403, nothing of it reaches the target',
+    async (_form, path, extra, body) => {
+      const received: string[] = [];
+      const target = await serve((request, response) => {
+        request.on('data', (chunk: Buffer) => received.push(chunk.toString('latin1')));
+        request.on('end', () => response.end('ok'));
+      });
+      const refused: string[] = [];
+      const captured: CapturedExchange[] = [];
+      const proxy = await startForwardingProxy({
+        target: target.url,
+        onExchange: (exchange) => {
+          captured.push(exchange);
+          exchange.release();
+        },
+        onRefused: (reason) => refused.push(reason),
+      });
+      closers.push(() => proxy.close());
+      const answer = await fetch(`${proxy.url}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: extra,
+        ...(body !== undefined ? { body } : {}),
+      });
+      expect(answer.status).toBe(403);
+      expect(answer.headers.get('content-type')).toBe('application/problem+json');
+      expect(((await answer.json()) as { code: string }).code).toBe('live_key_refused');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(received.join('')).not.toContain('sk_live_');
+      // A body key is seen as the body passes: at most the bytes before it reached the target, never a whole request.
+      expect(target.seen.length === 0 || received.join('').length < 200_000).toBe(true);
+      expect(refused).toEqual(['live-key']);
+      expect(captured).toEqual([]);
+      expect(proxy.bufferedBytes).toBe(0);
+    },
+  );
+
+  it('forwards a test key in every one of those places', async () => {
+    const target = await serve((request, response) => {
+      request.resume();
+      request.on('end', () => response.end('ok'));
+    });
+    const proxy = await proxyTo(target.url);
+    const answer = await fetch(`${proxy.url}/v1/%73k_test_abc12345?key=sk%5Ftest_abc`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'sk_test_abc12345', cookie: 'key=sk_test_abc12345' },
+      body: '{"key":"sk\\u005ftest_abc12345"}',
+    });
+    expect(answer.status).toBe(200);
+    expect(target.seen).toHaveLength(1);
   });
 
   it('forwards a body over the cap whole and copies only the cap', async () => {

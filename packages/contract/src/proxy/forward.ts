@@ -1,5 +1,6 @@
-// The proxy's forwarding half: node:http in front of one target origin, streaming both ways, hop-by-hop headers dropped, no redirect followed, sk_live_ keys refused; a bounded copy of each body is handed on after the answer is sent.
+// The proxy's forwarding half: node:http in front of one target origin, streaming both ways, hop-by-hop headers dropped, no redirect followed, sk_live_ keys and paths above the base refused; a bounded copy of each body is handed on after the answer is sent.
 import {
+  type ClientRequest,
   createServer,
   Agent as HttpAgent,
   request as httpRequest,
@@ -11,6 +12,16 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { carriesLiveKey, liveKeyScanner } from './decoded-secrets.js';
+import { climbsAboveRoot } from './request-target.js';
+import {
+  createUpstreamShare,
+  DEFAULT_MAX_IN_FLIGHT,
+  type UpstreamShareOptions,
+  type UpstreamTurn,
+} from './upstream-share.js';
+
+export { carriesLiveKey };
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1), never forwarded in either direction. */
 const HOP_BY_HOP = new Set([
@@ -77,6 +88,31 @@ export interface ForwardingOptions {
   onRefused?(reason: 'live-key'): void;
   /** The wall clock, for `startedAt` (tests inject one). */
   now?: () => number;
+  /**
+   * How long one exchange may take, in ms, from its arrival (a wait for a free connection included)
+   * to the answer's end. Past it: 504 problem+json if the answer has not begun, else the answer is
+   * cut. Default 30 000.
+   */
+  upstreamTimeoutMs?: number;
+  /** How the connections to the target are shared between clients (the app's address and key). */
+  share?: UpstreamShareOptions;
+  /** Runs `fire` after `ms`; returns the canceller. Default an unref'd `setTimeout` (tests inject time). */
+  schedule?: (ms: number, fire: () => void) => () => void;
+}
+
+/** The exchange's time limit without `upstreamTimeoutMs`, in ms. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+function unrefTimeout(ms: number, fire: () => void): () => void {
+  const timer = setTimeout(fire, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
+
+/** Whose request it is, for the fair share: the app's address and the key it sends (kept in memory only). */
+function clientOf(incoming: IncomingMessage): string {
+  const key = incoming.headers.authorization ?? incoming.headers['x-api-key'] ?? '';
+  return `${incoming.socket.remoteAddress ?? ''} ${String(key)}`;
 }
 
 /** A running forwarding proxy. */
@@ -109,24 +145,6 @@ function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
     kept[name] = value;
   }
   return kept;
-}
-
-/**
- * Whether a request carries a live secret key: in its Authorization header (bearer, or basic with
- * the key as the user name) or its URL.
- *
- * @example
- * carriesLiveKey('Bearer sk_live_abc', '/v1/payments'); // true
- */
-export function carriesLiveKey(authorization: string | undefined, path: string): boolean {
-  if (path.includes('sk_live_')) return true;
-  if (authorization === undefined) return false;
-  if (authorization.includes('sk_live_')) return true;
-  const basic = /^Basic\s+(\S+)$/i.exec(authorization);
-  return (
-    basic?.[1] !== undefined &&
-    Buffer.from(basic[1], 'base64').toString('latin1').includes('sk_live_')
-  );
 }
 
 function problem(
@@ -163,9 +181,14 @@ export async function startForwardingProxy(options: ForwardingOptions): Promise<
   const cap = options.maxBodyBytes ?? 1024 * 1024;
   const maxBuffered = options.maxBufferedBytes ?? 64 * 1024 * 1024;
   const now = options.now ?? Date.now;
+  const share = createUpstreamShare(options.share);
+  const maxSockets = options.share?.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  // The share decides who goes: the agent never queues a request behind another client's.
   const agent = secure
-    ? new HttpsAgent({ keepAlive: true, maxSockets: 256 })
-    : new HttpAgent({ keepAlive: true, maxSockets: 256 });
+    ? new HttpsAgent({ keepAlive: true, maxSockets })
+    : new HttpAgent({ keepAlive: true, maxSockets });
+  const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const schedule = options.schedule ?? unrefTimeout;
   const send = secure ? httpsRequest : httpRequest;
   let buffered = 0;
 
@@ -219,9 +242,24 @@ export async function startForwardingProxy(options: ForwardingOptions): Promise<
       );
       return;
     }
-    if (carriesLiveKey(incoming.headers.authorization, path)) {
+    // Under the target's base path only: a `..` that climbs above it, however encoded, is refused.
+    if (climbsAboveRoot(path)) {
       incoming.resume();
+      problem(
+        outgoing,
+        400,
+        'path_outside_base',
+        'Request path refused',
+        "The request path climbs above its root (a '..' segment, encoded or not): the contract proxy forwards under its target's base path only, so it was not sent.",
+      );
+      return;
+    }
+    const refuseLiveKey = () => {
       options.onRefused?.('live-key');
+      if (outgoing.headersSent) {
+        outgoing.destroy();
+        return;
+      }
       problem(
         outgoing,
         403,
@@ -229,6 +267,11 @@ export async function startForwardingProxy(options: ForwardingOptions): Promise<
         'Live key refused',
         'The request carried an sk_live_ key: the contract proxy forwards sandbox traffic only, so it was not sent. Use an sk_test_ key.',
       );
+    };
+    // The request line and every header, as a server would decode them (percent, Basic, base64).
+    if (carriesLiveKey(incoming.method, path, ...incoming.rawHeaders)) {
+      incoming.resume();
+      refuseLiveKey();
       return;
     }
     const headers = endToEnd(incoming.headers);
@@ -244,7 +287,7 @@ export async function startForwardingProxy(options: ForwardingOptions): Promise<
     let noAnswer: string | undefined;
     let done = false;
     const finish = () => {
-      if (done) return;
+      if (done || refused) return;
       done = true;
       const end = performance.now();
       const uncopied = requestCopy.refused || responseCopy.refused;
@@ -278,48 +321,128 @@ export async function startForwardingProxy(options: ForwardingOptions): Promise<
       // Checking waits until the answer is on its way: nothing of it runs on the forwarding path.
       setImmediate(() => options.onExchange(exchange));
     };
-    const upstream = send({
-      protocol: target.protocol,
-      hostname: target.hostname.replace(/^\[|\]$/g, ''),
-      port: target.port || (secure ? 443 : 80),
-      method: incoming.method,
-      path: `${basePath}${path}`,
-      headers,
-      agent,
-    });
-    incoming.on('data', (chunk: Buffer) => requestCopy.take(chunk));
-    incoming.on('end', () => {
-      sentAt = performance.now();
-    });
-    incoming.pipe(upstream);
-    upstream.on('response', (answer) => {
-      headAt = performance.now();
-      status = answer.statusCode ?? 0;
-      statusText = answer.statusMessage ?? '';
-      responseHeaders = flatten(answer.headers);
-      outgoing.writeHead(status, statusText, endToEnd(answer.headers));
-      answer.on('data', (chunk: Buffer) => responseCopy.take(chunk));
-      answer.pipe(outgoing);
-      answer.on('error', () => outgoing.destroy());
-    });
-    upstream.on('error', (error) => {
-      noAnswer = (error as NodeJS.ErrnoException).code ?? error.message;
+    let refused = false;
+    let upstream: ClientRequest | undefined;
+    /** The request to the target, opened once the first bytes of the body pass the scanner (or it ends). */
+    const open = (): ClientRequest => {
+      if (upstream) return upstream;
+      const request = send({
+        protocol: target.protocol,
+        hostname: target.hostname.replace(/^\[|\]$/g, ''),
+        port: target.port || (secure ? 443 : 80),
+        method: incoming.method,
+        path: `${basePath}${path}`,
+        headers,
+        agent,
+      });
+      request.on('response', (answer) => {
+        headAt = performance.now();
+        status = answer.statusCode ?? 0;
+        statusText = answer.statusMessage ?? '';
+        responseHeaders = flatten(answer.headers);
+        outgoing.writeHead(status, statusText, endToEnd(answer.headers));
+        answer.on('data', (chunk: Buffer) => responseCopy.take(chunk));
+        answer.pipe(outgoing);
+        answer.on('error', () => outgoing.destroy());
+      });
+      request.on('error', (error) => {
+        if (refused || done) return;
+        noAnswer = (error as NodeJS.ErrnoException).code ?? error.message;
+        if (!outgoing.headersSent) {
+          problem(
+            outgoing,
+            502,
+            'target_unreachable',
+            'Target unreachable',
+            `The contract proxy could not reach its target (${noAnswer}).`,
+          );
+        } else outgoing.destroy();
+        finish();
+      });
+      upstream = request;
+      return request;
+    };
+    // The body passes through the live-key scanner: nothing of a key is sent before it is seen.
+    const scanner = liveKeyScanner();
+    let turn: UpstreamTurn | undefined;
+    let cancelDeadline: () => void = () => {};
+    /** Gives the connection slot and the timer back: once the exchange is over, however it ended. */
+    const settle = () => {
+      cancelDeadline();
+      turn?.cancel();
+    };
+    const refuseBody = () => {
+      refused = true;
+      settle();
+      incoming.removeAllListeners('data');
+      incoming.resume();
+      upstream?.destroy();
+      requestCopy.release();
+      responseCopy.release();
+      refuseLiveKey();
+    };
+    /** Reads the body through the scanner and on to the target: once this client's turn has come. */
+    const start = () => {
+      incoming.on('data', (chunk: Buffer) => {
+        requestCopy.take(chunk);
+        const pass = scanner.push(chunk);
+        if (pass === 'refused') return refuseBody();
+        if (pass.byteLength === 0) return;
+        const request = open();
+        if (!request.write(pass)) {
+          incoming.pause();
+          request.once('drain', () => incoming.resume());
+        }
+      });
+      incoming.on('end', () => {
+        if (refused) return;
+        const rest = scanner.end();
+        if (rest === 'refused') return refuseBody();
+        sentAt = performance.now();
+        open().end(rest);
+      });
+    };
+    cancelDeadline = schedule(timeoutMs, () => {
+      if (done || refused) return;
+      noAnswer = `no answer within ${timeoutMs} ms (the proxy's upstream timeout)`;
+      upstream?.destroy();
+      turn?.cancel();
       if (!outgoing.headersSent) {
+        incoming.resume();
         problem(
           outgoing,
-          502,
-          'target_unreachable',
-          'Target unreachable',
-          `The contract proxy could not reach its target (${noAnswer}).`,
+          504,
+          'target_timeout',
+          'Target timed out',
+          `The target did not answer within ${timeoutMs} ms (the contract proxy's --upstream-timeout), so the proxy stopped waiting.`,
         );
       } else outgoing.destroy();
       finish();
     });
-    outgoing.on('finish', finish);
+    const taken = share.take(clientOf(incoming), start);
+    if (taken === 'full') {
+      cancelDeadline();
+      incoming.resume();
+      outgoing.setHeader('retry-after', '1');
+      problem(
+        outgoing,
+        503,
+        'proxy_busy',
+        'Proxy busy',
+        'This client already has as many requests waiting for the target as the contract proxy keeps: retry once some have been answered.',
+      );
+      return;
+    }
+    turn = taken;
+    outgoing.on('finish', () => {
+      settle();
+      finish();
+    });
     outgoing.on('close', () => {
+      settle();
       // The app went away before the answer ended: stop the upstream request too.
-      if (!outgoing.writableFinished) {
-        upstream.destroy();
+      if (!outgoing.writableFinished && !refused) {
+        upstream?.destroy();
         noAnswer ??= 'the app closed the connection before the answer ended';
         finish();
       }

@@ -1,8 +1,10 @@
-// Records a proxy's exchanges as HAR 1.2, bounded in entries and bytes, with keys, webhook secrets, signatures and cookies masked.
+// Records a proxy's exchanges as HAR 1.2, bounded in entries and bytes, with keys and webhook secrets masked wherever they are once decoded (percent-encoding, JSON escapes, base64, a body that is not text), credentials, signatures and cookies masked whole, and card numbers cut to six and four digits.
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { contractVersion } from '../generated/version.js';
 import { maskSecrets } from '../runner/exchange-record.js';
+import { maskCardData } from './card-data.js';
+import { findSecrets, maskDecodedSecrets, maskDecodedSecretsInBytes } from './decoded-secrets.js';
 import type { CapturedExchange } from './forward.js';
 
 /** One HAR name/value pair. */
@@ -68,29 +70,42 @@ export interface HarLimits {
   maxBodyBytes?: number;
 }
 
+/** Secrets masked however they were encoded, then the kit's masker on top. */
+const maskText = (text: string) => maskSecrets(maskDecodedSecrets(text));
+/** What a recording keeps of a URL or a body: no secret, no whole card number, no security code. */
+const maskContent = (text: string) => maskCardData(maskText(text));
+
+/**
+ * A credential header: its scheme and, when the credential is a key or holds one, the key's kind
+ * (`Bearer sk_test_…`, `Basic sk_test_…`); nothing else of it.
+ */
+function maskCredential(value: string): string {
+  const [scheme = '', ...rest] = value.trim().split(/\s+/);
+  const credential = rest.join(' ');
+  const [secret] = findSecrets(credential);
+  const kind = secret ? (secret.mode === 'whsec' ? 'whsec_…' : `sk_${secret.mode}_…`) : '***';
+  return credential === '' ? '***' : `${scheme} ${kind}`;
+}
+
 /** Headers whose values are never recorded as sent: credentials, cookies and signatures. */
 const MASKED_HEADERS: Record<string, (value: string) => string> = {
-  authorization: (value) => {
-    const masked = maskSecrets(value);
-    if (masked !== value) return masked;
-    return `${value.split(/\s+/)[0] ?? ''} ***`;
-  },
-  'proxy-authorization': () => '***',
+  authorization: maskCredential,
+  'proxy-authorization': maskCredential,
   cookie: () => '***',
   'set-cookie': () => '***',
-  'webhook-signature': (value) => value.replace(/(v\d+,)[^\s]+/g, '$1***'),
+  'webhook-signature': (value) => maskText(value).replace(/(v\d+,)[^\s]+/g, '$1***'),
 };
 
 function pairs(headers: Record<string, string>): HarPair[] {
   return Object.entries(headers).map(([name, value]) => ({
     name,
-    value: (MASKED_HEADERS[name] ?? maskSecrets)(value),
+    value: (MASKED_HEADERS[name] ?? maskText)(value),
   }));
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** A body as HAR text: UTF-8 text with its secrets masked, or base64 when it is not text. */
+/** A body as HAR text: UTF-8 text masked, or base64 of its bytes masked when it is not text. */
 function bodyText(
   body: Uint8Array,
   limit: number,
@@ -98,9 +113,13 @@ function bodyText(
   const cut = body.byteLength > limit;
   const kept = body.subarray(0, limit);
   try {
-    return { text: maskSecrets(utf8.decode(kept, { stream: cut })), cut };
+    return { text: maskContent(utf8.decode(kept, { stream: cut })), cut };
   } catch {
-    return { text: Buffer.from(kept).toString('base64'), encoding: 'base64', cut };
+    return {
+      text: maskDecodedSecretsInBytes(kept).toString('base64'),
+      encoding: 'base64',
+      cut,
+    };
   }
 }
 
@@ -133,13 +152,13 @@ export function createHarRecorder(limits: HarLimits = {}) {
       time: exchange.timings.send + exchange.timings.wait + exchange.timings.receive,
       request: {
         method: exchange.method,
-        url: maskSecrets(url.href),
+        url: maskContent(url.href),
         httpVersion: exchange.httpVersion,
         cookies: [],
         headers: pairs(exchange.requestHeaders),
         queryString: [...url.searchParams].map(([name, value]) => ({
           name,
-          value: maskSecrets(value),
+          value: maskContent(value),
         })),
         headersSize: -1,
         bodySize: exchange.requestBytes,
@@ -157,7 +176,7 @@ export function createHarRecorder(limits: HarLimits = {}) {
           ...(response.encoding ? { encoding: response.encoding } : {}),
           ...(responseCut ? { _truncated: true } : {}),
         },
-        redirectURL: maskSecrets(exchange.responseHeaders.location ?? ''),
+        redirectURL: maskText(exchange.responseHeaders.location ?? ''),
         headersSize: -1,
         bodySize: exchange.responseBytes,
       },

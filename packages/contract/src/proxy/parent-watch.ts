@@ -15,6 +15,9 @@ export interface ParentWatchOptions {
   intervalMs?: number;
 }
 
+/** How often the parent is looked at, in ms, without `intervalMs`. */
+export const PARENT_WATCH_INTERVAL_MS = 500;
+
 function unrefInterval(ms: number, tick: () => void): () => void {
   const timer = setInterval(tick, ms);
   timer.unref();
@@ -35,7 +38,7 @@ export function watchParent(options: ParentWatchOptions = {}): ParentWatch {
     onGone(listener) {
       const first = ppid();
       let cancel: () => void = () => {};
-      cancel = every(options.intervalMs ?? 500, () => {
+      cancel = every(options.intervalMs ?? PARENT_WATCH_INTERVAL_MS, () => {
         if (ppid() === first) return;
         cancel();
         listener();

@@ -162,7 +162,15 @@ export function createRequestValidator(documents: Record<SpecName, SpecDocument>
     const own = nodeAt(documents[operation.spec], operationPointer(operation))?.security;
     const global = (documents[operation.spec] as Node).security;
     const security = Array.isArray(own) ? own : global;
-    return Array.isArray(security) && security.length > 0;
+    // An empty requirement among the options (`- {}`) makes the key optional.
+    return (
+      Array.isArray(security) &&
+      security.length > 0 &&
+      !security.some(
+        (option) =>
+          typeof option === 'object' && option !== null && Object.keys(option).length === 0,
+      )
+    );
   }
 
   const parameterCheck = (

@@ -102,6 +102,7 @@ export const reportJsonSchema = {
       properties: {
         file: { type: 'string' },
         known: { type: 'integer', minimum: 0 },
+        knownDocumented: { type: 'integer', minimum: 0 },
         expired: { type: 'array', items: { type: 'object', required: ['check', 'expires'] } },
         fixed: { type: 'array', items: { type: 'object', required: ['check', 'reason'] } },
       },

@@ -5,6 +5,7 @@ import {
   elementLine,
   evidenceLines,
   type FailureGroup,
+  failedCountsLabel,
   failureGroups,
   groupBy,
   groupOperations,
@@ -80,7 +81,7 @@ export function formatMarkdown(report: ContractReport): string {
     '',
     `Target ${codeSpan(report.target.baseUrl)} · spec ${cell(report.spec.title)} ${report.spec.version} · ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s · \`--fail-on ${report.policy.failOn}\`${report.seed === null ? '' : ` · \`--seed ${report.seed}\``}${report.summary.known > 0 ? ` · ${report.summary.known} known failure(s) accepted by ${codeSpan(report.baseline?.file ?? '')}` : ''}`,
     '',
-    '| | documented | inferred |',
+    '| check × operation results | documented | inferred |',
     '|---|---|---|',
     `| failed | ${summary.failedDocumented} | ${summary.failedInferred} |`,
     `| passed | ${report.checks.filter((check) => check.outcome === 'passed' && check.element.provenance.kind === 'documented').length} | ${report.checks.filter((check) => check.outcome === 'passed' && check.element.provenance.kind === 'inferred').length} |`,
@@ -105,13 +106,21 @@ export function formatMarkdown(report: ContractReport): string {
     items.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
   let budget = MAX_MARKDOWN_BYTES - bytes(lines) - bytes(tail) - 1024;
   let omitted = 0;
-  for (const kind of ['documented', 'inferred'] as const) {
-    const checks = groups.filter((group) => group.check.element.provenance.kind === kind);
+  // Known failures (the baseline's) under their own heading: the counts above leave them out.
+  const isKnown = (group: FailureGroup) => group.check.baseline?.state === 'known';
+  for (const kind of ['documented', 'inferred', 'known'] as const) {
+    const checks = groups.filter((group) =>
+      kind === 'known'
+        ? isKnown(group)
+        : !isKnown(group) && group.check.element.provenance.kind === kind,
+    );
     if (checks.length === 0) continue;
     const heading = [
       kind === 'documented'
-        ? `### Documented checks failed (${checks.length}): the provider's document is contradicted`
-        : `### Inferred checks failed (${checks.length}): our model of what the provider leaves unstated needs correcting`,
+        ? `### Documented checks failed (${failedCountsLabel(checks)}): the provider's document is contradicted`
+        : kind === 'inferred'
+          ? `### Inferred checks failed (${failedCountsLabel(checks)}): our model of what the provider leaves unstated needs correcting`
+          : `### Known failures (${failedCountsLabel(checks)}), accepted by ${codeSpan(report.baseline?.file ?? '')}`,
       '',
     ];
     lines.push(...heading);

@@ -118,6 +118,30 @@ describe('the report formats', () => {
     expect(text).toContain('reproduce  curl');
     expect(text.trim().split('\n').at(-1)).toMatch(/^FAILED: /);
   });
+
+  it('text and markdown: a heading names its checks and its results, the summary its results', () => {
+    // missing-object fails one check on several operations: 1 check, more results.
+    const text = formatters.text(report);
+    const markdown = formatters.markdown(report);
+    const { failedDocumented, failedInferred } = report.summary;
+    expect(failedDocumented).toBeGreaterThan(1);
+    for (const [kind, results] of [
+      ['Documented', failedDocumented],
+      ['Inferred', failedInferred],
+    ] as const) {
+      const heading = new RegExp(
+        `${kind} checks failed \\((\\d+) checks?, (\\d+) check × operation results?\\)`,
+      );
+      for (const format of [text, markdown]) {
+        const [, checks, shown] = heading.exec(format) ?? [];
+        expect(Number(shown), `${kind} results`).toBe(results);
+        expect(Number(checks)).toBeLessThanOrEqual(results);
+      }
+    }
+    expect(text).toContain(
+      `${report.summary.checks} check × operation results: ${report.summary.passed} passed, ${failedDocumented} documented and ${failedInferred} inferred failed`,
+    );
+  });
 });
 
 describe('the seed line', () => {

@@ -135,3 +135,17 @@ export function failureGroups(checks: readonly CheckResult[]): FailureGroup[] {
 export function groupOperations(group: FailureGroup): string {
   return group.members.map((member) => `${member.operation} (${failureCount(member)})`).join(', ');
 }
+
+/**
+ * How many checks a list of failure groups holds, and how many results (one check on one
+ * operation, the unit of the report's summary and verdict): both named, so a heading's count and
+ * the summary's never read as the same unit.
+ *
+ * @example
+ * failedCountsLabel(groups); // '4 checks, 7 check × operation results'
+ */
+export function failedCountsLabel(groups: readonly FailureGroup[]): string {
+  const results = groups.reduce((sum, group) => sum + group.members.length, 0);
+  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  return `${plural(groups.length, 'check')}, ${results} check × operation result${results === 1 ? '' : 's'}`;
+}

@@ -5,6 +5,7 @@ import {
   elementLine,
   evidenceLines,
   type FailureGroup,
+  failedCountsLabel,
   failureGroups,
   groupBy,
   groupOperations,
@@ -42,18 +43,21 @@ export function formatText(report: ContractReport): string {
   lines.push(
     documented.length === 0
       ? 'Documented checks: none failed.'
-      : `Documented checks failed (${documented.length}): the provider's own document is contradicted`,
+      : `Documented checks failed (${failedCountsLabel(documented)}): the provider's own document is contradicted`,
   );
   for (const group of documented) lines.push(...failureBlock(group));
   lines.push('');
   lines.push(
     inferred.length === 0
       ? 'Inferred checks: none failed.'
-      : `Inferred checks failed (${inferred.length}): our model of what the provider leaves "not shown" needs correcting`,
+      : `Inferred checks failed (${failedCountsLabel(inferred)}): our model of what the provider leaves "not shown" needs correcting`,
   );
   for (const group of inferred) lines.push(...failureBlock(group));
   if (known.length > 0) {
-    lines.push('', `Known failures (${known.length}), accepted by ${report.baseline?.file}:`);
+    lines.push(
+      '',
+      `Known failures (${failedCountsLabel(known)}), accepted by ${report.baseline?.file}:`,
+    );
     for (const group of known) lines.push(...failureBlock(group));
   }
   for (const fixed of report.baseline?.fixed ?? []) {
@@ -80,12 +84,12 @@ export const CLOSING_LINE_COUNT = 3;
  * The lines a text report ends with: the counts, the verdict, and a blank line.
  *
  * @example
- * closingLines(report); // ['12 checks: 12 passed, 0 documented and 0 inferred failed, 0 skipped; …', 'PASSED …', '']
+ * closingLines(report); // ['12 check × operation results: 12 passed, 0 documented and 0 inferred failed, 0 skipped; …', 'PASSED …', '']
  */
 export function closingLines(report: ContractReport): string[] {
   const { summary } = report;
   return [
-    `${summary.checks} checks: ${summary.passed} passed, ${summary.failedDocumented} documented and ${summary.failedInferred} inferred failed, ${summary.known > 0 ? `${summary.known} known, ` : ''}${summary.skipped} skipped; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s${report.seed === null ? '' : `; seed ${report.seed}`}`,
+    `${summary.checks} check × operation results: ${summary.passed} passed, ${summary.failedDocumented} documented and ${summary.failedInferred} inferred failed, ${summary.known > 0 ? `${summary.known} known, ` : ''}${summary.skipped} skipped; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s${report.seed === null ? '' : `; seed ${report.seed}`}`,
     report.message,
     '',
   ];

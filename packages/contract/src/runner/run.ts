@@ -373,7 +373,7 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
       // Each scenario draws from its own seeded source: filtering others out changes none of its values.
       const scenarioRandom = random.fork(scenario.id);
       const apiKey = scenario.requires?.includes('sandbox-controls')
-        ? freshSandboxKey(scenarioRandom)
+        ? freshSandboxKey(scenarioRandom, settings.apiKey)
         : settings.apiKey;
       const evaluated = new Set<string>();
       const scenarioStarted = clock.now();
@@ -382,6 +382,7 @@ export async function runContract(options: ContractCheckOptions): Promise<Contra
       const context = createScenarioContext({
         scenario,
         apiKey,
+        keyOwner: settings.apiKey,
         runId,
         transport,
         ledger,

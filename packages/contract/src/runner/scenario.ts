@@ -1,4 +1,5 @@
 // What a scenario is (data: its checks and what it needs, plus the steps the runner executes) and the context its steps use.
+import { createHash } from 'node:crypto';
 import type { WebhookReceiver } from '@payment-service/sdk/node';
 import type { CheckDefinition, CheckLedger } from '../checks/ledger.js';
 import type { RandomSource } from '../gate/seed.js';
@@ -109,19 +110,28 @@ export function statusOf(answer: Answer): string {
 }
 
 /**
- * A fresh `sk_test_` key from a random source: on the mock, an empty account of its own.
+ * A fresh `sk_test_` key from a random source: on the mock, an empty account of its own. With
+ * `owner` (the run's own key), the key is also bound to it: two runs with one seed and two keys
+ * (`compare` of a target with itself) get two accounts, and one never sees the other's payments.
+ * It draws the same bytes either way, so the run's other values (markers, Idempotency-Keys) stay
+ * those of the seed.
  *
  * @example
  * freshSandboxKey(createRandomSource(42)); // 'sk_test_contract4f9c…'
+ * freshSandboxKey(createRandomSource(42), 'sk_test_my_key_1234'); // another key, for that owner
  */
-export function freshSandboxKey(random: RandomSource): string {
-  return `sk_test_contract${random.hex(12)}`;
+export function freshSandboxKey(random: RandomSource, owner?: string): string {
+  const drawn = random.hex(12);
+  if (owner === undefined) return `sk_test_contract${drawn}`;
+  return `sk_test_contract${createHash('sha256').update(`${drawn}:${owner}`).digest('hex').slice(0, 24)}`;
 }
 
 /** Options of `createScenarioContext`. */
 export interface ScenarioContextOptions<Id extends string = string> {
   scenario: Scenario<Id>;
   apiKey: string;
+  /** The run's own key: fresh keys are bound to it (see `freshSandboxKey`). */
+  keyOwner?: string;
   runId: string;
   transport: Transport;
   ledger: CheckLedger;
@@ -243,7 +253,7 @@ export function createScenarioContext<Id extends string>(
     },
     selected: (id) => options.selected?.(definition(id)) ?? true,
     idempotencyKey: () => options.random.uuid(),
-    freshSandboxKey: () => freshSandboxKey(options.random),
+    freshSandboxKey: () => freshSandboxKey(options.random, options.keyOwner),
     trackEndpoint: (id) => options.endpoints.add(id),
     async waitForDeliveries(predicate) {
       if (!options.webhooks) return false;

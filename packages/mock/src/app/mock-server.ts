@@ -15,6 +15,7 @@ import type { PipelineContext } from '../http/pipeline.js';
 import { registerRoutes } from '../http/routes.js';
 import { createSandboxRoutes } from '../http/sandbox-routes.js';
 import { createV1Routes } from '../http/v1-routes.js';
+import { STORE_WAIT_MS, withStoreBudget } from '../store/redis/budget.js';
 import type { MockServerOptions } from './options.js';
 import { createRuntime, type Runtime } from './runtime.js';
 
@@ -105,16 +106,25 @@ export function mockServerOf(runtime: Runtime): MockServer {
     deliver: runtime.deliver,
     persist: runtime.persist,
   };
+  if (runtime.options.redisUrl !== undefined) {
+    // On Valkey/Redis a request waits on the store STORE_WAIT_MS in all, its round trips together.
+    app.use('*', (_c, next) => withStoreBudget(STORE_WAIT_MS, next));
+  }
   registerRoutes(
     app,
     openapiDocument,
     createV1Routes(runtime.validators, runtime.tokens, runtime.limitBounds),
     { api: true, context },
   );
-  registerRoutes(app, sandboxDocument, createSandboxRoutes(runtime.sandboxValidators), {
-    api: false,
-    context,
-  });
+  registerRoutes(
+    app,
+    sandboxDocument,
+    createSandboxRoutes(runtime.sandboxValidators, { log: runtime.options.logStatus }),
+    {
+      api: false,
+      context,
+    },
+  );
 
   registerConsole(app, observer);
 

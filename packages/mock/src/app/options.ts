@@ -1,4 +1,5 @@
 // The mock server's options, their defaults, and checks that they make sense.
+import type { SandboxComponents } from '@payment-service/openapi';
 import type { TokenBehaviour } from '../domain/tokens.js';
 import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { type Clock, systemClock } from '../shared/time.js';
@@ -13,6 +14,9 @@ export interface MemoryLimits {
   /** One key. Beyond it, the key's own oldest data is forgotten. Default 16 MiB. */
   keyMemoryBudgetBytes: number;
 }
+
+/** What `/_sandbox/health` shows of the log (see `MockServerOptions.logStatus`). */
+export type LogStatus = SandboxComponents['schemas']['SandboxLogHealth'];
 
 /** Options of `createMockServer`; every one is optional. */
 export interface MockServerOptions {
@@ -32,6 +36,11 @@ export interface MockServerOptions {
   idempotencyTtlSeconds?: number;
   /** Receives one line per request (no secrets). Silent by default. */
   logger?: (line: string) => void;
+  /**
+   * What `/_sandbox/health` shows of the log under `log`: lines dropped because writing them
+   * failed, and why (the CLI's stdout on a full disk). Not shown by default.
+   */
+  logStatus?: () => LogStatus;
   /** Merchant-configured test tokens (each must begin with `tok_test_`), beside the built-in ones. */
   extraTokens?: Record<string, TokenBehaviour>;
   /**
@@ -101,6 +110,7 @@ export interface ResolvedOptions {
   limits: MemoryLimits;
   idempotencyTtlSeconds: number;
   logger: ((line: string) => void) | undefined;
+  logStatus: (() => LogStatus) | undefined;
   extraTokens: Record<string, TokenBehaviour>;
   webhookUrl: string | undefined;
   webhookSecret: string | undefined;
@@ -198,6 +208,7 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
       0,
     ),
     logger: options.logger,
+    logStatus: options.logStatus,
     extraTokens: options.extraTokens ?? {},
     webhookUrl: options.webhookUrl,
     webhookSecret: options.webhookSecret,

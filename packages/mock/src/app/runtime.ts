@@ -34,6 +34,7 @@ import type { SandboxStore } from '../store/store.js';
 import { createDefaultEndpoint } from '../webhooks/default-endpoint.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { type MockServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import { createRecordChecks } from './record-checks.js';
 
 /** Everything the routes and middleware need, built once per server. */
 export interface Runtime {
@@ -135,6 +136,22 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     idleMs: IDLE_ACCOUNT_MS,
   };
   const store = new MemoryStore(storeLimits, { log: resolved.logger, journal: dataDirectory });
+  const tokens = createTokenTable(resolved.extraTokens);
+  const validators = createSchemaValidators<
+    components['schemas'],
+    keyof typeof openapiRequestValidators
+  >(openapiRequestValidators);
+  const sandboxValidators = createSchemaValidators<
+    SandboxComponents['schemas'],
+    keyof typeof sandboxRequestValidators
+  >(sandboxRequestValidators);
+  // What a store reads back (the journal, Valkey/Redis) passes the API's and restore()'s checks.
+  const checks = createRecordChecks({
+    validators,
+    sandboxValidators,
+    tokens,
+    webhookPolicy: resolved.webhookPolicy,
+  });
   // On Valkey/Redis the memory store stays empty: every call goes to the shared store once open.
   const { redisUrl } = resolved;
   const redis =
@@ -146,12 +163,14 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
               url: redisUrl,
               prefix: resolved.redisPrefix,
               limits: storeLimits,
-              ...(resolved.logger === undefined ? {} : { log: resolved.logger }),
+              checks,
+              // Never silenced either: without a logger (--quiet) a process warning, on stderr.
+              log:
+                resolved.logger ?? ((line) => process.emitWarning(line, DATA_DIRECTORY_WARNING)),
             }).then((opened) => opened.store),
           // Another format under the prefix stays refused; an unreachable store is tried again.
           (error) => !(error instanceof StoreFormatError),
         );
-  const tokens = createTokenTable(resolved.extraTokens);
   const defaultEndpoint =
     resolved.webhookUrl === undefined
       ? undefined
@@ -191,7 +210,12 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
   if (dataDirectory !== undefined) {
     try {
       store.sweep(resolved.clock.now());
-      const watched = replayJournal(store, (apply) => dataDirectory.replay(apply), defaultEndpoint);
+      const watched = replayJournal(
+        store,
+        (apply) => dataDirectory.replay(apply),
+        defaultEndpoint,
+        checks,
+      );
       dataDirectory.attach({
         liveBytes: () => store.stats().bytes,
         dump: () => dumpStore(store),
@@ -250,14 +274,8 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
       };
     },
     tokens,
-    validators: createSchemaValidators<
-      components['schemas'],
-      keyof typeof openapiRequestValidators
-    >(openapiRequestValidators),
-    sandboxValidators: createSchemaValidators<
-      SandboxComponents['schemas'],
-      keyof typeof sandboxRequestValidators
-    >(sandboxRequestValidators),
+    validators,
+    sandboxValidators,
     limitBounds: {
       minimum: limitSchema.minimum,
       maximum: limitSchema.maximum,

@@ -1,10 +1,11 @@
 // Reads the `payment-service-mock` command line and environment into server options, naming the flag at fault.
+import { closeSync, openSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { REDIS_PREFIX } from '../app/options.js';
 import { type AllowedHosts, hostnameOf } from '../server/allowed-hosts.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../server/limits.js';
 import { maskUrl } from '../shared/secrets.js';
-import { parseRedisUrl } from '../store/redis/url.js';
+import { parseRedisUrl, withRedisPassword } from '../store/redis/url.js';
 import { parseSigningSecret } from '../webhooks/signing.js';
 
 /** The help text; every flag the CLI accepts. */
@@ -34,7 +35,11 @@ Options:
   --redis-url <url>             Keep every key's data on a Valkey 7/8 or Redis 7 server, shared by every
                                 instance given the same URL and prefix (a fleet behind a load balancer):
                                 redis://[user:password@]host:port[/db] or rediss://… (default:
-                                $PAYMENT_SERVICE_MOCK_REDIS_URL); the password is never printed; not with --data-dir
+                                $PAYMENT_SERVICE_MOCK_REDIS_URL); the password is never printed; not with --data-dir.
+                                A password here is in every process listing (ps): put it in a file or
+                                $PAYMENT_SERVICE_MOCK_REDIS_PASSWORD, or pass the URL in the variable
+  --redis-password-file <path>  Read the store's password from this file (one line; default:
+                                $PAYMENT_SERVICE_MOCK_REDIS_PASSWORD), keeping it out of the command line
   --redis-prefix <prefix>       What every key the sandbox writes there starts with (default: psm:)
   --memory-budget <MiB>         Memory for the whole sandbox's data (default: 256)
   --key-memory-budget <MiB>     Memory for one key's data (default: 16)
@@ -88,10 +93,84 @@ export interface CliSettings {
   redisUrl?: string;
   /** `--redis-prefix`, if given. */
   redisPrefix?: string;
+  /** `--redis-password-file`: where the store's password is read before connecting. */
+  redisPasswordFile?: string;
+  /** The URL on the command line holds a password (every process listing shows it): warned. */
+  redisPasswordInArgs?: true;
   /** The data directory (`--data-dir` or `$PAYMENT_SERVICE_MOCK_DATA_DIR`), if any. */
 }
 
 class CliError extends Error {}
+
+/** The longest password file read (a password is one line). */
+const MAX_PASSWORD_FILE_BYTES = 4096;
+
+/**
+ * The password in `path` (`--redis-password-file`): its one line, without the line break. A
+ * missing, unreadable, empty, multi-line or oversized file throws an error naming the path and
+ * what is wrong, never what it holds.
+ *
+ * @example
+ * readPasswordFile('/run/secrets/redis'); // 's3cret'
+ */
+export function readPasswordFile(path: string): string {
+  const where = `--redis-password-file ${path}`;
+  let bytes: Buffer;
+  try {
+    const descriptor = openSync(path, 'r');
+    try {
+      bytes = Buffer.alloc(MAX_PASSWORD_FILE_BYTES + 1);
+      bytes = bytes.subarray(0, readSync(descriptor, bytes, 0, bytes.length, 0));
+    } finally {
+      closeSync(descriptor);
+    }
+  } catch (error) {
+    throw new Error(
+      `${where}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  if (bytes.length > MAX_PASSWORD_FILE_BYTES) {
+    throw new Error(
+      `${where}: over ${MAX_PASSWORD_FILE_BYTES} bytes; it must hold the password alone`,
+    );
+  }
+  const password = bytes.toString('utf8').replace(/\r?\n$/, '');
+  if (password === '') throw new Error(`${where}: is empty; it must hold the password`);
+  if (/[\r\n]/.test(password)) {
+    throw new Error(`${where}: holds more than one line; it must hold the password alone`);
+  }
+  return password;
+}
+
+/**
+ * Where the store's password comes from besides the URL: `--redis-password-file` (read at
+ * start), else `$PAYMENT_SERVICE_MOCK_REDIS_PASSWORD` (joined to the URL here). Either with a
+ * URL that holds a password already is refused: which one would win is not clear.
+ */
+function readRedisPassword(
+  settings: CliSettings,
+  file: string | undefined,
+  variable: string | undefined,
+): void {
+  const fromVariable = variable !== undefined && variable !== '';
+  if (file === undefined && !fromVariable) return;
+  const source =
+    file === undefined ? '$PAYMENT_SERVICE_MOCK_REDIS_PASSWORD' : '--redis-password-file';
+  if (settings.redisUrl === undefined) {
+    throw new CliError(`${source} needs --redis-url (or $PAYMENT_SERVICE_MOCK_REDIS_URL)`);
+  }
+  if (parseRedisUrl(settings.redisUrl).password !== undefined) {
+    throw new CliError(
+      `${source} and a password in the store URL cannot be used together: give the password once (the URL without it)`,
+    );
+  }
+  if (file !== undefined) {
+    if (file.trim() === '') throw new CliError('--redis-password-file needs a file path');
+    settings.redisPasswordFile = file;
+  } else {
+    settings.redisUrl = withRedisPassword(settings.redisUrl, variable as string);
+  }
+}
 
 const MIB = 1024 * 1024;
 
@@ -141,6 +220,7 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
         'data-dir': { type: 'string' },
         'redis-url': { type: 'string' },
         'redis-prefix': { type: 'string' },
+        'redis-password-file': { type: 'string' },
         'key-memory-budget': { type: 'string' },
         ...Object.fromEntries(
           Object.keys(INTEGER_FLAGS).map((flag) => [flag, { type: 'string' as const }]),
@@ -213,9 +293,17 @@ export function readCli(args: string[], env: Record<string, string | undefined>)
         );
       }
       settings.redisUrl = redisUrl;
+      if (flag('redis-url') !== undefined && parseRedisUrl(redisUrl).password !== undefined) {
+        settings.redisPasswordInArgs = true;
+      }
     } else if (flag('redis-url') !== undefined) {
       throw new CliError('--redis-url needs a redis:// or rediss:// URL');
     }
+    readRedisPassword(
+      settings,
+      flag('redis-password-file'),
+      env.PAYMENT_SERVICE_MOCK_REDIS_PASSWORD,
+    );
     const redisPrefix = flag('redis-prefix');
     if (redisPrefix !== undefined) {
       if (!REDIS_PREFIX.test(redisPrefix)) {

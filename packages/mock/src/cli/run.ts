@@ -8,10 +8,11 @@ import { createLineWriter, type LineSink } from '../shared/line-writer.js';
 import { maskUrl } from '../shared/secrets.js';
 import { mockVersion } from '../shared/version.js';
 import { DEFAULT_PREFIX } from '../store/redis/keys.js';
-import { describeRedisUrl, parseRedisUrl } from '../store/redis/url.js';
+import { describeRedisUrl, parseRedisUrl, withRedisPassword } from '../store/redis/url.js';
 import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from '../webhooks/default-endpoint.js';
 import { watchLauncher } from './launcher-watch.js';
-import { type CliSettings, HELP, readCli } from './options.js';
+import { type LogDrops, safeProcessOutput } from './log-output.js';
+import { type CliSettings, HELP, readCli, readPasswordFile } from './options.js';
 
 /** How long requests in flight may take to finish after SIGTERM or SIGINT. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -58,7 +59,10 @@ function networkAddresses(port: number): string[] {
 }
 
 function startError(error: unknown, settings: CliSettings): string {
-  const code = (error as NodeJS.ErrnoException).code;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  // Only the socket's own errors are about the port or the host (an EACCES on a file is not).
+  const network = syscall === 'listen' || syscall === 'bind' || syscall === 'getaddrinfo';
+  if (!network) return storeError(error, settings);
   const port = `port ${settings.port} (from ${settings.portSource})`;
   if (code === 'EADDRINUSE')
     return `${port} is already in use on ${settings.host}; choose another with --port or $PORT`;
@@ -67,6 +71,11 @@ function startError(error: unknown, settings: CliSettings): string {
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return `--host ${settings.host} is not an address of this machine`;
   }
+  return storeError(error, settings);
+}
+
+/** Why the store (the data directory, Valkey/Redis) could not be opened. */
+function storeError(error: unknown, settings: CliSettings): string {
   // A store error names the URL with its password masked already; this masks any other copy.
   const message = (error as Error).message;
   return settings.redisUrl === undefined ? message : maskPassword(message, settings.redisUrl);
@@ -83,7 +92,11 @@ function maskPassword(text: string, redisUrl: string): string {
   return password === undefined || password === '' ? text : text.split(password).join('***');
 }
 
-async function serve(settings: CliSettings, output: CliOutput): Promise<RunningMockServer> {
+async function serve(settings: CliSettings, given: CliOutput): Promise<RunningMockServer> {
+  // A write to stdout or stderr that fails (a full disk under a redirected log, a closed pipe)
+  // is dropped and counted, shown in /_sandbox/health: logging never stops the sandbox.
+  const drops: LogDrops = { droppedLines: 0, lastError: undefined };
+  const output = given === process ? safeProcessOutput(drops) : given;
   // With --ready-json, stdout carries the ready line alone: the banner and the log go to stderr.
   const log = settings.readyJson ? output.stderr : output.stdout;
   const requestLog = settings.quiet ? undefined : createLineWriter(log);
@@ -129,6 +142,22 @@ async function serve(settings: CliSettings, output: CliOutput): Promise<RunningM
       ? {}
       : { keyMemoryBudgetBytes: settings.keyMemoryBudgetBytes }),
   };
+  if (settings.redisPasswordFile !== undefined && settings.redisUrl !== undefined) {
+    try {
+      settings.redisUrl = withRedisPassword(
+        settings.redisUrl,
+        readPasswordFile(settings.redisPasswordFile),
+      );
+    } catch (error) {
+      fail((error as Error).message);
+    }
+  }
+  if (settings.redisPasswordInArgs === true) {
+    output.stderr.write(
+      'payment-service-mock: warning: the password in --redis-url is shown to every user of this machine (ps, /proc). ' +
+        'Put it in a file given by --redis-password-file, or in $PAYMENT_SERVICE_MOCK_REDIS_PASSWORD, or pass the whole URL in $PAYMENT_SERVICE_MOCK_REDIS_URL.\n',
+    );
+  }
   server = await startMockServer({
     port: settings.port,
     hostname: settings.host,
@@ -145,6 +174,7 @@ async function serve(settings: CliSettings, output: CliOutput): Promise<RunningM
       ? {}
       : { webhookUrl: settings.webhookUrl, webhookSecret }),
     logger: requestLog,
+    logStatus: () => ({ dropped_lines: drops.droppedLines, last_error: drops.lastError ?? null }),
   }).catch((error: unknown) => fail(`could not start: ${startError(error, settings)}`));
 
   const exposed = !isLoopbackHost(settings.host);

@@ -132,6 +132,12 @@ describe('invalid transitions', () => {
             expect(result.problem.detail).toContain(allowedAction);
           }
           expect(target.status).toBe(status);
+          // The status it needs, with its article: "an AUTHORIZED", "a SUCCEEDED".
+          expect(result.problem.detail).toMatch(
+            action === 'refund'
+              ? /refund needs a SUCCEEDED payment\./
+              : new RegExp(`${action} needs an AUTHORIZED payment\\.`),
+          );
         }
       }
     }

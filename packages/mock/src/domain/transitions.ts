@@ -28,6 +28,11 @@ export type TransitionResult<T = undefined> =
   | { ok: true; value: T }
   | { ok: false; problem: ProblemInit };
 
+/** A status with its article, as read aloud: `an AUTHORIZED`, `a SUCCEEDED`. */
+function withArticle(status: PaymentStatus): string {
+  return `${/^[AEIOU]/.test(status) ? 'an' : 'a'} ${status}`;
+}
+
 function invalidState(
   payment: Payment,
   action: PaymentAction,
@@ -43,7 +48,7 @@ function invalidState(
     ok: false,
     problem: {
       code: 'invalid_state',
-      detail: `Payment ${payment.id} is ${payment.status}; ${action} needs a ${REQUIRED_STATUS[action]} payment. ${from}`,
+      detail: `Payment ${payment.id} is ${payment.status}; ${action} needs ${withArticle(REQUIRED_STATUS[action])} payment. ${from}`,
     },
   };
 }

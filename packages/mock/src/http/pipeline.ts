@@ -7,6 +7,7 @@ import {
   type IdempotentRequest,
 } from '../service/idempotency.js';
 import { heldRequestsFull } from '../shared/faults.js';
+import { isIdForm, MAX_ID_LENGTH } from '../shared/id-form.js';
 import type { FieldError, ProblemInit } from '../shared/problems.js';
 import type { Checked } from '../shared/validation.js';
 import type { StoredResponse } from '../store/records.js';
@@ -48,8 +49,15 @@ export interface OperationShape {
   api: boolean;
   /** Whether the operation reads a body (the body read and its check). */
   readsBody: boolean;
+  /**
+   * Whether it answers without a key (the spec lists no security among its options): a request
+   * without `Authorization` is served; a header sent is still checked.
+   */
+  keyless?: boolean;
   /** Whether its path has an `{id}`. */
   hasId: boolean;
+  /** What that `{id}` names ('payment', 'webhook endpoint', 'event'), for the answer to an id of no possible form. */
+  idNames?: string;
   /**
    * Whether that `{id}` names a payment the handler reads (/v1/payments/{id}…): a store that
    * reads ahead reads it with the account.
@@ -60,6 +68,9 @@ export interface OperationShape {
   /** Checks the parsed body and binds it to the operation's handler. */
   prepare(body: unknown): Checked<PreparedHandler>;
 }
+
+/** The account a keyless request is served as: not a well-formed key, so no client's. */
+const KEYLESS_CALLER = 'sk_test_ keyless';
 
 /** The Idempotency-Key record a request holds while its handler runs, and what it answered. */
 interface Pending {
@@ -328,8 +339,21 @@ export function operationPipeline(
 
   /** Auth, then the key's faults (/v1): `fail_next` answers at once, `latency_ms` is held. */
   const serve = async (c: Context<MockEnv>, exchange: Exchange): Promise<Response> => {
-    const auth = authenticate(c.req.header('authorization'));
+    const header = c.req.header('authorization');
+    if (header === undefined && shape.keyless === true) {
+      // No key's data is read: the service of a key no client can send (it is not well formed).
+      exchange.service = serviceFor(KEYLESS_CALLER);
+      return afterFaults(c, exchange, exchange.service, undefined);
+    }
+    const auth = authenticate(header);
     if (!auth.ok) return answerProblem(exchange, auth.problem);
+    if (shape.hasId && !isIdForm(c.req.param('id') ?? '')) {
+      // Not an id of any store: answered the same whatever the store, and never sent to one.
+      return answerProblem(exchange, {
+        code: 'not_found',
+        detail: `No ${shape.idNames ?? 'object'} has this id: an id is 1 to ${MAX_ID_LENGTH} characters, none of them a control character.`,
+      });
+    }
     const service = serviceFor(auth.apiKey);
     exchange.service = service;
     if (!shape.api) return afterFaults(c, exchange, service, undefined);

@@ -80,8 +80,10 @@ export function registerRoutes<Operations, Paths>(
       const route = erase(pick(table, id));
       const shape: OperationShape = {
         api: options.api,
+        keyless: answersWithoutKey(operation),
         readsBody: route.readsBody,
         hasId: honoPath.includes(':id'),
+        idNames: idNames(path),
         paymentId: options.api && path.startsWith('/v1/payments/{id}'),
         post: method === 'post',
         prepare: route.prepare,
@@ -101,6 +103,23 @@ export function registerRoutes<Operations, Paths>(
       ),
     );
   }
+}
+
+/** Whether an operation's `security` lists no requirement among its options (`- {}`). */
+function answersWithoutKey(operation: object): boolean {
+  const security: unknown = Reflect.get(operation, 'security');
+  return (
+    Array.isArray(security) &&
+    security.some(
+      (option) => typeof option === 'object' && option !== null && Object.keys(option).length === 0,
+    )
+  );
+}
+
+/** What a path's `{id}` names, from the collection before it: `/v1/webhook_endpoints/{id}` → 'webhook endpoint'. */
+function idNames(path: string): string {
+  const collection = /\/([a-z_]+)\/\{id\}/.exec(path)?.[1] ?? 'object';
+  return collection.replace(/_/g, ' ').replace(/s$/, '');
 }
 
 function isOperationId<Operations, Paths>(

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockVersion } from '../shared/version.js';
 import { createHarness, type Harness, TEST_KEY } from '../test-support/harness.js';
+import { generateWebhookSecret } from '../webhooks/default-endpoint.js';
 
 /** The bindings @hono/node-server gives a request that came over the network. */
 const fromNetwork = { incoming: { socket: { remoteAddress: '192.0.2.7' } } };
@@ -61,6 +62,24 @@ describe('answers of receivers, by caller', () => {
   });
 });
 
+describe("the operator's --webhook-url", () => {
+  it('is shown to a key with its token masked, in webhook_deliveries as in the inspector', async () => {
+    harness = createHarness({
+      webhookUrl: 'http://127.0.0.1:5299/hooks?token=optoken123',
+      webhookSecret: generateWebhookSecret(),
+      webhookFetch: async () => new Response('ok'),
+    });
+    await harness.createPayment();
+    await harness.mock.webhooksSettled();
+    const list = await readAs(harness, '/_sandbox/webhook_deliveries');
+    expect(list.body.data.length).toBeGreaterThan(0);
+    expect(list.body.data[0].url).toBe('http://127.0.0.1:5299/hooks?token=***');
+    const inspector = await readAs(harness, '/_sandbox/inspector');
+    expect(JSON.stringify(inspector.body)).toContain('token=***');
+    expect(JSON.stringify(list.body) + JSON.stringify(inspector.body)).not.toContain('optoken123');
+  });
+});
+
 describe('GET /_sandbox/health', () => {
   it('answers ok and the package version to any sk_test_ key', async () => {
     harness = createHarness();
@@ -69,12 +88,26 @@ describe('GET /_sandbox/health', () => {
     expect(body).toEqual({ object: 'sandbox_health', status: 'ok', version: mockVersion });
   });
 
-  it('asks for a key like every other sandbox control', async () => {
+  it('answers without a key (a load balancer has none), and still refuses a bad key sent', async () => {
     harness = createHarness();
     const response = await harness.mock.app.fetch(
       new Request('http://sandbox.test/_sandbox/health'),
     );
-    expect(response.status).toBe(401);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      object: 'sandbox_health',
+      status: 'ok',
+      version: mockVersion,
+    });
+    const live = await harness.mock.app.fetch(
+      new Request('http://sandbox.test/_sandbox/health', {
+        headers: { authorization: 'Bearer sk_live_abcdefghijklmnop' },
+      }),
+    );
+    expect(live.status).toBe(401);
+    // Keyless is health's alone.
+    const clock = await harness.mock.app.fetch(new Request('http://sandbox.test/_sandbox/clock'));
+    expect(clock.status).toBe(401);
   });
 
   it('carries the version of package.json', () => {

@@ -2,6 +2,7 @@
 import type { SandboxComponents, SandboxOperations, SandboxPaths } from '@payment-service/openapi';
 import type { SandboxValidators } from '../shared/validation.js';
 import { mockVersion } from '../shared/version.js';
+import { STORE_RETRY_AFTER_SECONDS } from '../store/store.js';
 import type { RouteTable } from './operations.js';
 import { noBody, requiredBody } from './routes.js';
 
@@ -12,14 +13,36 @@ import { noBody, requiredBody } from './routes.js';
  * @example
  * const routes = createSandboxRoutes(sandboxValidators);
  */
-export function createSandboxRoutes(validators: SandboxValidators) {
+export function createSandboxRoutes(
+  validators: SandboxValidators,
+  health: { log?: (() => SandboxComponents['schemas']['SandboxLogHealth']) | undefined } = {},
+) {
   return {
     getSandboxHealth: {
       body: noBody,
-      handle: () => ({
-        status: 200,
-        body: { object: 'sandbox_health', status: 'ok', version: mockVersion },
-      }),
+      handle: async ({ service }) => {
+        const unhealthy = await service.storeHealth();
+        if (unhealthy !== undefined) {
+          // Nothing secret: whether the store serves, never its address.
+          const detail = `This instance cannot serve requests now: ${unhealthy}.`;
+          return {
+            problem: {
+              code: 'store_unavailable',
+              detail,
+              headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
+            },
+          };
+        }
+        return {
+          status: 200,
+          body: {
+            object: 'sandbox_health',
+            status: 'ok',
+            version: mockVersion,
+            ...(health.log === undefined ? {} : { log: health.log() }),
+          },
+        };
+      },
     },
     resetSandbox: {
       body: noBody,

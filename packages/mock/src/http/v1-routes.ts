@@ -3,6 +3,7 @@ import type { components, operations, paths } from '@payment-service/openapi';
 import type { DomainResult } from '../domain/payments.js';
 import { checkPaymentToken, type TokenTable } from '../domain/tokens.js';
 import type { EventDelivery } from '../service/account-service.js';
+import { isIdForm } from '../shared/id-form.js';
 import type { FieldError } from '../shared/problems.js';
 import type { ApiValidators } from '../shared/validation.js';
 import type { BodyCheck, RouteTable } from './operations.js';
@@ -164,7 +165,8 @@ export function parseListQuery(
     }
   }
   const startingAfter = query.get('starting_after');
-  if (startingAfter === '') {
+  // An id of no possible form names no payment, and never reaches the store.
+  if (startingAfter !== null && !isIdForm(startingAfter)) {
     errors.push({
       param: 'starting_after',
       code: 'invalid_value',

@@ -85,6 +85,11 @@ export class AccountService {
     return this.scope.apiKey;
   }
 
+  /** Whether the sandbox's store serves now (undefined), else why not: what health answers. */
+  async storeHealth(): Promise<string | undefined> {
+    return this.scope.sandbox.store.health?.();
+  }
+
   /**
    * Whether the store answers a request's first steps in one round trip (see `readAhead`): a
    * networked store's fast paths; never the memory store, which answers each step at once.

@@ -29,7 +29,13 @@ export async function inspectAccount(
   return { requests, payments, events };
 }
 
-function recordedRequest(entry: RecordedEntry): Schemas['RecordedRequest'] {
+/**
+ * One recorded request as the inspector shows it (the sandbox spec's `RecordedRequest`), secrets masked.
+ *
+ * @example
+ * recordedRequest(entry).object; // 'recorded_request'
+ */
+export function recordedRequest(entry: RecordedEntry): Schemas['RecordedRequest'] {
   return {
     object: 'recorded_request',
     request_id: entry.requestId,

@@ -1,6 +1,8 @@
 // The webhooks of one key: its endpoints (register, list, delete), its delivery log, and redelivery of an event.
 import type { components, SandboxComponents } from '@payment-service/openapi';
 import type { DomainResult } from '../domain/payments.js';
+import { extend } from '../shared/objects.js';
+import { maskUrl } from '../shared/secrets.js';
 import { receiversOf } from '../store/webhook-state.js';
 import { type Change, type KeyScope, noEvents } from './key-scope.js';
 import * as endpoints from './webhook-endpoints.js';
@@ -40,10 +42,16 @@ export class WebhooksFacet {
     return endpoints.deleteWebhookEndpoint(await this.scope.find(), id);
   }
 
-  /** The key's delivery attempts, newest first; only one event's when `eventId` is given. */
+  /**
+   * The key's delivery attempts, newest first; only one event's when `eventId` is given. Each
+   * URL is masked as in the inspector (credentials and query values `***`): the operator's
+   * `--webhook-url` is shared by every key, and may carry a token.
+   */
   async listDeliveries(eventId: string | null): Promise<SandboxSchemas['WebhookDeliveryList']> {
     const log = (await (await this.scope.find())?.webhooks?.deliveryLog()) ?? [];
-    const data = log.filter((entry) => eventId === null || entry.event_id === eventId);
+    const data = log
+      .filter((entry) => eventId === null || entry.event_id === eventId)
+      .map((entry) => extend(entry, { url: maskUrl(entry.url) }));
     return { object: 'list', data: data.reverse() };
   }
 

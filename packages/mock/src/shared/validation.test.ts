@@ -167,3 +167,37 @@ describe('bounded validation of hostile bodies', () => {
     expect(error?.message.length).toBeLessThan(200);
   });
 });
+
+describe('a webhook url: the error names the rule that failed (issue 40, item 15)', () => {
+  const endpoint = validators.validator('CreateWebhookEndpointRequest');
+  const errorsOf = (url: string) => {
+    const checked = endpoint({ url });
+    return checked.ok ? [] : checked.errors;
+  };
+
+  it('a host outside ASCII breaks RFC 3986 (format uri), which the error names with the fix', () => {
+    const [error] = errorsOf('https://bücher.example/hooks');
+    expect(error?.param).toBe('url');
+    expect(error?.message).toBe(
+      'url must be an absolute URI as RFC 3986 defines it (format uri): ASCII only, so write an international host name in its punycode form (xn--…) and percent-encode any other character outside ASCII',
+    );
+    // Neither the length nor the pattern, which the URL meets.
+    expect(error?.message).not.toMatch(/2048|\^\[Hh\]/);
+    expect(errorsOf('https://xn--bcher-kva.example/hooks')).toEqual([]);
+  });
+
+  it('another scheme breaks the pattern, and only the pattern is named', () => {
+    expect(errorsOf('ftp://files.example/hooks')).toEqual([
+      {
+        param: 'url',
+        code: 'invalid_value',
+        message: 'url must be a string matching ^[Hh][Tt][Tt][Pp][Ss]?://',
+      },
+    ]);
+  });
+
+  it('a URL over 2048 characters is told its length, not the pattern', () => {
+    const [error] = errorsOf(`https://x.example/${'a'.repeat(2048)}`);
+    expect(error?.message).toBe('url must be a string of at most 2048 characters');
+  });
+});

@@ -25,6 +25,7 @@ interface SchemaLike {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  format?: string;
   examples?: unknown[];
   properties?: Record<string, unknown>;
   minItems?: number;
@@ -159,10 +160,32 @@ function toFieldError(error: ErrorObject): FieldError {
       return {
         param: base,
         code: CODE_BY_KEYWORD[error.keyword] ?? 'invalid_value',
-        message: `${base === '' ? 'the request body' : base} must be ${describeExpectation(schema)}`,
+        message: `${base === '' ? 'the request body' : base} must be ${describeExpectation(ruleOf(error.keyword, schema))}`,
       };
   }
 }
+
+/**
+ * The part of a string schema that names the rule a value broke: a value that fails the pattern
+ * is not told about the length it meets, nor one over the length about the pattern.
+ */
+function ruleOf(keyword: string, schema: SchemaLike): SchemaLike {
+  const { minLength, maxLength, pattern, format, ...rest } = schema;
+  if (keyword === 'format') return { ...rest, ...(format === undefined ? {} : { format }) };
+  if (keyword === 'pattern') return { ...rest, ...(pattern === undefined ? {} : { pattern }) };
+  const lengths = {
+    ...(minLength === undefined ? {} : { minLength }),
+    ...(maxLength === undefined ? {} : { maxLength }),
+  };
+  if (keyword === 'minLength' || keyword === 'maxLength') return { ...rest, ...lengths };
+  // Any other rule (a type): the value's whole shape, its format left to the format's own message.
+  return { ...rest, ...lengths, ...(pattern === undefined ? {} : { pattern }) };
+}
+
+/** What each string format of the specs means, in words. */
+const FORMAT_RULES: Record<string, string> = {
+  uri: 'an absolute URI as RFC 3986 defines it (format uri): ASCII only, so write an international host name in its punycode form (xn--…) and percent-encode any other character outside ASCII',
+};
 
 const CODE_BY_KEYWORD: Record<string, string> = {
   type: 'type',
@@ -207,6 +230,9 @@ export function describeExpectation(schema: SchemaLike): string {
         text += ` of at most ${schema.maxLength} characters`;
       } else if (schema.minLength !== undefined) {
         text += ` of at least ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}`;
+      }
+      if (schema.format !== undefined) {
+        return FORMAT_RULES[schema.format] ?? `a string of format ${schema.format}`;
       }
       if (schema.pattern !== undefined) text += ` matching ${schema.pattern}`;
       if (schema.examples !== undefined && schema.examples.length > 0) {

@@ -81,7 +81,19 @@ export interface JournalTarget {
  * keyIdOf("sk_test_12345678"); // 22 base64url characters
  */
 export function keyIdOf(apiKey: string): string {
-  return hash('sha256', apiKey, 'base64url').slice(0, 22);
+  return hash('sha256', apiKey, 'base64url').slice(0, KEY_ID_LENGTH);
+}
+
+const KEY_ID_LENGTH = 22;
+
+/**
+ * Whether a value read from a journal is a key id as `keyIdOf` makes them.
+ *
+ * @example
+ * isKeyId(keyIdOf('sk_test_12345678')); // true
+ */
+export function isKeyId(value: unknown): value is string {
+  return typeof value === 'string' && value.length === KEY_ID_LENGTH && /^[\w-]+$/.test(value);
 }
 
 const PAYMENT_BODY = /^\{"id":"(pay_[A-Za-z0-9]+)"/;

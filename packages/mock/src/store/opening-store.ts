@@ -95,6 +95,14 @@ export class OpeningStore implements SandboxStore {
     return { account, claim: { kind: 'skipped' }, payment };
   }
 
+  /** The opened store's health; before it is open, why not (an open is started, not waited on). */
+  async health(): Promise<string | undefined> {
+    if (this.opened !== undefined) return this.opened.health?.();
+    if (this.closed) return 'the sandbox is closing';
+    this.ready().catch(() => {});
+    return 'its store is not open yet (unreachable, or still connecting)';
+  }
+
   /** Sends the opened store's held-back writes now. */
   flush(): void {
     this.opened?.flush?.();

@@ -99,7 +99,7 @@ export const STORE_RETRY_AFTER_SECONDS = 1;
  * if (error instanceof StoreUnavailableError) return problem(503, 'store_unavailable', error.retryAfterSeconds);
  */
 export class StoreUnavailableError extends Error {
-  override readonly name = 'StoreUnavailableError';
+  override readonly name: string = 'StoreUnavailableError';
   readonly retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
 }
 
@@ -181,6 +181,11 @@ export interface SandboxStore {
    * request records): before a read that must see them.
    */
   flush?(): void;
+  /**
+   * Whether a networked store serves now: undefined when it does, else why not, in words that
+   * show nothing secret (no address, no key). Asked by `GET /_sandbox/health`.
+   */
+  health?(): Promise<string | undefined>;
   /** `find`, and the payment `id` of the account found, in one round trip. @async */
   findWithPayment?(
     apiKey: string,
@@ -346,8 +351,16 @@ export interface WebhookStore {
      */
     maxLeased?: number,
   ): Awaitable<QueuedDelivery | undefined>;
-  /** Marks a claimed attempt as made (sent, or dropped), so no restart sends it again. @async */
-  finishAttempt(delivery: QueuedDelivery): Awaitable<void>;
+  /**
+   * Marks a claimed attempt as made (sent, or dropped), so no restart sends it again, and
+   * schedules `retry` in the same step when given: a process that dies after this call leaves
+   * both done, before it neither. True when the retry was scheduled (false: none given, or the
+   * key has too many waiting, as `enqueue`). @async
+   */
+  finishAttempt(
+    delivery: QueuedDelivery,
+    retry?: Omit<QueuedDelivery, 'sequence'>,
+  ): Awaitable<boolean>;
   /** The attempts scheduled, in no particular order (snapshots). @async */
   queuedAttempts(): Awaitable<QueuedDelivery[]>;
 }

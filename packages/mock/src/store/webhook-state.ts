@@ -146,10 +146,15 @@ export class AccountWebhooks implements WebhookStore {
     if (this.endpoints.get(record.endpoint.id) === record) this.saveEndpoint(record);
   }
 
-  /** Marks a queued attempt as made (taken, sent or dropped), so a restart does not send it again. */
-  finishAttempt(delivery: QueuedDelivery): void {
+  /**
+   * Marks a queued attempt as made (taken, sent or dropped), so a restart does not send it again,
+   * and queues its retry when given; both are written in the same journal step. True when the
+   * retry was queued.
+   */
+  finishAttempt(delivery: QueuedDelivery, retry?: Omit<QueuedDelivery, 'sequence'>): boolean {
     this.taken.delete(delivery);
     this.write?.(['q-', this.keyId, delivery.sequence]);
+    return retry === undefined ? false : this.enqueue(retry);
   }
 
   /** Puts back an attempt read from the journal, with its own sequence. */

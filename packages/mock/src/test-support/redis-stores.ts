@@ -1,7 +1,15 @@
 // Redis stores for tests: several instances of a fleet on one test server, each under a fresh prefix.
 
-import type { components } from '@payment-service/openapi';
+import type { components, SandboxComponents } from '@payment-service/openapi';
+import { createRecordChecks } from '../app/record-checks.js';
+import { createTokenTable } from '../domain/tokens.js';
+import {
+  openapiRequestValidators,
+  sandboxRequestValidators,
+} from '../generated/request-validators.js';
+import { createSchemaValidators } from '../shared/validation.js';
 import type { StoreLimits } from '../store/accounts.js';
+import type { RecordChecks } from '../store/record-checks.js';
 import type { IdempotencyRecord, PackedTimeline, PaymentRecord } from '../store/records.js';
 import { createRedisClient } from '../store/redis/client.js';
 import { RedisStore } from '../store/redis/redis-store.js';
@@ -22,6 +30,36 @@ export const ROOMY_LIMITS: StoreLimits = {
   idleMs: 3_600_000,
 };
 
+/** The record checks of a server with default options (the spec, the built-in tokens, loopback webhooks allowed). */
+export const RECORD_CHECKS: RecordChecks = createRecordChecks({
+  validators: createSchemaValidators<components['schemas'], keyof typeof openapiRequestValidators>(
+    openapiRequestValidators,
+  ),
+  sandboxValidators: createSchemaValidators<
+    SandboxComponents['schemas'],
+    keyof typeof sandboxRequestValidators
+  >(sandboxRequestValidators),
+  tokens: createTokenTable({}),
+  webhookPolicy: { allowPrivate: false, allowLoopback: true },
+});
+
+/**
+ * Checks that let every record through: for the store's own tests, whose records are made up to
+ * test what the store does with them (caps, leases, orders), not what they hold. Every server
+ * (`createRuntime`) and the tests of the checks use `RECORD_CHECKS`.
+ */
+export const UNCHECKED: RecordChecks = {
+  payment: () => undefined,
+  idempotencyRecord: () => undefined,
+  faults: () => undefined,
+  offset: () => undefined,
+  endpoint: () => undefined,
+  event: () => undefined,
+  delivery: () => undefined,
+  attempt: () => undefined,
+  request: () => undefined,
+};
+
 let prefixes = 0;
 
 /**
@@ -38,6 +76,8 @@ export async function fleet(
     clock?: () => number;
     leaseMs?: number;
     log?: (line: string) => void;
+    /** Default `UNCHECKED` (made-up records); `RECORD_CHECKS` to check what is read back. */
+    checks?: RecordChecks;
   } = {},
 ): Promise<{ stores: RedisStore[]; prefix: string; close(): Promise<void> }> {
   prefixes++;
@@ -48,6 +88,7 @@ export async function fleet(
     stores.push(
       await RedisStore.connect(client, {
         limits: options.limits ?? ROOMY_LIMITS,
+        checks: options.checks ?? UNCHECKED,
         prefix,
         ...(options.clock === undefined ? {} : { clock: options.clock }),
         ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),

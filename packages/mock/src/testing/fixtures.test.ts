@@ -179,7 +179,7 @@ describe('sandbox.snapshot and restore', () => {
     await sandbox.reset();
     await sandbox.trigger('payment.authorized');
     expect(received).toEqual(['payment.failed', 'payment.succeeded', 'payment.authorized']);
-    await expect(sandbox.webhooks.next({ type: 'payment.failed' })).rejects.toThrow(
+    await expect(sandbox.webhooks.next({ type: 'payment.failed', timeout: 0 })).rejects.toThrow(
       'no such event was delivered',
     );
   });

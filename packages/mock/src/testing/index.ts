@@ -10,6 +10,7 @@ export {
   type InProcessEndpoint,
   type ListeningSandbox,
   type NextEventFilter,
+  type NextEventOptions,
   type Payment,
   type PaymentFixture,
   type PaymentStatus,

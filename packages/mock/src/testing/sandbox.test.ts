@@ -119,12 +119,12 @@ describe('createTestSandbox', () => {
     await sandbox.webhooks.deliverTo(() => new Response(null, { status: 204 }));
     const payment = await sandbox.client.payments.create(pending);
     await expect(
-      sandbox.webhooks.next({ type: 'payment.succeeded', paymentId: payment.id }),
+      sandbox.webhooks.next({ type: 'payment.succeeded', paymentId: payment.id, timeout: 0 }),
     ).rejects.toThrow(
-      /no such event was delivered; delivered so far: payment\.pending pay_\w+ \(answered 204\); the next settlement or attempt is due at 2026-01-01T00:00:05\.000Z/,
+      /no such event was delivered and accepted \(2xx\) by a handler; delivered so far: payment\.pending pay_\w+ at 2026-01-01T00:00:00\.000Z \(answered 204\); due on the sandbox clock \(now 2026-01-01T00:00:00\.000Z\): pay_\w+ settles at 2026-01-01T00:00:05\.000Z/,
     );
     const empty = sandboxFor();
-    await expect(empty.webhooks.next()).rejects.toThrow(/no delivery reached a handler/);
+    await expect(empty.webhooks.next({ timeout: 0 })).rejects.toThrow(/no handler is registered/);
   });
 
   it('logs a delivery to a URL with no handler as a connection error', async () => {

@@ -16,17 +16,19 @@ import type { EndpointRecord } from '../store/webhook-state.js';
 import { advanceClock, durationMs, manualClock } from './clock.js';
 import { chaosDeliveryPlan } from './delivery-plan.js';
 import { paymentsFromFixtures } from './fixtures.js';
+import type { NextWanted } from './next-options.js';
 import { fromSnapshot, toSnapshot } from './snapshot.js';
 import { runTrigger } from './triggers.js';
 import type {
   ListeningSandbox,
-  NextEventFilter,
   Payment,
   TestSandbox,
   TestSandboxOptions,
   WebhookHandler,
 } from './types.js';
+import { dueItems, waiterMessage } from './waiter-message.js';
 import { WebhookRouter } from './webhook-router.js';
+import { type GiveUp, WebhookWaiters } from './webhook-waiters.js';
 
 /** The sandbox clock's first instant unless `start` says otherwise. */
 const DEFAULT_START = Date.UTC(2026, 0, 1);
@@ -74,7 +76,12 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
   }
   const apiKey = newTestApiKey(seededRandom(`${randomSeed}:api-key`));
   const clock = manualClock(startOf(options.start));
-  const router = new WebhookRouter();
+  // Both read the key's clock (`now`, below) when called, never while being made.
+  const router: WebhookRouter = new WebhookRouter({
+    now: () => now(),
+    activity: () => waiters.activity(),
+    delivered: (delivery) => waiters.delivered(delivery),
+  });
   const runtime = createRuntime(
     {
       clock,
@@ -94,8 +101,11 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
   );
   const mock = mockServerOf(runtime);
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
-  const client = createClient({ apiKey, baseUrl, fetch: mock.fetch });
-  const controls = createSandboxControls({ baseUrl, apiKey, fetch: mock.fetch });
+  /** The sandbox's fetch, counted as work under way by the `next()` waiters. */
+  const fetchMock = (input: Request | URL | string, init?: RequestInit) =>
+    waiters.during(() => mock.fetch(input, init));
+  const client = createClient({ apiKey, baseUrl, fetch: fetchMock });
+  const controls = createSandboxControls({ baseUrl, apiKey, fetch: fetchMock });
   const service = () => new AccountService(runtime.state, apiKey);
   let listening: Promise<ListeningSandbox> | undefined;
   let closed = false;
@@ -134,7 +144,24 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     await runtime.deliver((await service().payments.settleDue()).events);
     await runtime.wake(apiKey);
     await settled();
+    waiters.clockMoved();
   };
+  const waiters: WebhookWaiters = new WebhookWaiters({
+    deliveries: () => router.handled,
+    now,
+    settled,
+    explain: async (wanted: NextWanted, why: GiveUp) =>
+      waiterMessage({
+        wanted,
+        why,
+        routes: router.size,
+        delivered: router.handled,
+        due: closed ? [] : dueItems(await readAccountData(runtime.state, apiKey)),
+        now: now(),
+      }),
+  });
+  /** Work that may lead to deliveries: `next()` waiters do not count its time as idle. */
+  const busy = <T>(work: () => Promise<T>): Promise<T> => waiters.during(work);
   /** The endpoints `deliverTo` registered that the key still has, to keep across a reset. */
   const wiring = async (): Promise<EndpointRecord[]> => {
     const account = await runtime.state.store.find(apiKey);
@@ -164,14 +191,15 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     controls,
     fetch: (input, init) => {
       open('fetch()');
-      return mock.fetch(input, init);
+      return fetchMock(input, init);
     },
     app: mock.app,
     clock: {
       now: () => new Date(now()),
       async advance(by) {
         open('clock.advance()');
-        await advanceClock(clock, clock.now() + durationMs(by), nextDueAt, runDue);
+        const target = clock.now() + durationMs(by);
+        await busy(() => advanceClock(clock, target, nextDueAt, runDue));
       },
       async set(date) {
         open('clock.set()');
@@ -183,7 +211,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
             `clock.set(date) only moves forward, from ${from}; got ${String(date)}`,
           );
         }
-        await advanceClock(clock, clock.now() + (target - current), nextDueAt, runDue);
+        await busy(() => advanceClock(clock, clock.now() + (target - current), nextDueAt, runDue));
       },
     },
     webhooks: {
@@ -203,12 +231,9 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
         router.add(endpoint.url, endpoint.secret, handler);
         return { id: endpoint.id, url: endpoint.url, secret: endpoint.secret };
       },
-      async next(filter: NextEventFilter = {}) {
-        open('webhooks.next()');
-        await settled();
-        const event = router.take(filter);
-        if (event !== undefined) return event;
-        throw new Error(describeMissing(filter, router.handled, await nextDueAt()));
+      next(nextOptions) {
+        if (closed) return waiters.refused('sandbox.webhooks.next(): the sandbox is closed');
+        return waiters.next(nextOptions);
       },
       async deliveries() {
         open('webhooks.deliveries()');
@@ -216,21 +241,25 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
       },
       async replay(eventId) {
         open('webhooks.replay()');
-        await controls.redeliverEvent(eventId);
-        await runDue();
+        await busy(async () => {
+          await controls.redeliverEvent(eventId);
+          await runDue();
+        });
       },
       settled,
     },
     listen() {
       open('listen()');
-      listening ??= serve(mock.app.fetch);
+      listening ??= serve((request) => waiters.during(async () => mock.app.fetch(request)));
       return listening;
     },
     async trigger(type, params) {
       open('trigger()');
-      const payment = await runTrigger(client, type, params);
-      await runDue();
-      return payment;
+      return busy(async () => {
+        const payment = await runTrigger(client, type, params);
+        await runDue();
+        return payment;
+      });
     },
     async seed(fixtures) {
       open('seed()');
@@ -244,8 +273,10 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
         settlementDelayMs: runtime.state.settlementDelayMs,
         existingIds: new Set([...held].map((stored) => stored.id)),
       });
-      await addPayments(runtime.state, apiKey, payments);
-      await runDue();
+      await busy(async () => {
+        await addPayments(runtime.state, apiKey, payments);
+        await runDue();
+      });
       const seeded: Payment[] = [];
       for (const { payment } of payments) {
         const found = await service().payments.retrieve(payment.id);
@@ -271,9 +302,11 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
       await settled();
       if (read.keepsEndpoints) read.data.webhooks.endpoints = await wiring();
       router.clear();
-      clock.set(read.clock);
-      await replaceAccountData(runtime.state, apiKey, read.data);
-      await runDue();
+      await busy(async () => {
+        clock.set(read.clock);
+        await replaceAccountData(runtime.state, apiKey, read.data);
+        await runDue();
+      });
     },
     async reset() {
       open('reset()');
@@ -292,6 +325,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     async close() {
       if (closed) return;
       closed = true;
+      waiters.close();
       mock.close();
       const server = await listening?.catch(() => undefined);
       await server?.close();
@@ -312,28 +346,6 @@ function answeredAtOnce<T>(value: Awaitable<T>, call: string): T {
     throw new Error(`sandbox.${call}: the sandbox's store answered asynchronously`);
   }
   return value;
-}
-
-/** Why `next()` found nothing: what was delivered, and what is due later. */
-function describeMissing(
-  filter: NextEventFilter,
-  handled: WebhookRouter['handled'],
-  dueAt: number | undefined,
-): string {
-  const wanted = `webhooks.next(${JSON.stringify(filter)})`;
-  const seen = handled.map(
-    ({ event, answer, taken }) =>
-      `${event.type} ${event.data.object.id} (answered ${answer}${taken ? ', taken' : ''})`,
-  );
-  const delivered =
-    seen.length === 0
-      ? 'no delivery reached a handler (register one with webhooks.deliverTo)'
-      : `delivered so far: ${seen.join('; ')}`;
-  const later =
-    dueAt === undefined
-      ? 'nothing else is due'
-      : `the next settlement or attempt is due at ${new Date(dueAt).toISOString()} on the sandbox clock: advance it (sandbox.clock.advance)`;
-  return `${wanted}: no such event was delivered; ${delivered}; ${later}.`;
 }
 
 /** Serves a fetch handler on 127.0.0.1 and a free port (loaded on first use). */

@@ -12,6 +12,7 @@ import {
   type Problems,
   SIGNING_KEY,
   shown,
+  type TimeReader,
   timeOf,
 } from './snapshot-check.js';
 import { readHeaders } from './snapshot-headers.js';
@@ -150,63 +151,92 @@ export function readRecords(
   const entries = arrayOf(given, 'idempotency_records', context.maxRecords, problems);
   return entries.flatMap((entry, index) => {
     const where = `idempotency_records[${index}]`;
-    if (!isRecord(entry) || !isRecord(entry.response)) {
-      problems.add(
-        where,
-        `${where} must be an object { key, method, path, body_fingerprint, response: { status, headers, body }, expires_at }`,
-      );
-      return [];
-    }
-    const { key, method, path, body_fingerprint: fingerprint } = entry;
-    if (typeof key !== 'string' || checkIdempotencyKey(key) !== undefined) {
+    const read = readRecord(entry, where, context, problems);
+    if (read === undefined) return [];
+    if (keys.has(read.key)) {
       problems.add(
         `${where}.key`,
-        `${where}.key must be an Idempotency-Key of 1 to 255 characters; got ${shown(key)}`,
-      );
-    } else if (keys.has(key)) {
-      problems.add(
-        `${where}.key`,
-        `${where}.key ${shown(key)} is already the key of another record; keys must be unique`,
+        `${where}.key ${shown(read.key)} is already the key of another record; keys must be unique`,
       );
     }
-    keys.add(String(key));
-    const operation = OPERATIONS.find(
-      (candidate) =>
-        candidate.method === method && typeof path === 'string' && candidate.path.test(path),
-    );
-    if (operation === undefined) {
-      const known = OPERATIONS.map((candidate) => `${candidate.method} ${candidate.operationId}`);
-      problems.add(
-        `${where}.path`,
-        `${where}.method and path must be those of an operation that takes an Idempotency-Key (${known.join(', ')}); got ${shown(method)} ${shown(path)}`,
-      );
-    }
-    if (!isFingerprint(fingerprint)) {
-      problems.add(
-        `${where}.body_fingerprint`,
-        `${where}.body_fingerprint must be '' (no body) or 'h' and 22 base64url characters (a hash of the canonical body); got ${shown(fingerprint)}`,
-      );
-    }
-    const response = readResponse(
-      entry.response,
-      `${where}.response`,
-      operation,
-      context,
-      problems,
-    );
-    const expiresAt = timeOf(entry.expires_at, `${where}.expires_at`, problems);
-    return [
-      {
-        key: String(key),
-        method: String(method),
-        path: String(path),
-        bodyFingerprint: String(fingerprint),
-        response,
-        expiresAt,
-        serverExpiresAt: expiresAt - context.offsetMs,
-      },
-    ];
+    keys.add(read.key);
+    return [read as IdempotencyData];
   });
+}
+
+/**
+ * Reads one record at `where`: a key as the API accepts it; the method and path of an operation
+ * that takes a key; a stored answer the operation could have sent; an expiry within the clock's
+ * range. With `inFlight`, a record whose request is still running (no `response`) is one too (a
+ * store that keeps those). Undefined when it is not an object; every problem goes to `problems`.
+ *
+ * @example
+ * readRecord(entry, 'idempotency_record', { validators, offsetMs: 0 }, problems);
+ */
+export function readRecord(
+  entry: unknown,
+  where: string,
+  context: {
+    validators: ApiValidators;
+    offsetMs: number;
+    inFlight?: boolean;
+    /** How times are given: ISO text (a snapshot, the default) or ms epoch (a store). */
+    readTime?: TimeReader;
+    /**
+     * Whether a body is the text of a payment already checked as a `Payment` (a store's create
+     * answer is its payment's text): not parsed and checked again.
+     */
+    checkedPayment?: (body: string) => boolean;
+  },
+  problems: Problems,
+):
+  | (Omit<IdempotencyData, 'response'> & { response: IdempotencyData['response'] | undefined })
+  | undefined {
+  const inFlight = context.inFlight === true && isRecord(entry) && entry.response === undefined;
+  if (!isRecord(entry) || !(inFlight || isRecord(entry.response))) {
+    problems.add(
+      where,
+      `${where} must be an object { key, method, path, body_fingerprint, response: { status, headers, body }, expires_at }`,
+    );
+    return undefined;
+  }
+  const { key, method, path, body_fingerprint: fingerprint } = entry;
+  if (typeof key !== 'string' || checkIdempotencyKey(key) !== undefined) {
+    problems.add(
+      `${where}.key`,
+      `${where}.key must be an Idempotency-Key of 1 to 255 characters; got ${shown(key)}`,
+    );
+  }
+  const operation = OPERATIONS.find(
+    (candidate) =>
+      candidate.method === method && typeof path === 'string' && candidate.path.test(path),
+  );
+  if (operation === undefined) {
+    const known = OPERATIONS.map((candidate) => `${candidate.method} ${candidate.operationId}`);
+    problems.add(
+      `${where}.path`,
+      `${where}.method and path must be those of an operation that takes an Idempotency-Key (${known.join(', ')}); got ${shown(method)} ${shown(path)}`,
+    );
+  }
+  if (!isFingerprint(fingerprint)) {
+    problems.add(
+      `${where}.body_fingerprint`,
+      `${where}.body_fingerprint must be '' (no body) or 'h' and 22 base64url characters (a hash of the canonical body); got ${shown(fingerprint)}`,
+    );
+  }
+  const response = isRecord(entry.response)
+    ? readResponse(entry.response, `${where}.response`, operation, context, problems)
+    : undefined;
+  const expiresAt = (context.readTime ?? timeOf)(entry.expires_at, `${where}.expires_at`, problems);
+  return {
+    key: String(key),
+    method: String(method),
+    path: String(path),
+    bodyFingerprint: String(fingerprint),
+    response,
+    expiresAt,
+    serverExpiresAt: expiresAt - context.offsetMs,
+  };
 }
 
 function isFingerprint(value: unknown): value is string {
@@ -220,7 +250,7 @@ function readResponse(
   given: Record<string, unknown>,
   where: string,
   operation: IdempotentOperation | undefined,
-  context: { validators: ApiValidators },
+  context: { validators: ApiValidators; checkedPayment?: (body: string) => boolean },
   problems: Problems,
 ): IdempotencyData['response'] {
   const { status, headers } = given;
@@ -263,7 +293,10 @@ function readResponse(
       `${where}.body must be a string of at most ${MAX_BODY_CHARACTERS} characters`,
     );
   } else if (typeof status === 'number' && operation !== undefined) {
-    checkBody(body, status, success, operation, `${where}.body`, context.validators, problems);
+    const checked = success && operation.schema === 'Payment' && context.checkedPayment?.(body);
+    if (checked !== true) {
+      checkBody(body, status, success, operation, `${where}.body`, context.validators, problems);
+    }
   }
   return { status: status as number, headers: checkedHeaders, body: String(body) };
 }

@@ -5,7 +5,15 @@ import type { PaymentData } from '../service/account-data.js';
 import type { ApiValidators } from '../shared/validation.js';
 import { MAX_TIMELINE_STEPS, type TimelineStep } from '../store/account.js';
 import { lifecycleErrors } from './fixtures.js';
-import { arrayOf, iso, isRecord, type Problems, shown, timeOf } from './snapshot-check.js';
+import {
+  arrayOf,
+  iso,
+  isRecord,
+  type Problems,
+  shown,
+  type TimeReader,
+  timeOf,
+} from './snapshot-check.js';
 import type { SnapshotPayment } from './types.js';
 
 /** The changes a timeline step names: the sandbox spec's `TimelineEntry.change`. */
@@ -22,6 +30,8 @@ export interface PaymentContext {
   tokens: TokenTable;
   /** The most payments a key keeps. */
   maxPayments: number;
+  /** How times are given: ISO text (a snapshot, the default) or ms epoch (a store). */
+  readTime?: TimeReader;
 }
 
 /**
@@ -60,48 +70,75 @@ export function readPayments(
   const ids = new Set<string>();
   return arrayOf(given, 'payments', context.maxPayments, problems).flatMap((entry, index) => {
     const where = `payments[${index}]`;
-    if (!isRecord(entry)) {
-      problems.add(where, `${where} must be an object { payment, token, settles_at, timeline }`);
-      return [];
-    }
-    const checked = context.validators.validator('Payment')(entry.payment);
-    const token = entry.token;
-    const timeline = readTimeline(entry.timeline, `${where}.timeline`, problems);
-    if (!problems.check(`${where}.payment`, checked)) {
-      if (typeof token !== 'string' || context.tokens.behaviourOf(token) === undefined) {
-        problems.add(
-          `${where}.token`,
-          `${where}.token must be a test token of this sandbox; got ${shown(token)}`,
-        );
-      }
-      return [];
-    }
-    const payment = checked.value;
-    for (const error of lifecycleErrors(payment, token, where, context.tokens)) {
-      problems.add(error.param, error.message, error.code);
-    }
-    if (ids.has(payment.id)) {
+    const read = readPayment(entry, where, context, problems);
+    if (read === undefined) return [];
+    const id = read.payment.id;
+    if (ids.has(id)) {
       problems.add(
         `${where}.payment.id`,
-        `${where}.payment.id ${shown(payment.id)} is already the id of another payment; ids must be unique`,
+        `${where}.payment.id ${shown(id)} is already the id of another payment; ids must be unique`,
       );
     }
-    ids.add(payment.id);
-    let settlesAt: number | undefined;
-    if (payment.status === 'PENDING') {
-      settlesAt = timeOf(entry.settles_at, `${where}.settles_at`, problems);
-    } else if (entry.settles_at !== null) {
-      problems.add(
-        `${where}.settles_at`,
-        `${where}.settles_at must be null for a ${payment.status} payment (only a PENDING one settles); got ${shown(entry.settles_at)}`,
-      );
-    }
-    return [{ payment, token: String(token), settlesAt, timeline }];
+    ids.add(id);
+    return [read];
   });
 }
 
+/**
+ * Reads one payment `{ payment, token, settles_at, timeline }` at `where`: the spec's `Payment`,
+ * consistent with its status and token, a settlement time when PENDING (only then), and a
+ * timeline that starts with its creation. Undefined when its payment is not a `Payment`; every
+ * problem goes to `problems`. (A snapshot's payments, and each payment a store reads back.)
+ *
+ * @example
+ * readPayment({ payment, token: 'tok_test_success', settles_at: null, timeline }, 'payment', context, problems);
+ */
+export function readPayment(
+  entry: unknown,
+  where: string,
+  context: Omit<PaymentContext, 'maxPayments'>,
+  problems: Problems,
+): PaymentData | undefined {
+  if (!isRecord(entry)) {
+    problems.add(where, `${where} must be an object { payment, token, settles_at, timeline }`);
+    return undefined;
+  }
+  const checked = context.validators.validator('Payment')(entry.payment);
+  const token = entry.token;
+  const readTime = context.readTime ?? timeOf;
+  const timeline = readTimeline(entry.timeline, `${where}.timeline`, problems, readTime);
+  if (!problems.check(`${where}.payment`, checked)) {
+    if (typeof token !== 'string' || context.tokens.behaviourOf(token) === undefined) {
+      problems.add(
+        `${where}.token`,
+        `${where}.token must be a test token of this sandbox; got ${shown(token)}`,
+      );
+    }
+    return undefined;
+  }
+  const payment = checked.value;
+  for (const error of lifecycleErrors(payment, token, where, context.tokens)) {
+    problems.add(error.param, error.message, error.code);
+  }
+  let settlesAt: number | undefined;
+  if (payment.status === 'PENDING') {
+    settlesAt = readTime(entry.settles_at, `${where}.settles_at`, problems);
+  } else if (entry.settles_at !== null) {
+    problems.add(
+      `${where}.settles_at`,
+      `${where}.settles_at must be null for a ${payment.status} payment (only a PENDING one settles); got ${shown(entry.settles_at)}`,
+    );
+  }
+  return { payment, token: String(token), settlesAt, timeline };
+}
+
 /** A payment's timeline: its creation, then up to 31 changes, each at a time with a known change. */
-function readTimeline(given: unknown, where: string, problems: Problems): TimelineStep[] {
+function readTimeline(
+  given: unknown,
+  where: string,
+  problems: Problems,
+  readTime: TimeReader,
+): TimelineStep[] {
   const steps = arrayOf(given, where, MAX_TIMELINE_STEPS, problems);
   if (Array.isArray(given) && given.length === 0) {
     problems.add(where, `${where} must list the payment's creation at least`);
@@ -110,7 +147,7 @@ function readTimeline(given: unknown, where: string, problems: Problems): Timeli
     const at = `${where}[${index}]`;
     const value = isRecord(step) ? step : {};
     if (!isRecord(step)) problems.add(at, `${at} must be an object { at, change, status, amount }`);
-    const time = timeOf(value.at, `${at}.at`, problems);
+    const time = readTime(value.at, `${at}.at`, problems);
     const change = index === 0 ? ['created'] : CHANGES;
     if (!change.includes(value.change as string)) {
       problems.add(

@@ -11,6 +11,7 @@ import {
   MAX_LOG_ENTRIES_PER_KEY,
   MAX_QUEUED_PER_KEY,
   type StoredEvent,
+  type WebhookDelivery,
 } from '../store/webhook-state.js';
 import { MAX_ATTEMPTS } from '../webhooks/schedule.js';
 import {
@@ -21,6 +22,7 @@ import {
   type Problems,
   SIGNING_KEY,
   shown,
+  type TimeReader,
   timeOf,
 } from './snapshot-check.js';
 import type { SandboxSnapshot } from './types.js';
@@ -87,16 +89,8 @@ export function readWebhooks(
     MAX_LOG_ENTRIES_PER_KEY,
     problems,
   ).flatMap((entry, index) => {
-    const where = `webhook_deliveries[${index}]`;
-    const checked = context.sandboxValidators.validator('WebhookDelivery')(entry);
-    if (!problems.check(where, checked)) return [];
-    if (!EVENT_TYPES.includes(checked.value.event_type)) {
-      problems.add(
-        `${where}.event_type`,
-        `${where}.event_type must be one of ${EVENT_TYPES.join(', ')}; got ${shown(checked.value.event_type)}`,
-      );
-    }
-    return [checked.value];
+    const read = readDelivery(entry, `webhook_deliveries[${index}]`, context, problems);
+    return read === undefined ? [] : [read];
   });
   const endpointIds = new Set(endpoints.map(({ endpoint }) => endpoint.id));
   if (context.defaultEndpointId !== undefined) endpointIds.add(context.defaultEndpointId);
@@ -125,23 +119,63 @@ export function readWebhooks(
         `${where}.endpoint_id must be the id of one of the snapshot's webhook_endpoints; got ${shown(entry.endpoint_id)}`,
       );
     }
-    const { attempt } = entry;
-    if (
-      typeof attempt !== 'number' ||
-      !Number.isInteger(attempt) ||
-      attempt < 1 ||
-      attempt > MAX_ATTEMPTS
-    ) {
-      problems.add(
-        `${where}.attempt`,
-        `${where}.attempt must be an integer from 1 to ${MAX_ATTEMPTS}; got ${shown(attempt)}`,
-      );
-    }
-    const dueAt = timeOf(entry.due_at, `${where}.due_at`, problems);
+    const { attempt, dueAt } = readAttempt(entry.attempt, entry.due_at, where, problems);
     if (event === undefined) return [];
-    return [{ event, endpointId: String(entry.endpoint_id), attempt: attempt as number, dueAt }];
+    return [{ event, endpointId: String(entry.endpoint_id), attempt, dueAt }];
   });
   return { endpoints, events, log, queued };
+}
+
+/**
+ * Reads one entry of the delivery log at `where`: the sandbox spec's `WebhookDelivery`, of a
+ * known event type. Undefined (the problems in `problems`) when it is not one.
+ *
+ * @example
+ * readDelivery(entry, 'webhook_delivery', context, problems);
+ */
+export function readDelivery(
+  entry: unknown,
+  where: string,
+  context: Pick<WebhookContext, 'sandboxValidators'>,
+  problems: Problems,
+): WebhookDelivery | undefined {
+  const checked = context.sandboxValidators.validator('WebhookDelivery')(entry);
+  if (!problems.check(where, checked)) return undefined;
+  if (!EVENT_TYPES.includes(checked.value.event_type)) {
+    problems.add(
+      `${where}.event_type`,
+      `${where}.event_type must be one of ${EVENT_TYPES.join(', ')}; got ${shown(checked.value.event_type)}`,
+    );
+  }
+  return checked.value;
+}
+
+/**
+ * Reads an attempt's number (1 to `MAX_ATTEMPTS`) and due time (an ISO time within the clock's
+ * range, or as `readTime` reads it) at `where`; problems go to `problems`.
+ *
+ * @example
+ * readAttempt(2, '2026-01-01T00:00:00.000Z', 'queued_deliveries[0]', problems); // { attempt: 2, dueAt: 1767225600000 }
+ */
+export function readAttempt(
+  attempt: unknown,
+  dueAt: unknown,
+  where: string,
+  problems: Problems,
+  readTime: TimeReader = timeOf,
+): { attempt: number; dueAt: number } {
+  if (
+    typeof attempt !== 'number' ||
+    !Number.isInteger(attempt) ||
+    attempt < 1 ||
+    attempt > MAX_ATTEMPTS
+  ) {
+    problems.add(
+      `${where}.attempt`,
+      `${where}.attempt must be an integer from 1 to ${MAX_ATTEMPTS}; got ${shown(attempt)}`,
+    );
+  }
+  return { attempt: attempt as number, dueAt: readTime(dueAt, `${where}.due_at`, problems) };
 }
 
 function readEndpoints(
@@ -153,37 +187,58 @@ function readEndpoints(
   return arrayOf(given, 'webhook_endpoints', MAX_ENDPOINTS_PER_KEY, problems).flatMap(
     (entry, index) => {
       const where = `webhook_endpoints[${index}]`;
-      if (!isRecord(entry)) {
-        problems.add(where, `${where} must be an object { endpoint, signing_key_base64 }`);
-        return [];
-      }
-      const key = entry.signing_key_base64;
-      const bytes =
-        typeof key === 'string' && SIGNING_KEY.test(key) ? Buffer.from(key, 'base64') : undefined;
-      if (bytes === undefined || bytes.length === 0 || bytes.length > 256) {
-        // Never shown: it is a signing key.
-        problems.add(
-          `${where}.signing_key_base64`,
-          `${where}.signing_key_base64 must be the base64 of the endpoint's signing key (1 to 256 bytes)`,
-        );
-      }
-      const checked = context.validators.validator('WebhookEndpoint')(entry.endpoint);
-      if (!problems.check(`${where}.endpoint`, checked)) return [];
-      const endpoint = checked.value;
-      const urlError = checkWebhookUrl(endpoint.url, `${where}.endpoint.url`, context.policy);
-      if (urlError !== undefined) {
-        problems.add(urlError.param, `${where}.endpoint.url: ${urlError.message}`);
-      }
-      if (ids.has(endpoint.id)) {
+      const read = readEndpoint(entry, where, context, problems);
+      if (read === undefined) return [];
+      const id = read.endpoint.id;
+      if (ids.has(id)) {
         problems.add(
           `${where}.endpoint.id`,
-          `${where}.endpoint.id ${shown(endpoint.id)} is already the id of another endpoint; ids must be unique`,
+          `${where}.endpoint.id ${shown(id)} is already the id of another endpoint; ids must be unique`,
         );
       }
-      ids.add(endpoint.id);
-      return bytes === undefined ? [] : [{ endpoint, key: new Uint8Array(bytes) }];
+      ids.add(id);
+      return read.key === undefined ? [] : [{ endpoint: read.endpoint, key: read.key }];
     },
   );
+}
+
+/**
+ * Reads one endpoint `{ endpoint, signing_key_base64 }` at `where`: the spec's `WebhookEndpoint`,
+ * a URL the sandbox may call (`policy`), a signing key of 1 to 256 bytes (never shown).
+ * Undefined when its endpoint is not a `WebhookEndpoint`; `key` undefined when the key is wrong.
+ *
+ * @example
+ * readEndpoint({ endpoint, signing_key_base64: 'a2V5' }, 'endpoint', context, problems);
+ */
+export function readEndpoint(
+  entry: unknown,
+  where: string,
+  context: Pick<WebhookContext, 'validators' | 'policy'>,
+  problems: Problems,
+): { endpoint: EndpointRecord['endpoint']; key: Uint8Array | undefined } | undefined {
+  if (!isRecord(entry)) {
+    problems.add(where, `${where} must be an object { endpoint, signing_key_base64 }`);
+    return undefined;
+  }
+  const key = entry.signing_key_base64;
+  const bytes =
+    typeof key === 'string' && SIGNING_KEY.test(key) ? Buffer.from(key, 'base64') : undefined;
+  const keyHolds = bytes !== undefined && bytes.length > 0 && bytes.length <= 256;
+  if (!keyHolds) {
+    // Never shown: it is a signing key.
+    problems.add(
+      `${where}.signing_key_base64`,
+      `${where}.signing_key_base64 must be the base64 of the endpoint's signing key (1 to 256 bytes)`,
+    );
+  }
+  const checked = context.validators.validator('WebhookEndpoint')(entry.endpoint);
+  if (!problems.check(`${where}.endpoint`, checked)) return undefined;
+  const endpoint = checked.value;
+  const urlError = checkWebhookUrl(endpoint.url, `${where}.endpoint.url`, context.policy);
+  if (urlError !== undefined) {
+    problems.add(urlError.param, `${where}.endpoint.url: ${urlError.message}`);
+  }
+  return { endpoint, key: keyHolds ? new Uint8Array(bytes) : undefined };
 }
 
 function readEvents(given: unknown, context: WebhookContext, problems: Problems): StoredEvent[] {
@@ -191,9 +246,8 @@ function readEvents(given: unknown, context: WebhookContext, problems: Problems)
   const max = MAX_EVENTS_PER_KEY + MAX_QUEUED_PER_KEY;
   return arrayOf(given, 'events', max, problems).flatMap((entry, index) => {
     const where = `events[${index}]`;
-    const checked = context.validators.validator('Event')(entry);
-    if (!problems.check(where, checked)) return [];
-    const event = checked.value;
+    const event = readEvent(entry, where, context, problems);
+    if (event === undefined) return [];
     if (ids.has(event.id)) {
       problems.add(
         `${where}.id`,
@@ -201,6 +255,25 @@ function readEvents(given: unknown, context: WebhookContext, problems: Problems)
       );
     }
     ids.add(event.id);
-    return [{ id: event.id, type: event.type, body: JSON.stringify(event) }];
+    return [event];
   });
+}
+
+/**
+ * Reads one event at `where`: the spec's `Event`. Undefined (the problems in `problems`) when it
+ * is not one; else the event as sent (its body the JSON of the value).
+ *
+ * @example
+ * readEvent(JSON.parse(body), 'event.body', context, problems)?.id;
+ */
+export function readEvent(
+  entry: unknown,
+  where: string,
+  context: Pick<WebhookContext, 'validators'>,
+  problems: Problems,
+): StoredEvent | undefined {
+  const checked = context.validators.validator('Event')(entry);
+  if (!problems.check(where, checked)) return undefined;
+  const event = checked.value;
+  return { id: event.id, type: event.type, body: JSON.stringify(event) };
 }

@@ -118,8 +118,14 @@ export function fromSnapshot(snapshot: unknown, context: SnapshotContext): ReadS
   return { data, clock: clock - offsetSeconds * 1000, keepsEndpoints: !current };
 }
 
-/** The key's clock offset: whole seconds within the limit, leaving the server clock in range. */
-function offsetOf(value: unknown, clock: number, problems: Problems): number {
+/**
+ * The key's clock offset: whole seconds within the limit, leaving the server clock in range
+ * (`clock` NaN: the offset alone). Returns 0 after adding the problem.
+ *
+ * @example
+ * offsetOf(3600, Number.NaN, problems); // 3600
+ */
+export function offsetOf(value: unknown, clock: number, problems: Problems): number {
   const fits =
     typeof value === 'number' &&
     Number.isInteger(value) &&

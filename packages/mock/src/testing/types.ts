@@ -85,12 +85,49 @@ export interface InProcessEndpoint {
   secret: string;
 }
 
-/** What `sandbox.webhooks.next` waits for. */
+/** Which deliveries `sandbox.webhooks.next` takes. */
 export interface NextEventFilter {
   /** Only events of this type. */
   type?: WebhookEventType;
   /** Only events of this payment. */
   paymentId?: string;
+}
+
+/** Options of `sandbox.webhooks.next`: which delivery it waits for, and how long. */
+export interface NextEventOptions extends NextEventFilter {
+  /**
+   * Which attempts count. `'accepted'` (the default): one your handler answered 2xx, "the
+   * webhook was handled", so a 500 and its retry's 204 give the event once, after the 204.
+   * `'any'`: any attempt that reached your handler, whatever it answered (a 500, a throw, no
+   * answer in time).
+   *
+   * @example
+   * const failed = sandbox.webhooks.next({ type: 'payment.succeeded', answer: 'any' });
+   */
+  answer?: 'accepted' | 'any';
+  /**
+   * A bound on the **sandbox** clock: the delivery must be made within this length of sandbox
+   * time from the call (`{ seconds: 30 }`, `{ minutes: 2 }`; a number is ms). Once the clock
+   * passes it (`clock.advance`), the waiter rejects. Default: no bound on the sandbox clock.
+   *
+   * @example
+   * const retried = sandbox.webhooks.next({ type: 'payment.succeeded', within: { minutes: 1 } });
+   * await sandbox.clock.advance({ hours: 1 });
+   * await retried; // rejects unless a 2xx delivery came by one minute of sandbox time
+   */
+  within?: SandboxDuration;
+  /**
+   * A bound in **real** milliseconds: once awaited, the waiter rejects when the sandbox stayed
+   * idle this long (no request to it, no clock move, no attempt in flight or due now). Deliveries
+   * and retries are due on the sandbox clock, which real time does not move: the error says what
+   * is due, to advance the clock to. `0` gives up as soon as the sandbox is idle (the event was
+   * due already). Raise it when something outside the test's `await`s makes the request (a
+   * browser, a queue worker). Default 2 000.
+   *
+   * @example
+   * await expect(sandbox.webhooks.next({ type: 'payment.failed', timeout: 0 })).rejects.toThrow('no such event');
+   */
+  timeout?: number;
 }
 
 /** One delivery attempt to a handler, as the sandbox's log keeps it (oldest first here). */
@@ -105,12 +142,22 @@ export interface TestSandboxWebhooks {
    */
   deliverTo(handler: WebhookHandler, options?: DeliverToOptions): Promise<InProcessEndpoint>;
   /**
-   * The next event delivered to a handler that matches `filter`, verified with its endpoint's
-   * secret by the SDK's `webhooks.verify`. Each delivery is taken once, oldest first (a retried
-   * or duplicated event comes once per delivery). Rejects, saying what was delivered and what is
-   * due later, when no such delivery happened and none is due now.
+   * Waits for the next delivery that matches and that your handler accepted (2xx; `answer:
+   * 'any'` takes any attempt), and resolves with its event, verified with its endpoint's secret
+   * by the SDK's `webhooks.verify`. Call it before the action (as Playwright's `waitForEvent` or
+   * Node's `events.once`) or after it: it takes the oldest delivery not taken yet, one made
+   * before the call too, and each delivery is taken once (a duplicated event comes once per
+   * delivery). It gives up, saying what was delivered and what is due on the sandbox clock, once
+   * the clock passes `within`, once it was awaited and the sandbox stayed idle for `timeout` real
+   * ms (2 000), or when the sandbox closes. It never rejects unobserved: a waiter that gave up
+   * before it was awaited rejects only when awaited, and bad options reject the same way.
+   *
+   * @example
+   * const handled = sandbox.webhooks.next({ type: 'payment.succeeded', paymentId: payment.id });
+   * await sandbox.clock.advance({ seconds: 5 }); // the settlement, and its delivery
+   * const event = await handled; // after your handler answered 2xx
    */
-  next(filter?: NextEventFilter): Promise<WebhookEvent>;
+  next(options?: NextEventOptions): Promise<WebhookEvent>;
   /** Every attempt so far, oldest first: event, endpoint, status or error, next retry. */
   deliveries(): Promise<TestWebhookDelivery[]>;
   /** Sends an event again to every endpoint that takes it, and waits for the answers. */

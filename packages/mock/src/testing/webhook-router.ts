@@ -1,7 +1,7 @@
 // Delivers webhook attempts to merchants' handlers in process: finds the endpoint by URL and signature, signs with real time, records the events.
 import { type WebhookEvent, webhooks } from '@payment-service/sdk';
 import { parseSigningSecret, signMessage } from '../webhooks/signing.js';
-import type { NextEventFilter, WebhookHandler } from './types.js';
+import type { WebhookHandler } from './types.js';
 
 /** An endpoint whose deliveries go to a handler. */
 interface Route {
@@ -16,7 +16,22 @@ export interface HandledDelivery {
   event: WebhookEvent;
   /** The handler's status, or what it threw. */
   answer: number | string;
+  /** Whether the handler accepted it: a 2xx status. */
+  accepted: boolean;
+  /** When it was made, on the sandbox clock (ms epoch). */
+  at: number;
+  /** Whether a `next()` waiter took it. */
   taken: boolean;
+}
+
+/** What the router tells its sandbox: each attempt's start and end, each delivery made. */
+export interface RouterHooks {
+  /** The sandbox clock (ms epoch), to date deliveries. */
+  now(): number;
+  /** An attempt started or ended: the sandbox is busy. */
+  activity(): void;
+  /** A handler answered (or threw): the delivery is in `handled` already. */
+  delivered(delivery: HandledDelivery): void;
 }
 
 /**
@@ -26,13 +41,20 @@ export interface HandledDelivery {
  * is elsewhere), and its event is recorded for `next()`.
  *
  * @example
- * const router = new WebhookRouter();
+ * const router = new WebhookRouter({ now: Date.now, activity() {}, delivered: (d) => waiters.delivered(d) });
  * createRuntime({ webhookFetch: router.fetch });
  * router.add('http://localhost/webhooks', 'whsec_…', app.fetch);
  */
 export class WebhookRouter {
   private readonly table: Route[] = [];
   readonly handled: HandledDelivery[] = [];
+
+  constructor(private readonly hooks: RouterHooks) {}
+
+  /** How many endpoints deliver to a handler here. */
+  get size(): number {
+    return this.table.length;
+  }
 
   /** Sends attempts to `handler` when they are for `url` and signed with `secret`. */
   add(url: string, secret: string, handler: WebhookHandler): void {
@@ -55,7 +77,12 @@ export class WebhookRouter {
    * same seed delivers in the same order.
    */
   readonly fetch = (url: string, init: RequestInit): Promise<Response> => {
+    this.hooks.activity();
     const attempt = this.turn.then(() => this.deliver(url, init));
+    void attempt.then(
+      () => this.hooks.activity(),
+      () => this.hooks.activity(),
+    );
     this.turn = attempt.catch(() => undefined);
     return attempt;
   };
@@ -86,25 +113,19 @@ export class WebhookRouter {
     });
     try {
       const response = await answerOf(route.handler, request, init.signal);
-      this.handled.push({ event, answer: response.status, taken: false });
+      this.record(event, response.status);
       return response;
     } catch (error) {
-      this.handled.push({ event, answer: describe(error), taken: false });
+      this.record(event, describe(error));
       throw error;
     }
   }
 
-  /** Takes the oldest delivery not taken yet that matches `filter`. */
-  take(filter: NextEventFilter): WebhookEvent | undefined {
-    const found = this.handled.find(
-      (delivery) =>
-        !delivery.taken &&
-        (filter.type === undefined || delivery.event.type === filter.type) &&
-        (filter.paymentId === undefined || delivery.event.data.object.id === filter.paymentId),
-    );
-    if (found === undefined) return undefined;
-    found.taken = true;
-    return found.event;
+  private record(event: WebhookEvent, answer: number | string): void {
+    const accepted = typeof answer === 'number' && answer >= 200 && answer < 300;
+    const delivery = { event, answer, accepted, at: this.hooks.now(), taken: false };
+    this.handled.push(delivery);
+    this.hooks.delivered(delivery);
   }
 
   /** Forgets the deliveries seen (the routes stay). */

@@ -229,6 +229,15 @@ export class WebhookDispatcher {
     delivery: Omit<QueuedDelivery, 'sequence'>,
   ): Promise<boolean> {
     if (await state.enqueue(delivery)) return true;
+    await this.recordDropped(state, delivery);
+    return false;
+  }
+
+  /** Logs that an attempt was dropped because too many wait already for its key. */
+  private async recordDropped(
+    state: WebhookStore,
+    delivery: Omit<QueuedDelivery, 'sequence'>,
+  ): Promise<void> {
     await state.record({
       object: 'webhook_delivery',
       event_id: delivery.event.id,
@@ -243,7 +252,6 @@ export class WebhookDispatcher {
       response_body: null,
       next_retry_at: null,
     });
-    return false;
   }
 
   private async deliverable(state: WebhookStore, target: EndpointRecord): Promise<boolean> {
@@ -482,17 +490,19 @@ export class WebhookDispatcher {
     const latencyMs = Math.round(performance.now() - started);
     const succeeded = status !== null && status >= 200 && status < 300;
     let nextRetryAt: number | undefined;
-    await state.finishAttempt(delivery);
-    if (status === 410) {
-      await state.disableEndpoint(target);
-    } else if (!succeeded) {
-      const delay = retryDelayMs(attempt, this.options.random);
-      if (delay !== undefined) {
-        const dueAt = account.now(clock.now()) + delay;
-        if (await this.enqueue(state, { event, target, attempt: attempt + 1, dueAt })) {
-          nextRetryAt = dueAt;
-        }
-      }
+    const delay =
+      succeeded || status === 410 ? undefined : retryDelayMs(attempt, this.options.random);
+    const retry =
+      delay === undefined
+        ? undefined
+        : { event, target, attempt: attempt + 1, dueAt: account.now(clock.now()) + delay };
+    // One store step marks the attempt made and schedules its retry: an instance killed between
+    // two steps would leave the attempt made and its retry lost.
+    const scheduled = await state.finishAttempt(delivery, retry);
+    if (status === 410) await state.disableEndpoint(target);
+    if (retry !== undefined) {
+      if (scheduled) nextRetryAt = retry.dueAt;
+      else await this.recordDropped(state, retry);
     }
     await state.record({
       object: 'webhook_delivery',

@@ -1672,7 +1672,7 @@ export const openapiDocument = {
                   "type": "urn:payment-service:problem:invalid_state",
                   "title": "Invalid state",
                   "status": 409,
-                  "detail": "Payment pay_EcIYSMJXsvfGZQ17MEqPSX4d is SUCCEEDED; cancel needs a AUTHORIZED payment. From SUCCEEDED the allowed actions are: refund.",
+                  "detail": "Payment pay_EcIYSMJXsvfGZQ17MEqPSX4d is SUCCEEDED; cancel needs an AUTHORIZED payment. From SUCCEEDED the allowed actions are: refund.",
                   "code": "invalid_state",
                   "request_id": "req_hVYFaE4edHNn2KAWqZKz"
                 }
@@ -2674,9 +2674,9 @@ export const openapiDocument = {
             "format": "uri",
             "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
             "maxLength": 2048,
-            "description": "The http(s) URL that receives the events with a POST. It is parsed as a WHATWG URL: the scheme is case-insensitive, the port must be valid, and credentials (`user:password@`) are refused.",
+            "description": "The http(s) URL that receives the events with a POST: an absolute URI as RFC 3986 defines it (`format: uri`), so ASCII only. Write an international host name in its punycode form (`https://xn--bcher-kva.example/hooks`, not `https://bücher.example/hooks`) and percent-encode any other character outside ASCII. The scheme is case-insensitive, the port must be 0 to 65535, and credentials (`user:password@`) are refused.",
             "x-provenance": "inferred",
-            "x-provenance-note": "Any http or https URL; the sandbox also allows http for local development."
+            "x-provenance-note": "Any http or https URL (the sandbox also allows http for local development), by RFC 3986 because every JSON Schema validator checks `format: uri` the same way, the SDK's and the contract's included."
           },
           "events": {
             "type": "array",

@@ -505,7 +505,7 @@ export interface components {
         CreateWebhookEndpointRequest: {
             /**
              * Format: uri
-             * @description The http(s) URL that receives the events with a POST. It is parsed as a WHATWG URL: the scheme is case-insensitive, the port must be valid, and credentials (`user:password@`) are refused.
+             * @description The http(s) URL that receives the events with a POST: an absolute URI as RFC 3986 defines it (`format: uri`), so ASCII only. Write an international host name in its punycode form (`https://xn--bcher-kva.example/hooks`, not `https://bücher.example/hooks`) and percent-encode any other character outside ASCII. The scheme is case-insensitive, the port must be 0 to 65535, and credentials (`user:password@`) are refused.
              */
             url: string;
             /** @description The event types to send; omit it to receive every event type. */

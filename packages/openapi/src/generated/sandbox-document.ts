@@ -39,9 +39,15 @@ export const sandboxDocument = {
       "get": {
         "operationId": "getSandboxHealth",
         "summary": "Check that the sandbox is up",
-        "description": "Answers 200 with `status: ok` and the sandbox's version once it serves requests: a readiness probe for scripts and CI. Like every sandbox control it takes the caller's `sk_test_` key (any one works); it reads and changes nothing of the key's data.",
+        "description": "Answers 200 with `status: ok` and the sandbox's version once it serves requests, and 503 `store_unavailable` while its store cannot serve them (a Valkey/Redis server that is unreachable, does not answer or holds another format): a readiness probe for scripts, CI and load balancers. It needs no key (a key sent is checked as by every control, so a live key is still refused), reads and changes no key's data, and shows nothing about the store but whether it serves.",
         "tags": [
           "Sandbox"
+        ],
+        "security": [
+          {},
+          {
+            "bearerAuth": []
+          }
         ],
         "x-provenance": "inferred",
         "x-provenance-note": "Sandbox control; lets a script wait until the sandbox answers.",
@@ -74,6 +80,9 @@ export const sandboxDocument = {
             }
           },
           "401": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "503": {
             "$ref": "#/components/responses/Problem"
           }
         }
@@ -708,7 +717,7 @@ export const sandboxDocument = {
           "status": {
             "type": "string",
             "const": "ok",
-            "description": "Always `ok`; a sandbox that cannot serve does not answer.",
+            "description": "Always `ok`; a sandbox that cannot serve answers 503 or not at all.",
             "x-provenance": "inferred",
             "x-provenance-note": "The readiness probe's answer."
           },
@@ -717,6 +726,37 @@ export const sandboxDocument = {
             "description": "The version of @payment-service/mock serving the request.",
             "x-provenance": "inferred",
             "x-provenance-note": "Tells a CI log which sandbox answered."
+          },
+          "log": {
+            "$ref": "#/components/schemas/SandboxLogHealth"
+          }
+        }
+      },
+      "SandboxLogHealth": {
+        "type": "object",
+        "required": [
+          "dropped_lines",
+          "last_error"
+        ],
+        "description": "The `payment-service-mock` command's log output (stdout, or stderr with `--ready-json`): a write that fails (a full disk under a redirected log, a closed pipe) is dropped and counted, never the end of the sandbox. Absent when the sandbox runs in a process of yours.",
+        "x-provenance": "inferred",
+        "x-provenance-note": "Sandbox control response.",
+        "properties": {
+          "dropped_lines": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Log lines dropped since the start because writing them failed.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Shows an operator that the log has gaps."
+          },
+          "last_error": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Why the last dropped write failed (such as `ENOSPC`), or null if none was.",
+            "x-provenance": "inferred",
+            "x-provenance-note": "Says what to fix."
           }
         }
       },

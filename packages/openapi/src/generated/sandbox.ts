@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * Check that the sandbox is up
-         * @description Answers 200 with `status: ok` and the sandbox's version once it serves requests: a readiness probe for scripts and CI. Like every sandbox control it takes the caller's `sk_test_` key (any one works); it reads and changes nothing of the key's data.
+         * @description Answers 200 with `status: ok` and the sandbox's version once it serves requests, and 503 `store_unavailable` while its store cannot serve them (a Valkey/Redis server that is unreachable, does not answer or holds another format): a readiness probe for scripts, CI and load balancers. It needs no key (a key sent is checked as by every control, so a live key is still refused), reads and changes no key's data, and shows nothing about the store but whether it serves.
          */
         get: operations["getSandboxHealth"];
         put?: never;
@@ -178,12 +178,20 @@ export interface components {
             /** @constant */
             object: "sandbox_health";
             /**
-             * @description Always `ok`; a sandbox that cannot serve does not answer.
+             * @description Always `ok`; a sandbox that cannot serve answers 503 or not at all.
              * @constant
              */
             status: "ok";
             /** @description The version of @payment-service/mock serving the request. */
             version: string;
+            log?: components["schemas"]["SandboxLogHealth"];
+        };
+        /** @description The `payment-service-mock` command's log output (stdout, or stderr with `--ready-json`): a write that fails (a full disk under a redirected log, a closed pipe) is dropped and counted, never the end of the sandbox. Absent when the sandbox runs in a process of yours. */
+        SandboxLogHealth: {
+            /** @description Log lines dropped since the start because writing them failed. */
+            dropped_lines: number;
+            /** @description Why the last dropped write failed (such as `ENOSPC`), or null if none was. */
+            last_error: string | null;
         };
         SandboxReset: {
             /** @constant */
@@ -456,6 +464,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Problem"];
+            503: components["responses"]["Problem"];
         };
     };
     resetSandbox: {

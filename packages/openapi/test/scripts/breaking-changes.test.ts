@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { classifyChanges } from '../../scripts/breaking-changes.mjs';
 import { loadSpecDocument } from '../../scripts/load-spec.mjs';
@@ -13,10 +13,17 @@ const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../../../..');
 const cli = resolve(root, 'packages/openapi/scripts/breaking.mjs');
 
+// The spec in the tree, read and bundled once for the whole file (the first read parses every
+// file it references, which is most of this file's time on a loaded machine).
+let loaded: unknown;
+beforeAll(async () => {
+  loaded = await loadSpecDocument(resolve(root, 'spec/openapi.yaml'));
+}, 120_000);
+
 /** A deep copy of the spec in the tree, to change in a test. */
 // biome-ignore lint/suspicious/noExplicitAny: a parsed document, edited freely by the tests
 async function currentSpec(): Promise<any> {
-  return structuredClone(await loadSpecDocument(resolve(root, 'spec/openapi.yaml')));
+  return structuredClone(loaded);
 }
 const breakingOf = (before: unknown, after: unknown) =>
   classifyChanges(before, after).filter((change) => change.breaking);

@@ -2,6 +2,7 @@
 import {
   appendFileSync,
   ftruncateSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -14,8 +15,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mockServerOf } from '../../app/mock-server.js';
 import { createRuntime, DATA_DIRECTORY_WARNING } from '../../app/runtime.js';
 import { createHarness, type Harness, manualClock } from '../../test-support/harness.js';
-import { DataDirectory, DataDirectoryError } from './data-directory.js';
-import { encodeLine } from './journal-file.js';
+import { DataDirectory, DataDirectoryError, MIN_COMPACT_BYTES } from './data-directory.js';
+import { changeJson, encodeLine, encodeStep } from './journal-file.js';
+import { lockTextOf } from './lock.js';
 
 const directories: string[] = [];
 const open: Harness[] = [];
@@ -152,13 +154,14 @@ describe('the data directory refuses what it cannot use', () => {
     const dataDir = newDirectory();
     const directory = DataDirectory.open(dataDir);
     try {
-      // Our own pid counts as another holder when it is not ours to take: fake a live holder.
-      writeFileSync(join(dataDir, 'LOCK'), `${process.ppid}\n`);
+      // Our own pid counts as another holder when it is not ours to take: fake a live holder
+      // (the parent process, with its start time, as a sandbox writes its lock).
+      writeFileSync(join(dataDir, 'LOCK'), lockTextOf(process.ppid));
       expect(() => DataDirectory.open(dataDir)).toThrowError(
         new RegExp(`in use by another sandbox \\(pid ${process.ppid}`),
       );
     } finally {
-      writeFileSync(join(dataDir, 'LOCK'), `${process.pid}\n`);
+      writeFileSync(join(dataDir, 'LOCK'), lockTextOf(process.pid));
       directory.close();
     }
   });
@@ -167,7 +170,7 @@ describe('the data directory refuses what it cannot use', () => {
     const dataDir = newDirectory();
     writeFileSync(join(dataDir, 'LOCK'), '2147483646\n');
     const directory = DataDirectory.open(dataDir);
-    expect(readFileSync(join(dataDir, 'LOCK'), 'utf8').trim()).toBe(String(process.pid));
+    expect(readFileSync(join(dataDir, 'LOCK'), 'utf8').split('\n')[0]).toBe(String(process.pid));
     directory.close();
   });
 
@@ -252,6 +255,48 @@ describe('the data directory refuses what it cannot use', () => {
     expect(() => start(dataDir)).toThrowError(
       `the journal ${journal} is corrupt at byte ${lineStart}`,
     );
+  });
+
+  it('refuses a change of an unknown kind, or with wrong types, naming the file and its offset, leaving the journal as it was', async () => {
+    for (const bad of [
+      ['zz', 'key'],
+      ['p', null, 'pay_x'],
+      ['e-', 7],
+    ]) {
+      const dataDir = newDirectory();
+      const first = start(dataDir).harness;
+      await created(first, 'k1');
+      first.mock.close();
+      const journal = join(dataDir, 'journal.1.log');
+      const before = readFileSync(journal, 'utf8');
+      // A line with a right checksum, as another program or a bug could write it.
+      appendFileSync(journal, `${encodeLine(bad as never)}${encodeLine(['o', 'key', 5])}`);
+      let message = '';
+      try {
+        start(dataDir);
+      } catch (error) {
+        expect(error).toBeInstanceOf(DataDirectoryError);
+        message = (error as Error).message;
+      }
+      expect(message).toContain(
+        typeof bad[1] !== 'string'
+          ? `the journal ${journal} holds a line that is not a change at byte ${Buffer.byteLength(before)}`
+          : `the journal ${journal} holds a change at byte ${Buffer.byteLength(before)} that this version cannot apply (`,
+      );
+      expect(message).toContain(`truncate -s ${Buffer.byteLength(before)} '${journal}'`);
+      if (bad[0] === 'zz') expect(message).toContain('a change of unknown kind "zz"');
+      expect(readFileSync(journal, 'utf8').startsWith(before)).toBe(true);
+    }
+  });
+
+  it('refuses a journal that is a directory, naming it', () => {
+    const dataDir = newDirectory();
+    mkdirSync(join(dataDir, 'journal.1.log'));
+    expect(() => start(dataDir)).toThrowError(
+      `${join(dataDir, 'journal.1.log')} is not a file (a directory, or something else named as a journal)`,
+    );
+    // Refused whole: the lock was released.
+    expect(readdirSync(dataDir)).toEqual(['journal.1.log']);
   });
 
   it('refuses a directory written by a newer format, and one that is not ours', () => {
@@ -366,6 +411,41 @@ describe('compaction', () => {
     expect(
       (await second.json('GET', '/v1/payments', { apiKey: 'sk_test_compaction_gone' })).body.data,
     ).toEqual([]);
+  });
+
+  it('compacts at start-up a journal of 16 MiB or more that is over twice the live data, not only once it doubled again', () => {
+    const dataDir = newDirectory();
+    const keyId = 'k'.repeat(22);
+    // One key's clock offset changed over and over: 17 MiB of journal, one number of live data.
+    const header = encodeLine({
+      format: 'payment-service-mock-journal',
+      version: 1,
+      generation: 1,
+    });
+    const group = encodeStep(
+      Array.from({ length: 4000 }, (_, index) => changeJson(['o', keyId, index])),
+    );
+    const lines = Math.ceil((MIN_COMPACT_BYTES + (1 << 20)) / group.length);
+    writeFileSync(join(dataDir, 'journal.1.log'), header + group.repeat(lines));
+    const { logs } = start(dataDir);
+    expect(readdirSync(dataDir).sort()).toEqual(['LOCK', 'journal.2.log']);
+    const compacted = readFileSync(join(dataDir, 'journal.2.log'), 'utf8');
+    expect(compacted.length).toBeLessThan(200);
+    expect(compacted).toContain(`["o","${keyId}",3999]`);
+    expect(logs).toEqual([
+      expect.stringMatching(
+        /compacted .*journal\.2\.log at start-up \(\d+ bytes, mostly data no longer live, now \d+\)/,
+      ),
+    ]);
+  });
+
+  it('leaves at start-up a journal under 16 MiB, or one mostly live, as it is', async () => {
+    const dataDir = newDirectory();
+    const first = start(dataDir).harness;
+    for (let index = 0; index < 5; index++) await created(first, `k${index}`);
+    first.mock.close();
+    start(dataDir);
+    expect(readdirSync(dataDir).sort()).toEqual(['LOCK', 'journal.1.log']);
   });
 
   it("writes a create's answer once (it names its payment), and replays it byte for byte after the payment changed, compacted or not", async () => {

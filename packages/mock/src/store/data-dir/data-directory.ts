@@ -10,6 +10,7 @@ import {
   readdirSync,
   readSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -24,11 +25,14 @@ import {
   type JournalHeader,
   readJournal,
 } from './journal-file.js';
-import { DataDirectoryError, lockDataDirectory } from './lock.js';
+import { DataDirectoryError, fileError, lockDataDirectory } from './lock.js';
 
 export { DataDirectoryError } from './lock.js';
 
-/** The journal is compacted once it is larger than this and than the live data. */
+/**
+ * The journal is compacted once it is larger than this and than the live data, and twice its
+ * last compacted size (at start-up, twice the live data).
+ */
 export const MIN_COMPACT_BYTES = 16 * 1024 * 1024;
 /** How often written changes are forced to the disk (fdatasync), in ms. */
 export const FSYNC_INTERVAL_MS = 1000;
@@ -112,7 +116,7 @@ export class DataDirectory implements StoreJournal {
       return new DataDirectory(path, generation, release, options, journal);
     } catch (error) {
       release();
-      throw error;
+      throw fileError('use', (error as NodeJS.ErrnoException).path ?? path, error);
     }
   }
 
@@ -125,7 +129,12 @@ export class DataDirectory implements StoreJournal {
     const unread = this.unread;
     if (unread === undefined) return 0;
     this.unread = undefined;
-    const fd = openSync(unread.file, 'r+');
+    let fd: number;
+    try {
+      fd = openSync(unread.file, 'r+');
+    } catch (error) {
+      throw fileError('open', unread.file, error);
+    }
     try {
       const read = readJournal(
         (buffer, offset, length, position) => readSync(fd, buffer, offset, length, position),
@@ -140,7 +149,13 @@ export class DataDirectory implements StoreJournal {
         fsyncSync(fd);
       }
       this.fileBytes = read.validBytes;
-      for (const older of unread.older) unlinkSync(older);
+      for (const older of unread.older) {
+        try {
+          unlinkSync(older);
+        } catch (error) {
+          throw fileError('delete', older, error);
+        }
+      }
       return read.changes;
     } finally {
       closeSync(fd);
@@ -153,7 +168,18 @@ export class DataDirectory implements StoreJournal {
       throw new TypeError('DataDirectory.attach: replay() the journal before attaching a store');
     }
     this.content = content;
-    this.compactAt = Math.max(MIN_COMPACT_BYTES, this.fileBytes * 2);
+    // The file's last compacted size is not known after a restart; the live data is what a
+    // compaction would write now. A journal that outgrew it twice over (a reset, expiries, a
+    // key's oldest data forgotten before the restart) is compacted now, not after doubling again.
+    this.compactAt = Math.max(MIN_COMPACT_BYTES, content.liveBytes() * 2);
+    if (this.fileBytes >= this.compactAt) {
+      const before = this.fileBytes;
+      if (this.compact()) {
+        this.options.log?.(
+          `data directory: compacted ${this.journalPath} at start-up (${before} bytes, mostly data no longer live, now ${this.fileBytes})`,
+        );
+      }
+    }
     this.fsyncTimer = setInterval(() => this.syncInBackground(), FSYNC_INTERVAL_MS);
     this.fsyncTimer.unref?.();
   }
@@ -387,6 +413,15 @@ function openJournal(path: string): {
   unread?: { file: string; older: string[] };
 } {
   const names = readdirSync(path);
+  for (const name of names) {
+    if (!JOURNAL.test(name)) continue;
+    const file = join(path, name);
+    if (!statSync(file).isFile()) {
+      throw new DataDirectoryError(
+        `${file} is not a file (a directory, or something else named as a journal): the sandbox keeps its journal in a file of that name. Move it out of the data directory, or choose another --data-dir.`,
+      );
+    }
+  }
   const generations = names
     .map((name) => JOURNAL.exec(name)?.[1])
     .filter((value): value is string => value !== undefined)

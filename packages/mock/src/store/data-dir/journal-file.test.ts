@@ -41,9 +41,14 @@ describe('readJournal', () => {
     for (const chunk of [7, 64, 1 << 20]) expect(readAll(file, chunk).seen).toEqual(mixed);
   });
 
-  it('leaves out a torn last line, with or without its newline, and says where it starts', () => {
+  it('leaves out a torn last line (one without its newline) and says where it starts', () => {
     const whole = header + changes.map(encodeLine).join('');
-    for (const tail of ['0badc0de ["o","k', '0badc0de ["o","k",1]\n', 'zz']) {
+    for (const tail of [
+      '0badc0de ["o","k',
+      '0badc0de ["o","k",1]',
+      'zz',
+      encodeLine(['o', 'k', 1]).slice(0, -1),
+    ]) {
       const file = Buffer.from(whole + tail);
       const { seen, result } = readAll(file, 16);
       expect(seen).toEqual(changes);
@@ -87,6 +92,37 @@ describe('readJournal', () => {
     const offset = Buffer.byteLength(header + lines[0]);
     expect(() => readAll(file, 16)).toThrowError(DataDirectoryError);
     expect(() => readAll(file, 16)).toThrowError(`journal.1.log is corrupt at byte ${offset}`);
+  });
+
+  it('refuses a complete last line whose checksum fails as damage, not a torn write: file, offset and the way back', () => {
+    const lines = changes.map(encodeLine);
+    const last = lines[3] as string;
+    // One byte of the last change flipped; its newline is there: it was written whole.
+    const flipped = `${last.slice(0, 20)}${last[20] === '1' ? '2' : '1'}${last.slice(21)}`;
+    const offset = Buffer.byteLength(header + lines.slice(0, 3).join(''));
+    for (const chunk of [16, 1 << 20]) {
+      const file = Buffer.from(header + lines.slice(0, 3).join('') + flipped);
+      expect(() => readAll(file, chunk)).toThrowError(
+        `the journal journal.1.log is corrupt at byte ${offset}: the last line, whole with its newline, does not match its checksum or is not JSON`,
+      );
+      expect(() => readAll(file, chunk)).toThrowError(
+        `Restore the directory from a backup; or, to start from the changes before it (that line and everything after it are lost), stop every sandbox on the directory and cut the file there: truncate -s ${offset} 'journal.1.log'`,
+      );
+    }
+  });
+
+  it('names the file and the offset of a change the reader of changes refuses', () => {
+    const lines = changes.map(encodeLine);
+    const file = Buffer.from(
+      header + lines[0] + encodeStep([lines[1]?.slice(9, -1) as string, '["zz","k"]']) + lines[2],
+    );
+    const offset = Buffer.byteLength(header + lines[0]);
+    const refuse = (line: JournalLine) => {
+      if (line[0] === ('zz' as never)) throw new TypeError('a change of unknown kind "zz"');
+    };
+    expect(() => readJournal(reader(file), '/d/journal.1.log', refuse, 16)).toThrowError(
+      `the journal /d/journal.1.log holds a change at byte ${offset} that this version cannot apply (a change of unknown kind "zz")`,
+    );
   });
 
   it('refuses a checksum that is not eight hex digits, even when its value would match', () => {

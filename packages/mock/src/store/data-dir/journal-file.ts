@@ -83,9 +83,10 @@ const CHUNK_BYTES = 64 << 10;
 /**
  * Reads a journal file line by line, handing each change to `onChange` as soon as it is checked
  * (nothing is held: a 100 MB journal is replayed in one pass with little garbage). A last line
- * without its newline, or whose checksum fails, is a write cut short by a crash: it is left out
- * and reported in `tornAt`. Any other bad line is corruption: a `DataDirectoryError` naming the
- * file and the byte offset.
+ * without its newline is a write cut short by a crash: it is left out and reported in `tornAt`.
+ * Any other bad line (a whole line whose checksum fails, the last one included), and a change
+ * `onChange` throws on, is corruption: a `DataDirectoryError` naming the file, the byte offset
+ * and how to recover.
  *
  * @example
  * const fd = openSync(path, 'r');
@@ -148,39 +149,39 @@ export function readJournal(
     const value = checkedValue(buffer, start, end, lineText);
     const offset = base + start;
     if (value === undefined) {
-      if (end + 1 === filled) {
-        refill();
-        if (eof && end + 1 === filled) {
-          tornAt = offset;
-          break;
-        }
-      }
+      // A whole line (its newline written) whose checksum fails was not cut short by a crash,
+      // last or not: it is damage, and what it held may have been answered.
+      if (end + 1 === filled) refill();
+      const where = eof && end + 1 === filled ? 'the last line, whole with its newline,' : 'a line';
       throw new DataDirectoryError(
-        `the journal ${path} is corrupt at byte ${offset} (a line whose checksum or JSON is wrong, not at the end of the file). Restore the directory from a backup, or move it away to start empty.`,
+        `the journal ${path} is corrupt at byte ${offset}: ${where} does not match its checksum or is not JSON (damage on disk, not a write cut short by a crash, which leaves a last line without its newline). ${recovery(path, offset)}`,
       );
     }
     if (header === undefined) {
       header = checkHeader(value, path);
-    } else if (!Array.isArray(value) || typeof value[0] !== 'string') {
-      throw new DataDirectoryError(
-        `the journal ${path} holds a line that is not a change at byte ${offset}. Restore the directory from a backup, or move it away to start empty.`,
-      );
-    } else if (value[0] === 'g') {
-      const group = value[1];
-      if (
-        !Array.isArray(group) ||
-        !group.every(
-          (line) => Array.isArray(line) && typeof line[0] === 'string' && line[0] !== 'g',
-        )
-      ) {
+    } else if (Array.isArray(value) && value[0] === 'g') {
+      const group: unknown = value[1];
+      if (!Array.isArray(group) || !group.every((line) => isChange(line) && line[0] !== 'g')) {
         throw new DataDirectoryError(
-          `the journal ${path} holds a group of changes that is not a list of changes at byte ${offset}. Restore the directory from a backup, or move it away to start empty.`,
+          `the journal ${path} holds a group of changes that is not a list of changes at byte ${offset}. ${recovery(path, offset)}`,
         );
       }
-      for (const line of group as JournalLine[]) onChange(line);
+      try {
+        for (const line of group as JournalLine[]) onChange(line);
+      } catch (error) {
+        throw notApplied(error, path, offset);
+      }
       changes += group.length;
+    } else if (!isChange(value)) {
+      throw new DataDirectoryError(
+        `the journal ${path} holds a line that is not a change at byte ${offset} (a change is a list of its kind and its key id, both strings, then its data). ${recovery(path, offset)}`,
+      );
     } else {
-      onChange(value as JournalLine);
+      try {
+        onChange(value as unknown as JournalLine);
+      } catch (error) {
+        throw notApplied(error, path, offset);
+      }
       changes++;
     }
     start = end + 1;
@@ -191,6 +192,30 @@ export function readJournal(
     );
   }
   return { header, changes, validBytes: tornAt ?? base + filled, tornAt };
+}
+
+/** Whether a line's value has the frame of a change: its kind and its key id, both strings. */
+function isChange(value: unknown): value is [string, string, ...unknown[]] {
+  return Array.isArray(value) && typeof value[0] === 'string' && typeof value[1] === 'string';
+}
+
+/**
+ * How to get going again from a journal damaged at `offset`: a backup, or the changes before it.
+ *
+ * @example
+ * recovery('/data/journal.1.log', 4096); // 'Restore the directory from a backup; or, to start …'
+ */
+export function recovery(path: string, offset: number): string {
+  const quoted = `'${path.replaceAll("'", "'\\''")}'`;
+  return `Restore the directory from a backup; or, to start from the changes before it (that line and everything after it are lost), stop every sandbox on the directory and cut the file there: truncate -s ${offset} ${quoted}`;
+}
+
+/** A change that could not be applied (of an unknown kind, or with wrong types), named by file and offset. */
+function notApplied(error: unknown, path: string, offset: number): DataDirectoryError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new DataDirectoryError(
+    `the journal ${path} holds a change at byte ${offset} that this version cannot apply (${message}): written by hand, by another program or by a bug. ${recovery(path, offset)}`,
+  );
 }
 
 /**

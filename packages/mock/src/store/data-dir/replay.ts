@@ -1,27 +1,35 @@
 // Rebuilds the store from a journal: each change applied in order, later lines replacing earlier ones.
 import type { Account } from '../account.js';
 import type { MemoryStore } from '../accounts.js';
-import type { JournalAttempt, JournalLine } from '../journal.js';
+import { isKeyId, type JournalAttempt, type JournalLine } from '../journal.js';
+import { describeProblem, type RecordChecks, type RecordProblem } from '../record-checks.js';
 import type { IdempotencyRecord } from '../records.js';
 import type { EndpointRecord } from '../webhook-state.js';
 import { DataDirectoryError } from './lock.js';
 
-/** A journal's reader: hands each change, in order, to `apply`. */
+/**
+ * A journal's reader: hands each change, in order, to `apply`; what `apply` throws it refuses
+ * naming the file and the line's byte offset (see `readJournal`).
+ */
 export type JournalSource = (apply: (line: JournalLine) => void) => unknown;
 
 /**
  * Applies a journal's changes, as they are read, to an empty store (which must not write them
- * again while it does), then queues the attempts that were never made. Returns the accounts with attempts queued or
+ * again while it does), then queues the attempts that were never made. Each change is checked
+ * first (`checks`: the rules of the API and of `restore()`): one that fails them throws a
+ * `DataDirectoryError` naming the kind of record and the field, which the reader refuses the
+ * start with, naming the file and the byte offset. Returns the accounts with attempts queued or
  * payments to settle, for the dispatcher to watch: what fell due while the sandbox was down
  * goes out at once.
  *
  * @example
- * const accounts = replayJournal(store, (apply) => directory.replay(apply), undefined);
+ * const accounts = replayJournal(store, (apply) => directory.replay(apply), undefined, checks);
  */
 export function replayJournal(
   store: MemoryStore,
   source: JournalSource,
   defaultEndpoint: EndpointRecord | undefined,
+  checks: RecordChecks,
 ): Account[] {
   // Attempts queued and not yet made, per key id, by sequence: resolved once every line is in.
   const waiting = new Map<string, Map<number, JournalAttempt>>();
@@ -36,6 +44,13 @@ export function replayJournal(
     return account;
   };
   source((line) => {
+    const refuse = (what: string, problem: RecordProblem): never => {
+      throw new DataDirectoryError(
+        `${describeProblem(what, problem)}; the sandbox checks what it reads back as it checks what the API receives`,
+      );
+    };
+    const shape = checkShape(line, checks);
+    if (shape !== undefined) refuse(shape[0], shape[1]);
     const keyId = line[1];
     switch (line[0]) {
       case 'p': {
@@ -56,6 +71,20 @@ export function replayJournal(
       case 'i': {
         const account = accountOf(keyId);
         const data = line[2];
+        // A create's answer names its payment: the body is put in place, then the record checked.
+        const named = line[3];
+        if (named !== undefined && typeof data?.response === 'object' && data.response !== null) {
+          const json = account.payments.get(named)?.json;
+          if (json === undefined) {
+            refuse('an Idempotency-Key record', {
+              field: 'payment id',
+              message: `its answer's body is payment ${named}, which the journal does not hold before this line`,
+            });
+          }
+          data.response.body = json as string;
+        }
+        const problem = checks.idempotencyRecord(data, false);
+        if (problem !== undefined) refuse('an Idempotency-Key record', problem);
         const response = data.response;
         // The shape the service's records have (a copy: the answer is added once it is stored).
         const record: IdempotencyRecord = {
@@ -71,10 +100,7 @@ export function replayJournal(
         const existing = account.idempotencyRecords.get(record.key);
         if (existing !== undefined) store.deleteIdempotencyRecord(account, existing);
         store.addIdempotencyRecord(account, record);
-        if (response !== undefined) {
-          if (line[3] !== undefined) response.body = paymentBody(account, line[3]);
-          store.completeIdempotencyRecord(account, record, response);
-        }
+        if (response !== undefined) store.completeIdempotencyRecord(account, record, response);
         break;
       }
       case 'i-': {
@@ -119,7 +145,9 @@ export function replayJournal(
         break;
       default:
         // A change this version does not know cannot come from its own format version.
-        throw new TypeError(`unknown journal change ${JSON.stringify((line as unknown[])[0])}`);
+        throw new TypeError(
+          `a change of unknown kind ${JSON.stringify((line as unknown[])[0])} (this version knows p, p-, i, i-, f, o, r, e, e-, v, q, q-, l)`,
+        );
     }
   });
   const watched = new Set<Account>();
@@ -143,16 +171,123 @@ export function replayJournal(
   return [...watched];
 }
 
+/** The elements each change has (`i` may name a payment as its answer's body: 3 or 4). */
+const LENGTHS: Readonly<Record<string, readonly number[]>> = {
+  p: [7],
+  'p-': [3],
+  i: [3, 4],
+  'i-': [3],
+  f: [3],
+  o: [3],
+  r: [2],
+  e: [4],
+  'e-': [3],
+  v: [3],
+  q: [3],
+  'q-': [3],
+  l: [3],
+};
+
+/** What kind of record each change holds, as a refusal names it. */
+const KINDS: Readonly<Record<string, string>> = {
+  p: 'a payment',
+  'p-': 'a payment removed',
+  i: 'an Idempotency-Key record',
+  'i-': 'an Idempotency-Key record removed',
+  f: "a key's faults",
+  o: "a key's clock offset",
+  r: 'a reset',
+  e: 'a webhook endpoint',
+  'e-': 'a webhook endpoint removed',
+  v: 'an event',
+  q: 'a delivery attempt queued',
+  'q-': 'a delivery attempt made',
+  l: 'a delivery log entry',
+};
+
+const isId = (value: unknown) =>
+  typeof value === 'string' && value.length > 0 && value.length <= 255;
+
 /**
- * The text of the payment a replayed answer names: the stored payment as it is at this point of
- * the journal (one string in memory, as before the restart).
+ * What is wrong with a change as read, before it is applied: its kind and length, the key id, and
+ * the record it holds (`checks`); an `i` change is checked once its answer's body is in place.
  */
-function paymentBody(account: Account, id: string): string {
-  const json = account.payments.get(id)?.json;
-  if (json === undefined) {
-    throw new DataDirectoryError(
-      `the journal names payment ${id} as an answer's body before that payment is in it. Restore the directory from a backup, or move it away to start empty.`,
-    );
+function checkShape(
+  line: readonly unknown[],
+  checks: RecordChecks,
+): [string, RecordProblem] | undefined {
+  const type = line[0];
+  const lengths =
+    typeof type === 'string' && Object.hasOwn(LENGTHS, type) ? LENGTHS[type] : undefined;
+  // A kind this version does not know is refused by the switch (`default`).
+  if (lengths === undefined) return undefined;
+  const what = KINDS[type as string] as string;
+  if (!lengths.includes(line.length)) {
+    const message = `a ${type} change has ${lengths.join(' or ')} elements; this one has ${line.length}`;
+    return [what, { field: 'change', message }];
   }
-  return json;
+  if (!isKeyId(line[1])) {
+    return [
+      what,
+      {
+        field: 'key id',
+        message: 'the key id must be 22 base64url characters (a hash of the API key)',
+      },
+    ];
+  }
+  const problem = checkRecord(line, checks);
+  return problem === undefined ? undefined : [what, problem];
+}
+
+/** The checks of the record one change holds (not an `i` change: see `checkShape`). */
+function checkRecord(line: readonly unknown[], checks: RecordChecks): RecordProblem | undefined {
+  const id = (field: string) =>
+    isId(line[2])
+      ? undefined
+      : { field, message: `${field} must be a string of 1 to 255 characters` };
+  switch (line[0]) {
+    case 'p':
+      return checks.payment({
+        id: line[2],
+        json: line[3],
+        token: line[4],
+        settlesAt: line[5],
+        timeline: line[6],
+      });
+    case 'p-':
+      return id('payment id');
+    case 'i':
+      return line[3] === undefined || isId(line[3])
+        ? undefined
+        : {
+            field: 'payment id',
+            message: "the answer's payment id must be a string of 1 to 255 characters",
+          };
+    case 'i-':
+      return id('Idempotency-Key');
+    case 'f':
+      return checks.faults(line[2]);
+    case 'o':
+      return checks.offset(line[2]);
+    case 'e':
+      return checks.endpoint(line[2], line[3]);
+    case 'e-':
+      return id('endpoint id');
+    case 'v':
+      return checks.event(line[2]);
+    case 'q': {
+      const attempt = line[2] as { endpointId?: unknown } | null;
+      const problem = checks.attempt(attempt);
+      if (problem !== undefined || isId(attempt?.endpointId)) return problem;
+      return { field: 'endpointId', message: 'endpointId must be an endpoint id' };
+    }
+    case 'q-':
+      return Number.isSafeInteger(line[2]) && (line[2] as number) >= 0
+        ? undefined
+        : { field: 'sequence', message: 'the sequence must be an integer from 0' };
+    case 'l':
+      return checks.delivery(line[2]);
+    default:
+      return undefined;
+  }
 }

@@ -1,6 +1,7 @@
 // What every account handle of one Redis store shares: the runner, the prefix, the limits, the clock.
 import type { StoreLimits } from '../accounts.js';
 import type { LeaseKeeper } from './lease-keeper.js';
+import type { RecordReading } from './reading.js';
 import type { ScriptRunner } from './runner.js';
 
 /** The settings of one `RedisStore`, as its account handles see them. */
@@ -20,4 +21,6 @@ export interface RedisContext {
   owner: string;
   /** Renews the leases this instance holds while it sends. */
   leases: LeaseKeeper;
+  /** Checks every record read back (the API's and restore()'s rules); a failure is a 503. */
+  reading: RecordReading;
 }

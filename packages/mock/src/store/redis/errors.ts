@@ -4,9 +4,22 @@ import { StoreUnavailableError } from '../store.js';
 
 export { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../store.js';
 
-/** The store holds data of another format version (or not ours) under the prefix: refused. */
-export class StoreFormatError extends Error {
-  override readonly name = 'StoreFormatError';
+/**
+ * The store holds data of another format version (or not ours) under the prefix: refused at
+ * start; met while running (another version took the prefix over), a request answers `503
+ * store_unavailable` and the error is logged.
+ */
+export class StoreFormatError extends StoreUnavailableError {
+  override readonly name: string = 'StoreFormatError';
+}
+
+/**
+ * The store answered what no script of the sandbox returns (a wrong type, an error nobody
+ * raised): something between, or not a Valkey/Redis server. The connection is dropped and made
+ * again; the request answers `503 store_unavailable`, and the error is logged.
+ */
+export class StoreReplyError extends StoreUnavailableError {
+  override readonly name: string = 'StoreReplyError';
 }
 
 /** Replies of a server that is up but cannot serve now (loading, failing over, busy with a script). */

@@ -1,6 +1,7 @@
 // Opens the Redis store from its URL: the client, the connection, the format check, and a description safe to print.
 import type { StoreLimits } from '../accounts.js';
-import { createRedisClient } from './client.js';
+import type { RecordChecks } from '../record-checks.js';
+import { createRedisClient, maxReplyBytes } from './client.js';
 import { DEFAULT_PREFIX } from './keys.js';
 import { RedisStore } from './redis-store.js';
 import { describeRedisUrl } from './url.js';
@@ -16,6 +17,8 @@ export interface OpenRedisStoreOptions {
   commandTimeoutMs?: number;
   /** Where connection errors and forgotten idle keys are told (without the password). */
   log?: (line: string) => void;
+  /** The checks every record read back passes. */
+  checks: RecordChecks;
 }
 
 /**
@@ -34,6 +37,7 @@ export async function openRedisStore(
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const where = describeRedisUrl(options.url);
   const client = await createRedisClient(options.url, {
+    maxReplyBytes: maxReplyBytes(options.limits),
     ...(options.commandTimeoutMs === undefined
       ? {}
       : { commandTimeoutMs: options.commandTimeoutMs }),
@@ -41,6 +45,7 @@ export async function openRedisStore(
   });
   const store = await RedisStore.connect(client, {
     limits: options.limits,
+    checks: options.checks,
     prefix,
     where,
     ...(options.log === undefined ? {} : { log: options.log }),

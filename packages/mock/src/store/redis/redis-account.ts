@@ -2,7 +2,6 @@
 import type { components, SandboxComponents } from '@payment-service/openapi';
 import { takeDrop, takeFailure } from '../../shared/faults.js';
 import type { ProblemInit } from '../../shared/problems.js';
-import type { StoreLimits } from '../accounts.js';
 import { paymentBytes, recordBytes, responseBytes, stringBytes } from '../memory.js';
 import type {
   IdempotencyRecord,
@@ -14,8 +13,16 @@ import type {
 import { MAX_TIMELINE_STEPS, StoredPayment as Stored } from '../records.js';
 import type { RecordedEntry } from '../request-log.js';
 import type { AccountStore, IdempotencyCompletion, PaymentPage } from '../store.js';
-import { decodeEntry, decodePayments, decodeRecord, encodeRecord, paymentMeta } from './codec.js';
+import {
+  decodeEntry,
+  decodePayments,
+  decodeRecord,
+  encodeRecord,
+  paymentMeta,
+  rememberPayment,
+} from './codec.js';
 import type { RedisContext } from './context.js';
+import { StoreUnavailableError } from './errors.js';
 import { RedisWebhooks } from './redis-webhooks.js';
 import type { ScriptName } from './scripts.js';
 
@@ -35,16 +42,18 @@ const ENTRY_BYTES = 256;
 
 /**
  * The arguments of `psm_claim_key` after the account's hash and generation (also the claim of
- * `psm_open`): the record, its bytes, the key's time and the per-key caps.
+ * `psm_open`): the record, its bytes, the key's time, the per-key caps, and the instance taking
+ * it with its clock (a record in flight for an instance that stopped beating may be taken over).
  *
  * @example
- * await account.run('psm_claim_key', ...claimArguments(limits, record, accountNow));
+ * await account.run('psm_claim_key', ...claimArguments(context, record, accountNow));
  */
 export function claimArguments(
-  limits: StoreLimits,
+  context: Pick<RedisContext, 'limits' | 'owner' | 'clock'>,
   record: IdempotencyRecord,
   accountNow: number,
 ): (string | number)[] {
+  const { limits, owner, clock } = context;
   return [
     record.key,
     encodeRecord(record),
@@ -54,6 +63,8 @@ export function claimArguments(
     record.serverExpiresAt,
     limits.maxIdempotencyRecordsPerKey,
     limits.keyMemoryBudgetBytes,
+    owner,
+    clock === undefined ? '' : clock(),
   ];
 }
 
@@ -96,10 +107,15 @@ export class RedisAccount implements AccountStore {
 
   /** Takes the account's state as just read. */
   refresh([generation, offset, faults, hooks, endpoints, kept, settles]: AccountState): void {
+    const { reading } = this.context;
+    const seconds = Number(offset);
+    const problem = reading.checks.offset(seconds);
+    if (problem !== undefined) throw reading.refuse(this.key, "a key's clock offset", problem);
+    reading.checkText(faults, this.key, "a key's faults", (value) => reading.checks.faults(value));
     this.generation = generation;
     this.kept = kept === 1;
     this.settlesNext = settles === '' ? undefined : Number(settles);
-    this.offsetSeconds = Number(offset);
+    this.offsetSeconds = seconds;
     this.faults = JSON.parse(faults) as Faults;
     this.endpoints = Number(endpoints);
     if (hooks === '1') this.hooks ??= new RedisWebhooks(this);
@@ -117,6 +133,16 @@ export class RedisAccount implements AccountStore {
   /** Runs one plain command. */
   command<T>(run: () => Promise<T>): Promise<T> {
     return this.context.runner.command(run);
+  }
+
+  /** Payments of a script's answer from `from`, checked (see `decodePayments`). */
+  decodePayments(fields: readonly unknown[], from: number): StoredPayment[] {
+    return decodePayments(fields, from, this.context.reading, this.part('p'));
+  }
+
+  /** An Idempotency-Key record read back, checked (see `decodeRecord`). */
+  decodeRecord(text: string): IdempotencyRecord {
+    return decodeRecord(text, this.context.reading, this.part('i'));
   }
 
   /** The key of one of the account's parts (see keys.ts). */
@@ -161,22 +187,28 @@ export class RedisAccount implements AccountStore {
       delete this.faults[which];
       return undefined;
     }
+    const { reading } = this.context;
+    const check = (value: unknown) => reading.checks.faults(value);
+    reading.checkText(answer[1], this.key, "a key's faults", check);
+    // The fault taken is checked as the faults it was part of.
+    const taken = `{${JSON.stringify(which)}:${answer[0]}}`;
+    reading.checkText(taken, this.key, "a key's faults", check);
     this.faults = JSON.parse(answer[1]) as Faults;
     return JSON.parse(answer[0]) as unknown;
   }
 
   async payment(id: string): Promise<StoredPayment | undefined> {
-    return decodePayments((await this.run('psm_payment', id)) as unknown[])[0];
+    return this.decodePayments((await this.run('psm_payment', id)) as unknown[], 0)[0];
   }
 
   async listPayments(limit: number, startingAfter?: string): Promise<PaymentPage | undefined> {
     const answer = (await this.run('psm_list', limit, startingAfter ?? '')) as unknown[] | null;
     if (answer === null) return undefined;
-    return { data: decodePayments(answer, 1), has_more: answer[0] === 1 };
+    return { data: this.decodePayments(answer, 1), has_more: answer[0] === 1 };
   }
 
   async storedPayments(): Promise<StoredPayment[]> {
-    return decodePayments((await this.run('psm_payments')) as unknown[]);
+    return this.decodePayments((await this.run('psm_payments')) as unknown[], 0);
   }
 
   async createPayment(
@@ -195,10 +227,14 @@ export class RedisAccount implements AccountStore {
         changes ?? undefined,
       );
     const { limits } = this.context;
+    // What this process writes holds: read back, it is not checked again.
+    const { reading } = this.context;
+    const meta = paymentMeta(record);
+    rememberPayment(reading, record, meta);
     const args: (string | number)[] = [
       record.id,
       record.json,
-      paymentMeta(record),
+      meta,
       record.settlesAt ?? '',
       paymentBytes(build(0)),
       limits.maxPaymentsPerKey,
@@ -210,9 +246,16 @@ export class RedisAccount implements AccountStore {
       const { record: claimed, response } = idempotency;
       const inFlight = encodeRecord({ ...claimed, response: undefined });
       const completed = encodeRecord({ ...claimed, response });
+      reading.known.add(completed);
       args.push(claimed.key, inFlight, completed, responseBytes(response));
     }
     const answer = await this.run('psm_create', ...args);
+    if (answer === 'TAKEN') {
+      // Another instance took the key over, this one being presumed dead: it makes the payment.
+      throw new StoreUnavailableError(
+        'the store gave this Idempotency-Key to another instance while this one did not answer its heartbeat',
+      );
+    }
     if (idempotency !== undefined) idempotency.record.response = idempotency.response;
     if (answer === 'CLOSED') {
       this.closed = true;
@@ -266,7 +309,7 @@ export class RedisAccount implements AccountStore {
   }
 
   async takeDueSettlements(accountNow: number): Promise<StoredPayment[]> {
-    return decodePayments((await this.run('psm_settle', accountNow)) as unknown[]);
+    return this.decodePayments((await this.run('psm_settle', accountNow)) as unknown[], 0);
   }
 
   mayHaveDueSettlements(accountNow: number): boolean {
@@ -287,7 +330,7 @@ export class RedisAccount implements AccountStore {
 
   async idempotencyRecord(key: string): Promise<IdempotencyRecord | undefined> {
     const text = await this.command(() => this.context.runner.client.hget(this.part('i'), key));
-    return text === null ? undefined : decodeRecord(text);
+    return text === null ? undefined : this.decodeRecord(text);
   }
 
   async claimIdempotencyKey(
@@ -299,12 +342,12 @@ export class RedisAccount implements AccountStore {
       this.closed = true;
       return undefined;
     }
-    return answer === null ? undefined : decodeRecord(answer as string);
+    return answer === null ? undefined : this.decodeRecord(answer as string);
   }
 
   /** The arguments of a claim (after the account's hash and generation). */
   claimArgs(record: IdempotencyRecord, accountNow: number): (string | number)[] {
-    return claimArguments(this.context.limits, record, accountNow);
+    return claimArguments(this.context, record, accountNow);
   }
 
   async completeIdempotencyRecord(
@@ -314,11 +357,13 @@ export class RedisAccount implements AccountStore {
     const inFlight = encodeRecord({ ...record, response: undefined });
     record.response = response;
     const { limits } = this.context;
+    const completed = encodeRecord(record);
+    this.context.reading.known.add(completed);
     await this.run(
       'psm_complete_key',
       record.key,
       inFlight,
-      encodeRecord(record),
+      completed,
       responseBytes(response),
       limits.maxIdempotencyRecordsPerKey,
       limits.keyMemoryBudgetBytes,
@@ -334,7 +379,7 @@ export class RedisAccount implements AccountStore {
   }
 
   async listIdempotencyRecords(): Promise<IdempotencyRecord[]> {
-    return ((await this.run('psm_keys')) as string[]).map(decodeRecord);
+    return ((await this.run('psm_keys')) as string[]).map((text) => this.decodeRecord(text));
   }
 
   get webhooks(): RedisWebhooks | undefined {
@@ -371,6 +416,6 @@ export class RedisAccount implements AccountStore {
     const stored = await this.command(() =>
       this.context.runner.client.lrange(this.part('r'), 0, -1),
     );
-    return stored.reverse().map(decodeEntry);
+    return stored.reverse().map((text) => decodeEntry(text, this.context.reading, this.part('r')));
   }
 }

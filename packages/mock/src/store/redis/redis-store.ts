@@ -2,13 +2,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StoreLimits } from '../accounts.js';
+import type { RecordChecks } from '../record-checks.js';
 import type { IdempotencyRecord, StoredPayment } from '../records.js';
 import type { AccountStore, OpenAhead, OpenClaim, SandboxStore } from '../store.js';
-import { decodePayments, decodeRecord } from './codec.js';
+import { withStoreBudget } from './budget.js';
 import type { RedisContext } from './context.js';
-import { StoreFormatError, StoreUnavailableError } from './errors.js';
+import { StoreFormatError, StoreReplyError, StoreUnavailableError } from './errors.js';
+import { Heartbeat } from './heartbeat.js';
 import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
 import { LeaseKeeper } from './lease-keeper.js';
+import { RecordReading } from './reading.js';
 import {
   ACCOUNT_STATE_LENGTH,
   type AccountState,
@@ -29,14 +32,24 @@ export interface RedisStoreOptions {
   clock?: () => number;
   /**
    * How long a claimed delivery attempt stays leased to its instance if it stops renewing it
-   * (it died): another instance takes the attempt over after this (ms). Default 5 s.
+   * (it died): another instance takes the attempt over after this (ms); and how long an instance
+   * counts as alive after its last heartbeat (its Idempotency-Keys in flight are taken over
+   * after that). Default 5 s.
    */
   leaseMs?: number;
   /** The store's URL with the password masked (`describeRedisUrl`), for errors. */
   where?: string;
-  /** Where the store tells what it forgets (idle keys forgotten to make room). */
+  /**
+   * Where the store tells what it forgets (idle keys forgotten to make room) and the records it
+   * refuses to read.
+   */
   log?: (line: string) => void;
+  /** The checks every record read back passes (app/record-checks.ts builds them from the spec). */
+  checks: RecordChecks;
 }
+
+/** How long `health` waits for the store's answer (ms): a load balancer's check is short. */
+const HEALTH_TIMEOUT_MS = 1000;
 
 /** Account handles a store keeps (one per key in use); beyond it the oldest is dropped. */
 const MAX_HANDLES = 10_000;
@@ -69,6 +82,8 @@ export class RedisStore implements SandboxStore {
   private constructor(
     private readonly context: RedisContext,
     private readonly log: ((line: string) => void) | undefined,
+    /** Marks this instance alive: its Idempotency-Keys in flight are taken over only once it died. */
+    private readonly heartbeat: Heartbeat,
   ) {
     this.keys = storeKeys(context.prefix);
   }
@@ -82,7 +97,7 @@ export class RedisStore implements SandboxStore {
     const where = options.where ?? 'the configured Valkey/Redis';
     const prefix = options.prefix ?? DEFAULT_PREFIX;
     const keys = storeKeys(prefix);
-    const runner = new ScriptRunner(client, where);
+    const runner = new ScriptRunner(client, where, options.log);
     if (client.status === 'wait') {
       let refused: Error | undefined;
       const onError = (error: Error) => {
@@ -113,7 +128,7 @@ export class RedisStore implements SandboxStore {
     const clock = options.clock;
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     const owner = randomUUID();
-    return new RedisStore(
+    const store = new RedisStore(
       {
         runner,
         prefix,
@@ -122,9 +137,41 @@ export class RedisStore implements SandboxStore {
         leaseMs,
         owner,
         leases: new LeaseKeeper({ leaseMs, owner, clock }),
+        reading: new RecordReading(options.checks, options.log),
       },
       options.log,
+      new Heartbeat({
+        aliveMs: leaseMs,
+        clock,
+        beat: (now, aliveMs) => runner.script('psm_beat', ['', prefix], [now, aliveMs, owner]),
+      }),
     );
+    await store.heartbeat.start();
+    return store;
+  }
+
+  /**
+   * Whether the store serves now: connected, and `<prefix>format` read back within
+   * `HEALTH_TIMEOUT_MS` as this format (or not set yet: the next write marks it). Else why not,
+   * without the address.
+   */
+  async health(): Promise<string | undefined> {
+    const notConnected = 'its store (Valkey/Redis) is not connected';
+    if (this.client.status !== 'ready' || this.client.stream?.writable !== true)
+      return notConnected;
+    let format: unknown;
+    try {
+      format = await withStoreBudget(HEALTH_TIMEOUT_MS, () =>
+        this.context.runner.command(() => this.client.get(this.keys.format)),
+      );
+    } catch (error) {
+      if (this.client.status !== 'ready') return notConnected;
+      if (error instanceof StoreReplyError) return 'its store answers what Valkey/Redis does not';
+      return `its store (Valkey/Redis) did not answer within ${HEALTH_TIMEOUT_MS} ms`;
+    }
+    if (format === null || format === STORE_FORMAT) return undefined;
+    if (typeof format !== 'string') return 'its store answers what Valkey/Redis does not';
+    return `its store holds data of another format version under its prefix (not ${STORE_FORMAT})`;
   }
 
   /** The client the store runs on. */
@@ -176,12 +223,13 @@ export class RedisStore implements SandboxStore {
     const fields = Number(state[ACCOUNT_STATE_LENGTH + 1]);
     const forgotten = ACCOUNT_STATE_LENGTH + 2 + fields;
     this.logForgotten(state.slice(forgotten) as number[]);
+    const account = this.handle(hash, state as AccountState);
     const payment =
       fields === 0
         ? undefined
-        : decodePayments(state.slice(0, forgotten), ACCOUNT_STATE_LENGTH + 2)[0];
+        : account.decodePayments(state.slice(0, forgotten), ACCOUNT_STATE_LENGTH + 2)[0];
     return {
-      account: this.handle(hash, state as AccountState),
+      account,
       answer: state[ACCOUNT_STATE_LENGTH],
       payment,
     };
@@ -224,14 +272,14 @@ export class RedisStore implements SandboxStore {
       const offset = cached === undefined || cached.closed ? 0 : cached.offsetSeconds;
       const accountNow = serverNow + offset * 1000;
       record = makeRecord(accountNow);
-      claimArgs = [...claimArguments(this.context.limits, record, accountNow), String(offset)];
+      claimArgs = [...claimArguments(this.context, record, accountNow), String(offset)];
     }
     const { account, answer, payment } = await this.openWith(hash, paymentId ?? '', claimArgs);
     let claim: OpenClaim;
     if (record === undefined || answer === 'SKIPPED' || answer === 'NONE')
       claim = { kind: 'skipped' };
     else if (answer === null) claim = { kind: 'claimed', record };
-    else claim = { kind: 'held', record: decodeRecord(answer as string) };
+    else claim = { kind: 'held', record: account.decodeRecord(answer as string) };
     return { account, claim, payment };
   }
 
@@ -254,7 +302,7 @@ export class RedisStore implements SandboxStore {
       return { account: undefined, payment: undefined };
     }
     const account = this.handle(hash, state as AccountState);
-    return { account, payment: decodePayments(state, ACCOUNT_STATE_LENGTH)[0] };
+    return { account, payment: account.decodePayments(state, ACCOUNT_STATE_LENGTH)[0] };
   }
 
   /** The one handle of a key, up to date with `state`; a handle of an older generation is closed. */
@@ -385,15 +433,21 @@ export class RedisStore implements SandboxStore {
     return this.context.leases.renew();
   }
 
-  /** Stops renewing leases and closes the connection. */
+  /** Marks this instance alive for another `leaseMs` now (a timer does it every third of one). */
+  beat(): Promise<unknown> {
+    return this.heartbeat.beat();
+  }
+
   /** Sends the writes held back to share a later round trip (the inspector's records) now. */
   flush(): void {
     this.context.runner.flush();
   }
 
+  /** Stops its timers, unmarks the instance (nothing of it is in flight now) and disconnects. */
   async close(): Promise<void> {
     this.context.runner.flush();
     this.context.leases.stop();
+    await this.heartbeat.stop();
     await this.client.quit().catch(() => this.client.disconnect());
   }
 }

@@ -144,6 +144,69 @@ describe('RedisWebhooks', () => {
     expect(await stateB?.claimDueAttempt(1000)).toBeUndefined();
   });
 
+  it('marks an attempt made and schedules its retry in one step (a kill between cannot lose the retry)', async () => {
+    const { a, b } = await twoInstances({ leaseMs: 10_000 });
+    const stateA = (await a.open(KEY)).webhookState();
+    await stateA.enqueue({ event: event('evt_1'), target: endpoint('we_1'), attempt: 1, dueAt: 5 });
+    const claimed = await stateA.claimDueAttempt(10);
+    const retry = { event: event('evt_1'), target: endpoint('we_1'), attempt: 2, dueAt: 5_010 };
+    expect(await stateA.finishAttempt(claimed as NonNullable<typeof claimed>, retry)).toBe(true);
+    // Instance A dies right after that one store call: B sees the retry, and no lease of A's.
+    const stateB = (await b.find(KEY))?.webhookState();
+    expect(await stateB?.nextAttemptAt()).toBe(5_010);
+    expect((await stateB?.queuedAttempts())?.map((queued) => queued.attempt)).toEqual([2]);
+    clock.now += 60_000;
+    expect(await stateB?.claimDueAttempt(5_009)).toBeUndefined();
+    const retried = await stateB?.claimDueAttempt(5_010);
+    expect(retried?.attempt).toBe(2);
+    expect(retried?.sequence).not.toBe(claimed?.sequence);
+    expect(await stateB?.finishAttempt(retried as NonNullable<typeof retried>)).toBe(false);
+    expect(await b.dueAccounts(clock.now + 1_000_000)).toEqual([]);
+  });
+
+  it('finishes an attempt whose retry finds the queue full, scheduling nothing', async () => {
+    const { a } = await twoInstances({
+      limits: { ...ROOMY_LIMITS, keyMemoryBudgetBytes: 4 * 160 * 2 },
+    });
+    const state = (await a.open(KEY)).webhookState();
+    for (let index = 0; index < 2; index++) {
+      const queued = { event: event(`evt_${index}`), target: endpoint('we_1'), attempt: 1 };
+      expect(await state.enqueue({ ...queued, dueAt: index })).toBe(true);
+    }
+    const claimed = await state.claimDueAttempt(0);
+    expect(
+      await state.enqueue({
+        event: event('evt_2'),
+        target: endpoint('we_1'),
+        attempt: 1,
+        dueAt: 1,
+      }),
+    ).toBe(true);
+    const retry = { event: event('evt_0'), target: endpoint('we_1'), attempt: 2, dueAt: 50 };
+    expect(await state.finishAttempt(claimed as NonNullable<typeof claimed>, retry)).toBe(false);
+    expect((await state.queuedAttempts()).map((queued) => queued.event.id).sort()).toEqual([
+      'evt_1',
+      'evt_2',
+    ]);
+  });
+
+  it('shows an attempt whose claimer died as due again once its lease ends (what a dispatcher looks at)', async () => {
+    const { a, b } = await twoInstances({ leaseMs: 10_000 });
+    const stateA = (await a.open(KEY)).webhookState();
+    await stateA.enqueue({ event: event('evt_1'), target: endpoint('we_1'), attempt: 1, dueAt: 5 });
+    expect(await stateA.nextAttemptAt()).toBe(5);
+    expect((await stateA.claimDueAttempt(10))?.event.id).toBe('evt_1');
+    // Instance A dies while sending: leased, the attempt is due nowhere until its lease ends.
+    const stateB = (await b.find(KEY))?.webhookState();
+    clock.now += 9_999;
+    expect(await stateB?.nextAttemptAt()).toBeUndefined();
+    clock.now += 1;
+    expect(await stateB?.nextAttemptAt()).toBe(5);
+    const retaken = await stateB?.claimDueAttempt(10);
+    expect(retaken?.event.id).toBe('evt_1');
+    expect(await stateB?.nextAttemptAt()).toBeUndefined();
+  });
+
   it('gives an attempt whose claimer died to another instance once its lease ends', async () => {
     const { a, b } = await twoInstances({ leaseMs: 10_000 });
     const stateA = (await a.open(KEY)).webhookState();

@@ -10,10 +10,11 @@ import type {
 import {
   decodeDelivery,
   decodeEndpoint,
+  decodeSized,
   encodeDelivery,
   encodeEndpoint,
-  splitSized,
 } from './codec.js';
+import { StoreReplyError } from './errors.js';
 import type { RedisAccount } from './redis-account.js';
 
 const EVENT_BYTES = 160;
@@ -42,6 +43,18 @@ export class RedisWebhooks implements WebhookStore {
     return this.account.context.runner.client;
   }
 
+  /** Checks what is read back (see `RecordReading`). */
+  private get reading() {
+    return this.account.context.reading;
+  }
+
+  /** An event read back from `where`, checked unless known to hold. */
+  private decodeEvent(text: string, where: string): StoredEvent {
+    return decodeSized<StoredEvent>(text, this.reading, where, 'an event', (value) =>
+      this.reading.checks.event(value),
+    );
+  }
+
   /** Bytes the key's webhook state may hold. */
   private get maxBytes(): number {
     return this.account.context.limits.keyMemoryBudgetBytes / 2;
@@ -52,12 +65,15 @@ export class RedisWebhooks implements WebhookStore {
   }
 
   async endpointById(id: string): Promise<EndpointRecord | undefined> {
-    const text = await this.account.command(() => this.client.hget(this.account.part('e'), id));
-    return text === null ? undefined : decodeEndpoint(text);
+    const key = this.account.part('e');
+    const text = await this.account.command(() => this.client.hget(key, id));
+    return text === null ? undefined : decodeEndpoint(text, this.reading, `${key} field ${id}`);
   }
 
   async listEndpoints(): Promise<EndpointRecord[]> {
-    return ((await this.account.run('psm_endpoints')) as string[]).map(decodeEndpoint);
+    const key = this.account.part('e');
+    const stored = (await this.account.run('psm_endpoints')) as string[];
+    return stored.map((text) => decodeEndpoint(text, this.reading, key));
   }
 
   async saveEndpoint(record: EndpointRecord): Promise<void> {
@@ -88,13 +104,15 @@ export class RedisWebhooks implements WebhookStore {
   }
 
   async eventById(id: string): Promise<StoredEvent | undefined> {
-    const text = await this.account.command(() => this.client.hget(this.account.part('v'), id));
-    return text === null ? undefined : (JSON.parse(splitSized(text)[1]) as StoredEvent);
+    const key = this.account.part('v');
+    const text = await this.account.command(() => this.client.hget(key, id));
+    return text === null ? undefined : this.decodeEvent(text, `${key} field ${id}`);
   }
 
   async listEvents(): Promise<StoredEvent[]> {
     const stored = (await this.account.run('psm_events')) as string[];
-    return stored.map((text) => JSON.parse(splitSized(text)[1]) as StoredEvent);
+    const key = this.account.part('v');
+    return stored.map((text) => this.decodeEvent(text, key));
   }
 
   async rememberEvent(event: StoredEvent): Promise<void> {
@@ -107,7 +125,12 @@ export class RedisWebhooks implements WebhookStore {
     const stored = await this.account.command(() =>
       this.client.lrange(this.account.part('l'), 0, -1),
     );
-    return stored.map((text) => JSON.parse(splitSized(text)[1]) as WebhookDelivery);
+    const key = this.account.part('l');
+    return stored.map((text) =>
+      decodeSized<WebhookDelivery>(text, this.reading, key, 'a delivery log entry', (value) =>
+        this.reading.checks.delivery(value),
+      ),
+    );
   }
 
   async record(entry: WebhookDelivery): Promise<void> {
@@ -129,8 +152,15 @@ export class RedisWebhooks implements WebhookStore {
     return Number(sequence) >= 0;
   }
 
-  nextAttemptAt(): Promise<number | undefined> {
-    return this.account.firstScore('q');
+  /** When the earliest attempt is due; an attempt whose lease ended (its instance died) is due again. */
+  async nextAttemptAt(): Promise<number | undefined> {
+    const { clock } = this.account.context;
+    const due = await this.account.run('psm_next_attempt', clock === undefined ? '' : clock());
+    if (due === null) return undefined;
+    const at = Number(due);
+    if (!Number.isFinite(at))
+      throw new StoreReplyError('the store named a due time that is no number');
+    return at;
   }
 
   async claimDueAttempt(
@@ -152,20 +182,26 @@ export class RedisWebhooks implements WebhookStore {
     )) as [string, string] | null;
     if (answer === null) return undefined;
     leases.hold(this.account, answer[0]);
-    return decodeDelivery(answer[0], answer[1]);
+    return decodeDelivery(answer[0], answer[1], this.reading, this.account.part('qd'));
   }
 
-  async finishAttempt(delivery: QueuedDelivery): Promise<void> {
+  async finishAttempt(
+    delivery: QueuedDelivery,
+    retry?: Omit<QueuedDelivery, 'sequence'>,
+  ): Promise<boolean> {
     const member = attemptMember(delivery.sequence);
     this.account.context.leases.release(this.account, member);
-    await this.account.run('psm_finish_attempt', member);
+    const next = retry === undefined ? [] : [retry.dueAt, encodeDelivery(retry), this.maxBytes / 2];
+    const sequence = await this.account.run('psm_finish_attempt', member, ...next);
+    return Number(sequence) >= 0;
   }
 
   async queuedAttempts(): Promise<QueuedDelivery[]> {
     const pairs = (await this.account.run('psm_attempts')) as string[];
     const out: QueuedDelivery[] = [];
     for (let index = 0; index + 1 < pairs.length; index += 2) {
-      out.push(decodeDelivery(pairs[index] as string, pairs[index + 1] as string));
+      const [member, stored] = [pairs[index] as string, pairs[index + 1] as string];
+      out.push(decodeDelivery(member, stored, this.reading, this.account.part('qd')));
     }
     return out;
   }

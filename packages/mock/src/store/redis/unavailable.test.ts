@@ -1,7 +1,7 @@
 // A Redis store whose server goes away: typed errors (never a crash, never the password), and recovery when it returns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.js';
-import { paymentRecord, ROOMY_LIMITS } from '../../test-support/redis-stores.js';
+import { paymentRecord, RECORD_CHECKS, ROOMY_LIMITS } from '../../test-support/redis-stores.js';
 import { createRedisClient } from './client.js';
 import { StoreUnavailableError } from './errors.js';
 import { RedisStore } from './redis-store.js';
@@ -47,7 +47,11 @@ describe('RedisStore when the server is unreachable', () => {
     const logged: string[] = [];
     const client = await createRedisClient(url, { log: (line) => logged.push(line) });
     const error = await failure(
-      RedisStore.connect(client, { limits: ROOMY_LIMITS, where: describeRedisUrl(url) }),
+      RedisStore.connect(client, {
+        limits: ROOMY_LIMITS,
+        checks: RECORD_CHECKS,
+        where: describeRedisUrl(url),
+      }),
     );
     client.disconnect();
     expect(allText(error)).toMatch(/WRONGPASS|NOAUTH/);
@@ -62,6 +66,7 @@ describe('RedisStore when the server is unreachable', () => {
     });
     const store = await RedisStore.connect(client, {
       limits: ROOMY_LIMITS,
+      checks: RECORD_CHECKS,
       prefix: 'down:',
       where: describeRedisUrl(redis.url),
     });
@@ -117,15 +122,22 @@ describe('RedisStore when the server is unreachable', () => {
 
   it('bounds a slow store by the command timeout', async () => {
     const client = await createRedisClient(redis.url, { commandTimeoutMs: 100 });
-    const store = await RedisStore.connect(client, { limits: ROOMY_LIMITS, prefix: 'slow:' });
+    const store = await RedisStore.connect(client, {
+      limits: ROOMY_LIMITS,
+      checks: RECORD_CHECKS,
+      prefix: 'slow:',
+    });
     const admin = await createRedisClient(redis.url);
     await admin.connect();
     // Every client's commands wait until the pause ends.
     await admin.call('CLIENT', 'PAUSE', '300', 'ALL');
+    // A command that timed out ends its connection: the store serves again on a new one.
+    const ready = new Promise((resolve) => client.once('ready', resolve));
     const error = await failure(store.admit());
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect(allText(error)).toMatch(/timed out/i);
     await admin.ping(); // answered once the pause is over
+    await ready;
     expect(await store.admit()).toBe(true);
     await admin.quit();
     await store.close();

@@ -87,3 +87,16 @@ export function describeRedisUrl(text: string): string {
   const masked = colon < 0 ? '***' : `${userinfo.slice(0, colon)}:***`;
   return `${scheme}${masked}@${rest.slice(at + 1)}`;
 }
+
+/**
+ * The URL with `password` as its password (percent-encoded as a URL needs): how a password kept
+ * out of the command line (a file, a variable) joins the URL given, whose own password it replaces.
+ *
+ * @example
+ * withRedisPassword('redis://cache:6379/2', 'p@ss/word'); // 'redis://:p%40ss%2Fword@cache:6379/2'
+ */
+export function withRedisPassword(text: string, password: string): string {
+  const url = new URL(text);
+  url.password = password;
+  return url.href;
+}

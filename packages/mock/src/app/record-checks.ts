@@ -1,0 +1,286 @@
+// The checks of every record a store reads back (a journal line, a value in Valkey/Redis): each one the reader restore() uses for a snapshot, on the record turned into a snapshot's form.
+import { errorCodes } from '@payment-service/openapi';
+import type { TokenTable } from '../domain/tokens.js';
+import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
+import { recordedRequest } from '../service/inspector.js';
+import type { ApiValidators, SandboxValidators } from '../shared/validation.js';
+import type { RecordChecks, RecordProblem, UncheckedPayment } from '../store/record-checks.js';
+import type { RecordedEntry } from '../store/request-log.js';
+import { offsetOf } from '../testing/snapshot.js';
+import {
+  isRecord,
+  Problems,
+  shown,
+  storedTimeOf,
+  type TimeReader,
+} from '../testing/snapshot-check.js';
+import { readRecord } from '../testing/snapshot-idempotency.js';
+import { readPayment } from '../testing/snapshot-payments.js';
+import {
+  readAttempt,
+  readDelivery,
+  readEndpoint,
+  readEvent,
+} from '../testing/snapshot-webhooks.js';
+
+/** What the checks need of the sandbox: the spec's validators, its tokens, its webhook policy. */
+export interface RecordCheckContext {
+  validators: ApiValidators;
+  sandboxValidators: SandboxValidators;
+  tokens: TokenTable;
+  /** The addresses an endpoint may have (as the API checks a registration). */
+  webhookPolicy: WebhookAddressPolicy;
+}
+
+/** The name the readers are given for the record: taken off the fields they name. */
+const RECORD = 'record';
+
+/** Payment texts remembered as checked, for the answers that repeat them (a create's). */
+const CHECKED_PAYMENTS = 1024;
+
+/** The first problem found, named from the record (`record.payment.status` → `payment.status`). */
+function firstProblem(problems: Problems, kind: string): RecordProblem | undefined {
+  const first = problems.errors[0];
+  if (first === undefined) return undefined;
+  const named = (text: string) => {
+    if (text.startsWith(`${RECORD}.`)) return text.slice(RECORD.length + 1);
+    return text.startsWith(RECORD) ? `${kind}${text.slice(RECORD.length)}` : text;
+  };
+  return { field: named(first.param), message: named(first.message) };
+}
+
+/** Runs one reader on a fresh problem list: its first problem, or undefined. */
+function check(kind: string, read: (problems: Problems) => void): RecordProblem | undefined {
+  const problems = new Problems();
+  read(problems);
+  return firstProblem(problems, kind);
+}
+
+/**
+ * The checks of records read back from a store (see `RecordChecks`): each record is turned into
+ * the form a snapshot gives it and read by the reader `restore()` uses (the spec's compiled
+ * schemas, the payment lifecycle, the clock's bounds, the faults' schema, the endpoints' address
+ * policy), plus what only a stored record holds (the id it is stored under, a sequence).
+ *
+ * @example
+ * const checks = createRecordChecks({ validators, sandboxValidators, tokens, webhookPolicy });
+ * checks.offset(1e300)?.field; // 'clock_offset_seconds'
+ */
+export function createRecordChecks(context: RecordCheckContext): RecordChecks {
+  // The latest payment texts that passed: a create's stored answer is the same text (the journal
+  // writes it with its payment), checked once. The same strings as stored: no copy is held.
+  const payments = new Set<string>();
+  const checkedPayment = (body: string) => payments.has(body);
+  const rememberPayment = (json: string) => {
+    payments.add(json);
+    if (payments.size > CHECKED_PAYMENTS) {
+      for (const oldest of payments) {
+        payments.delete(oldest);
+        break;
+      }
+    }
+  };
+  const paymentContext = { ...context, readTime: storedTimeOf };
+  const endpointOf = (endpoint: unknown, key: unknown, problems: Problems) =>
+    readEndpoint(
+      { endpoint, signing_key_base64: key },
+      RECORD,
+      { validators: context.validators, policy: context.webhookPolicy },
+      problems,
+    );
+  const eventOf = (event: unknown, problems: Problems): void => {
+    if (!isRecord(event) || typeof event.body !== 'string') {
+      problems.add(RECORD, `${RECORD} must be an object { id, type, body }`);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(event.body);
+    } catch {
+      problems.add(
+        `${RECORD}.body`,
+        `${RECORD}.body must be the event's JSON; got ${shown(event.body)}`,
+      );
+      return;
+    }
+    const read = readEvent(value, `${RECORD}.body`, context, problems);
+    if (read === undefined) return;
+    if (event.id !== read.id || event.type !== read.type) {
+      problems.add(
+        `${RECORD}.id`,
+        `${RECORD}.id and type must be those of its body (${shown(read.id)}, ${shown(read.type)}); got ${shown(event.id)}, ${shown(event.type)}`,
+      );
+    }
+  };
+  return {
+    payment: (payment) => {
+      const problem = check('payment', (problems) => paymentOf(payment, paymentContext, problems));
+      if (problem === undefined) rememberPayment(payment.json as string);
+      return problem;
+    },
+    idempotencyRecord: (record, inFlight) =>
+      check('record', (problems) => {
+        if (!isRecord(record)) {
+          problems.add(RECORD, `${RECORD} must be an Idempotency-Key record`);
+          return;
+        }
+        const response = record.response;
+        const entry = {
+          key: record.key,
+          method: record.method,
+          path: record.path,
+          body_fingerprint: record.bodyFingerprint,
+          response: isRecord(response)
+            ? { status: response.status, headers: response.headers, body: response.body }
+            : response,
+          expires_at: record.expiresAt,
+        };
+        readRecord(
+          entry,
+          RECORD,
+          {
+            validators: context.validators,
+            offsetMs: 0,
+            inFlight,
+            readTime: storedTimeOf,
+            checkedPayment,
+          },
+          problems,
+        );
+        storedTimeOf(record.serverExpiresAt, `${RECORD}.serverExpiresAt`, problems);
+        const code = isRecord(response) ? response.code : undefined;
+        if (code !== undefined && (typeof code !== 'string' || !Object.hasOwn(errorCodes, code))) {
+          problems.add(
+            `${RECORD}.response.code`,
+            `${RECORD}.response.code must be one of the API's error codes; got ${shown(code)}`,
+          );
+        }
+      }),
+    faults: (faults) =>
+      check('faults', (problems) => {
+        problems.check(RECORD, context.sandboxValidators.validator('Faults')(faults));
+      }),
+    offset: (seconds) =>
+      check('clock offset', (problems) => {
+        offsetOf(seconds, Number.NaN, problems);
+      }),
+    endpoint: (endpoint, key) =>
+      check('endpoint', (problems) => {
+        endpointOf(endpoint, key, problems);
+      }),
+    event: (event) => check('event', (problems) => eventOf(event, problems)),
+    delivery: (entry) =>
+      check('delivery', (problems) => {
+        readDelivery(entry, RECORD, context, problems);
+      }),
+    attempt: (attempt) =>
+      check('attempt', (problems) => {
+        if (!isRecord(attempt)) {
+          problems.add(RECORD, `${RECORD} must be an object { event, attempt, dueAt, sequence }`);
+          return;
+        }
+        const nested = new Problems();
+        eventOf(attempt.event, nested);
+        for (const error of nested.errors) {
+          problems.add(
+            error.param.replace(RECORD, `${RECORD}.event`),
+            error.message.replace(RECORD, `${RECORD}.event`),
+          );
+        }
+        readAttempt(attempt.attempt, attempt.dueAt, RECORD, problems, storedTimeOf);
+        const { sequence } = attempt;
+        if (typeof sequence !== 'number' || !Number.isSafeInteger(sequence) || sequence < 0) {
+          problems.add(
+            `${RECORD}.sequence`,
+            `${RECORD}.sequence must be an integer from 0; got ${shown(sequence)}`,
+          );
+        }
+      }),
+    request: (entry) =>
+      check('request', (problems) => {
+        if (!isRecord(entry)) {
+          problems.add(RECORD, `${RECORD} must be a recorded request`);
+          return;
+        }
+        if (Number.isNaN(storedTimeOf(entry.receivedAt, `${RECORD}.receivedAt`, problems))) return;
+        let shownEntry: unknown;
+        try {
+          // What the inspector shows of it: the spec's RecordedRequest is checked on that.
+          shownEntry = recordedRequest(entry as unknown as RecordedEntry);
+        } catch {
+          problems.add(RECORD, `${RECORD} must be a recorded request; got ${shown(entry)}`);
+          return;
+        }
+        problems.check(RECORD, context.sandboxValidators.validator('RecordedRequest')(shownEntry));
+      }),
+  };
+}
+
+/** A stored payment, read as a snapshot's payment is, stored under its own id. */
+function paymentOf(
+  stored: UncheckedPayment,
+  context: RecordCheckContext & { readTime: TimeReader },
+  problems: Problems,
+) {
+  const { json } = stored;
+  let payment: unknown;
+  try {
+    payment = typeof json === 'string' ? JSON.parse(json) : undefined;
+  } catch {
+    // Refused below.
+  }
+  if (payment === undefined) {
+    problems.add(
+      `${RECORD}.payment`,
+      `${RECORD}.payment must be the payment's JSON; got ${shown(json)}`,
+    );
+    return;
+  }
+  const timeline = stepsOf(stored.timeline, problems);
+  if (timeline === undefined) return;
+  const settlesAt = stored.settlesAt;
+  const read = readPayment(
+    {
+      payment,
+      token: stored.token,
+      settles_at: settlesAt === undefined || settlesAt === null ? null : settlesAt,
+      timeline,
+    },
+    RECORD,
+    context,
+    problems,
+  );
+  if (read !== undefined && read.payment.id !== stored.id) {
+    problems.add(
+      `${RECORD}.payment.id`,
+      `${RECORD}.payment.id must be the id the payment is stored under (${shown(stored.id)}); got ${shown(read.payment.id)}`,
+    );
+  }
+}
+
+/** A packed timeline as a snapshot's steps (undefined, after adding the problem, when it is not one). */
+function stepsOf(packed: unknown, problems: Problems): unknown[] | undefined {
+  const where = `${RECORD}.timeline`;
+  if (!Array.isArray(packed) || packed.length !== 4) {
+    problems.add(
+      where,
+      `${where} must be [created at, status, amount, later steps as JSON or null]; got ${shown(packed)}`,
+    );
+    return undefined;
+  }
+  const [at, status, amount, changes] = packed as unknown[];
+  let later: unknown = [];
+  try {
+    later = changes === null ? [] : typeof changes === 'string' ? JSON.parse(changes) : undefined;
+  } catch {
+    later = undefined;
+  }
+  if (!Array.isArray(later)) {
+    problems.add(
+      `${where}[3]`,
+      `${where}[3] must be null or the JSON of the later steps; got ${shown(changes)}`,
+    );
+    return undefined;
+  }
+  return [{ at, change: 'created', status, amount }, ...later];
+}
