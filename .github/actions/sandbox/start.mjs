@@ -140,7 +140,9 @@ export async function startSandbox(env) {
     child.on('spawn', () => done(undefined));
   });
   if (started instanceof Error) {
-    throw new Error(`could not start ${plan.command}: ${started.message}`);
+    throw new Error(
+      `could not start ${quoteInput(plan.command)}: ${cleanTargetText(started.message, 300)}`,
+    );
   }
 
   const deadline = Date.now() + plan.timeoutMs;

@@ -1,4 +1,4 @@
-// Issue 40, from the packed tarballs in a fresh project: the installed proxy refuses an sk_live_ key in every form a server would decode and forwards nothing of it, refuses a path that leaves the target's base path, and its recording keeps no sk_test_ key in any form.
+// Issue 40, from the packed tarballs in a fresh project: the installed proxy refuses an sk_live_ key in every form a server would decode and forwards nothing of it, refuses a path that leaves the target's base path, answers 504 when the target does not answer in time, and its recording keeps no sk_test_ key in any form.
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
@@ -54,10 +54,13 @@ describe('the installed proxy against hostile requests', () => {
   const received: string[] = [];
   const answers: Array<{ status: number; type: string | null; code: string }> = [];
   const climbed: string[] = [];
+  let timedOut: { status: number; type: string | null; body: string };
 
   beforeAll(async () => {
     project = await sharedProject('kit', inject('tarballs'));
     target = createServer((request, response) => {
+      // An endpoint that never answers: the proxy's --upstream-timeout ends the wait.
+      if (request.url?.endsWith('/v1/slow')) return;
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
@@ -70,7 +73,14 @@ describe('the installed proxy against hostile requests', () => {
     });
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
-    proxy = await startProxy(project, ['--target', `${url}/base`, '--record', 'hostile.har']);
+    proxy = await startProxy(project, [
+      '--target',
+      `${url}/base`,
+      '--record',
+      'hostile.har',
+      '--upstream-timeout',
+      '1500',
+    ]);
     for (const path of CLIMBING) climbed.push(await rawGet(proxy.url, path));
     for (const [, path, headers, body] of LIVE) {
       const answer = await fetch(`${proxy.url}${path}`, {
@@ -99,6 +109,14 @@ describe('the installed proxy against hostile requests', () => {
     });
     answers.push({ status: sent.status, type: sent.headers.get('content-type'), code: '' });
     await sent.arrayBuffer();
+    const slow = await fetch(`${proxy.url}/v1/slow`, {
+      headers: { authorization: 'Bearer sk_test_slow_0001' },
+    });
+    timedOut = {
+      status: slow.status,
+      type: slow.headers.get('content-type'),
+      body: await slow.text(),
+    };
     run = await proxy.stop('proxy');
     har = await waitForFile(join(project, 'hostile.har'));
   });
@@ -132,12 +150,18 @@ describe('the installed proxy against hostile requests', () => {
     expect(answers.at(-1)?.status).toBe(200);
   });
 
+  it('answers 504 problem+json once --upstream-timeout has passed without an answer', () => {
+    expect(timedOut).toMatchObject({ status: 504, type: 'application/problem+json' });
+    expect(JSON.parse(timedOut.body)).toMatchObject({ code: 'target_timeout' });
+    expect(timedOut.body).toContain('1500 ms');
+  });
+
   it('recorded no test key in any form, and counts the refused ones', () => {
     expect(har).not.toContain('harsecret');
     const entry = JSON.parse(har).log.entries[0];
     expect(entry.request.url).toContain('k=sk_test_…');
     expect(entry.request.postData.text).toBe('{"note":"sk_test_…"}');
-    expect(JSON.parse(har).log.entries).toHaveLength(1);
+    expect(JSON.parse(har).log.entries).toHaveLength(2);
     expect(run.stdout).toContain(`${LIVE.length} requests refused for an sk_live_ key`);
   });
 });

@@ -150,7 +150,15 @@ async function runBlock(text: string, cwd: string) {
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
+  // A recipe whose server never listens would wait forever in its `until` loop: stop it, and say so.
+  const timer = setTimeout(() => {
+    output += '\n(stopped by the test after 150 s)';
+    try {
+      process.kill(-(child.pid as number), 'SIGKILL');
+    } catch {}
+  }, 150_000);
   const code = await new Promise<number | null>((done) => child.on('close', done));
+  clearTimeout(timer);
   try {
     process.kill(-(child.pid as number), 'SIGTERM');
   } catch {}

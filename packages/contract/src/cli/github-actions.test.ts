@@ -200,6 +200,16 @@ describe('hostile inputs (issue 40, item 7)', () => {
     ]);
   });
 
+  it('sandbox: a command that cannot start is named cleaned, on one line', () => {
+    const run = runStep('sandbox/start.mjs', { command: 'no-such-bin-\u202e\u0007x' }, dir);
+    expect(run.status).toBe(1);
+    expect(commandsIn(run.stdout)).toEqual([
+      expect.stringMatching(
+        /^::error title=sandbox::could not start "no-such-bin-\\u202e\\u0007x": /,
+      ),
+    ]);
+  });
+
   it('errorCommand escapes %, CR and LF; quoteInput cleans and cuts', async () => {
     const commands = await import(
       pathToFileURL(join(actions, 'shared/workflow-commands.mjs')).href

@@ -5,6 +5,7 @@ import {
   DEFAULT_PROXY_PORT,
   DEFAULT_RECORD_ENTRIES,
 } from '../proxy/args.js';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS } from '../proxy/forward.js';
 import { FAIL_ON_VALUES } from '../report.js';
 import { REPORT_FORMATS } from '../reports/index.js';
 import { DEFAULTS } from '../runner/run.js';
@@ -80,6 +81,8 @@ ${gateHelp()}`;
   --record FILE          record the exchanges as HAR 1.2 (keys, whsec_ secrets, signatures and
                          cookies masked; at most --record-max-entries, default ${DEFAULT_RECORD_ENTRIES})
   --max-body BYTES       bodies over this are forwarded but not checked (default ${DEFAULT_MAX_BODY_BYTES})
+  --upstream-timeout MS  how long one exchange may take (a wait for a connection to the target
+                         included) before a 504 problem, or a cut answer (default ${DEFAULT_UPSTREAM_TIMEOUT_MS})
   --parent-watch auto|on|off  stop (reports written) once the process that started the proxy
                          ends; auto (default): only when started by npx or npm exec, which pass
                          no SIGTERM on; a proxy started by a shell or CI step that exits keeps running

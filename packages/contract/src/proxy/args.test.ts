@@ -40,6 +40,7 @@ describe('proxy and replay arguments', () => {
       gate: { selection: {}, updateBaseline: false },
       recordMaxEntries: 10_000,
       maxBodyBytes: 1024 * 1024,
+      upstreamTimeoutMs: 30_000,
       parentWatch: 'auto',
     });
   });
@@ -96,6 +97,10 @@ describe('proxy and replay arguments', () => {
     [
       ['proxy', '--target', 'http://127.0.0.1:4010', '--report', 'text', '--report', 'json'],
       /only one report can go to stdout/,
+    ],
+    [
+      ['proxy', '--target', 'http://127.0.0.1:4010', '--upstream-timeout', '0'],
+      /--upstream-timeout must be a whole number from 1 to 3600000, not "0"/,
     ],
     [['replay'], /replay needs the recording/],
     [['replay', 'a.har', '--target', 'http://x'], /--target belongs to proxy, not replay/],

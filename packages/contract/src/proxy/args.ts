@@ -6,6 +6,7 @@ import { GATE_OPTIONS, type GateArguments, gateArguments } from '../gate/argumen
 import type { ContractConfig } from '../gate/config.js';
 import { FAIL_ON_VALUES, type FailOn } from '../report.js';
 import { cleanTargetText } from '../untrusted-text.js';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS } from './forward.js';
 
 /** The port `proxy` listens on without `--port`. */
 export const DEFAULT_PROXY_PORT = 4020;
@@ -34,6 +35,8 @@ export interface ProxyCommand {
   record?: string;
   recordMaxEntries: number;
   maxBodyBytes: number;
+  /** How long one exchange may take before the proxy answers 504 (or cuts the answer), in ms. */
+  upstreamTimeoutMs: number;
   /** Stop once the process that started it ends: `auto` (default) only when started by npx / `npm exec`. */
   parentWatch: ParentWatchMode;
 }
@@ -66,6 +69,7 @@ const options = {
   'record-max-entries': { type: 'string' },
   'max-body': { type: 'string' },
   'parent-watch': { type: 'string' },
+  'upstream-timeout': { type: 'string' },
   spec: { type: 'string' },
   'fail-on': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -158,7 +162,16 @@ export function parseTrafficCommand(
       );
     return { name, file, ...shared, ...(values.spec ? { spec: values.spec } : {}) };
   }
-  only(['target', 'host', 'port', 'record', 'record-max-entries', 'max-body', 'parent-watch']);
+  only([
+    'target',
+    'host',
+    'port',
+    'record',
+    'record-max-entries',
+    'max-body',
+    'parent-watch',
+    'upstream-timeout',
+  ]);
   if (rest.length > 0)
     throw new ConfigurationError(
       `unexpected argument ${JSON.stringify(cleanTargetText(rest[0] ?? '', 80))}`,
@@ -184,6 +197,9 @@ export function parseTrafficCommand(
       DEFAULT_RECORD_ENTRIES,
     maxBodyBytes:
       whole('max-body', values['max-body'], 1, 64 * 1024 * 1024) ?? DEFAULT_MAX_BODY_BYTES,
+    upstreamTimeoutMs:
+      whole('upstream-timeout', values['upstream-timeout'], 1, 3_600_000) ??
+      DEFAULT_UPSTREAM_TIMEOUT_MS,
     parentWatch,
   };
 }

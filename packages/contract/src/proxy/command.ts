@@ -110,6 +110,7 @@ async function runProxy(command: ProxyCommand, io: TrafficIo): Promise<number> {
     port: command.port,
     failOn: command.failOn,
     maxBodyBytes: command.maxBodyBytes,
+    upstreamTimeoutMs: command.upstreamTimeoutMs,
     ...(command.record !== undefined ? { record: { maxEntries: command.recordMaxEntries } } : {}),
   });
   const recordPath = command.record === undefined ? undefined : resolve(io.cwd, command.record);

@@ -14,6 +14,12 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { carriesLiveKey, liveKeyScanner } from './decoded-secrets.js';
 import { climbsAboveRoot } from './request-target.js';
+import {
+  createUpstreamShare,
+  DEFAULT_MAX_IN_FLIGHT,
+  type UpstreamShareOptions,
+  type UpstreamTurn,
+} from './upstream-share.js';
 
 export { carriesLiveKey };
 
@@ -82,6 +88,31 @@ export interface ForwardingOptions {
   onRefused?(reason: 'live-key'): void;
   /** The wall clock, for `startedAt` (tests inject one). */
   now?: () => number;
+  /**
+   * How long one exchange may take, in ms, from its arrival (a wait for a free connection included)
+   * to the answer's end. Past it: 504 problem+json if the answer has not begun, else the answer is
+   * cut. Default 30 000.
+   */
+  upstreamTimeoutMs?: number;
+  /** How the connections to the target are shared between clients (the app's address and key). */
+  share?: UpstreamShareOptions;
+  /** Runs `fire` after `ms`; returns the canceller. Default an unref'd `setTimeout` (tests inject time). */
+  schedule?: (ms: number, fire: () => void) => () => void;
+}
+
+/** The exchange's time limit without `upstreamTimeoutMs`, in ms. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+function unrefTimeout(ms: number, fire: () => void): () => void {
+  const timer = setTimeout(fire, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
+
+/** Whose request it is, for the fair share: the app's address and the key it sends (kept in memory only). */
+function clientOf(incoming: IncomingMessage): string {
+  const key = incoming.headers.authorization ?? incoming.headers['x-api-key'] ?? '';
+  return `${incoming.socket.remoteAddress ?? ''} ${String(key)}`;
 }
 
 /** A running forwarding proxy. */
@@ -150,9 +181,14 @@ export async function startForwardingProxy(options: ForwardingOptions): Promise<
   const cap = options.maxBodyBytes ?? 1024 * 1024;
   const maxBuffered = options.maxBufferedBytes ?? 64 * 1024 * 1024;
   const now = options.now ?? Date.now;
+  const share = createUpstreamShare(options.share);
+  const maxSockets = options.share?.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  // The share decides who goes: the agent never queues a request behind another client's.
   const agent = secure
-    ? new HttpsAgent({ keepAlive: true, maxSockets: 256 })
-    : new HttpAgent({ keepAlive: true, maxSockets: 256 });
+    ? new HttpsAgent({ keepAlive: true, maxSockets })
+    : new HttpAgent({ keepAlive: true, maxSockets });
+  const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const schedule = options.schedule ?? unrefTimeout;
   const send = secure ? httpsRequest : httpRequest;
   let buffered = 0;
 
@@ -310,7 +346,7 @@ export async function startForwardingProxy(options: ForwardingOptions): Promise<
         answer.on('error', () => outgoing.destroy());
       });
       request.on('error', (error) => {
-        if (refused) return;
+        if (refused || done) return;
         noAnswer = (error as NodeJS.ErrnoException).code ?? error.message;
         if (!outgoing.headersSent) {
           problem(
@@ -328,8 +364,16 @@ export async function startForwardingProxy(options: ForwardingOptions): Promise<
     };
     // The body passes through the live-key scanner: nothing of a key is sent before it is seen.
     const scanner = liveKeyScanner();
+    let turn: UpstreamTurn | undefined;
+    let cancelDeadline: () => void = () => {};
+    /** Gives the connection slot and the timer back: once the exchange is over, however it ended. */
+    const settle = () => {
+      cancelDeadline();
+      turn?.cancel();
+    };
     const refuseBody = () => {
       refused = true;
+      settle();
       incoming.removeAllListeners('data');
       incoming.resume();
       upstream?.destroy();
@@ -337,26 +381,65 @@ export async function startForwardingProxy(options: ForwardingOptions): Promise<
       responseCopy.release();
       refuseLiveKey();
     };
-    incoming.on('data', (chunk: Buffer) => {
-      requestCopy.take(chunk);
-      const pass = scanner.push(chunk);
-      if (pass === 'refused') return refuseBody();
-      if (pass.byteLength === 0) return;
-      const request = open();
-      if (!request.write(pass)) {
-        incoming.pause();
-        request.once('drain', () => incoming.resume());
-      }
+    /** Reads the body through the scanner and on to the target: once this client's turn has come. */
+    const start = () => {
+      incoming.on('data', (chunk: Buffer) => {
+        requestCopy.take(chunk);
+        const pass = scanner.push(chunk);
+        if (pass === 'refused') return refuseBody();
+        if (pass.byteLength === 0) return;
+        const request = open();
+        if (!request.write(pass)) {
+          incoming.pause();
+          request.once('drain', () => incoming.resume());
+        }
+      });
+      incoming.on('end', () => {
+        if (refused) return;
+        const rest = scanner.end();
+        if (rest === 'refused') return refuseBody();
+        sentAt = performance.now();
+        open().end(rest);
+      });
+    };
+    cancelDeadline = schedule(timeoutMs, () => {
+      if (done || refused) return;
+      noAnswer = `no answer within ${timeoutMs} ms (the proxy's upstream timeout)`;
+      upstream?.destroy();
+      turn?.cancel();
+      if (!outgoing.headersSent) {
+        incoming.resume();
+        problem(
+          outgoing,
+          504,
+          'target_timeout',
+          'Target timed out',
+          `The target did not answer within ${timeoutMs} ms (the contract proxy's --upstream-timeout), so the proxy stopped waiting.`,
+        );
+      } else outgoing.destroy();
+      finish();
     });
-    incoming.on('end', () => {
-      if (refused) return;
-      const rest = scanner.end();
-      if (rest === 'refused') return refuseBody();
-      sentAt = performance.now();
-      open().end(rest);
+    const taken = share.take(clientOf(incoming), start);
+    if (taken === 'full') {
+      cancelDeadline();
+      incoming.resume();
+      outgoing.setHeader('retry-after', '1');
+      problem(
+        outgoing,
+        503,
+        'proxy_busy',
+        'Proxy busy',
+        'This client already has as many requests waiting for the target as the contract proxy keeps: retry once some have been answered.',
+      );
+      return;
+    }
+    turn = taken;
+    outgoing.on('finish', () => {
+      settle();
+      finish();
     });
-    outgoing.on('finish', finish);
     outgoing.on('close', () => {
+      settle();
       // The app went away before the answer ended: stop the upstream request too.
       if (!outgoing.writableFinished && !refused) {
         upstream?.destroy();

@@ -22,6 +22,8 @@ export interface ContractProxyOptions {
   record?: boolean | HarLimits;
   /** Exchanges waiting to be checked, at most; past it they are counted, not checked. Default 1 000. */
   maxQueued?: number;
+  /** How long one exchange may take, in ms, before a 504 (or a cut answer). Default 30 000. */
+  upstreamTimeoutMs?: number;
   /** The wall clock (tests inject one). */
   now?: () => number;
 }
@@ -128,6 +130,9 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.upstreamTimeoutMs !== undefined
+      ? { upstreamTimeoutMs: options.upstreamTimeoutMs }
+      : {}),
     now,
     onRefused: () => checker.refusedLiveKey(),
     onExchange(captured) {

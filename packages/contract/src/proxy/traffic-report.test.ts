@@ -87,8 +87,12 @@ describe("the traffic report's text", () => {
       const text = formatTrafficReport('text', whole);
       expect(text.split(whole.message)).toHaveLength(2);
       expect(text.trimEnd().endsWith(whole.message)).toBe(true);
-      const counts = text.split('\n').filter((line) => /^\d+ checks: /.test(line));
-      expect(counts).toEqual([expect.stringContaining(`${whole.summary.checks} checks: `)]);
+      const counts = text
+        .split('\n')
+        .filter((line) => /^\d+ check × operation results: /.test(line));
+      expect(counts).toEqual([
+        expect.stringContaining(`${whole.summary.checks} check × operation results: `),
+      ]);
       if (known) expect(counts[0]).toContain(`${whole.summary.known} known`);
     }
   });

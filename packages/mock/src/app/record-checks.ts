@@ -7,7 +7,13 @@ import type { ApiValidators, SandboxValidators } from '../shared/validation.js';
 import type { RecordChecks, RecordProblem, UncheckedPayment } from '../store/record-checks.js';
 import type { RecordedEntry } from '../store/request-log.js';
 import { offsetOf } from '../testing/snapshot.js';
-import { isRecord, Problems, shown, timeOf } from '../testing/snapshot-check.js';
+import {
+  isRecord,
+  Problems,
+  shown,
+  storedTimeOf,
+  type TimeReader,
+} from '../testing/snapshot-check.js';
 import { readRecord } from '../testing/snapshot-idempotency.js';
 import { readPayment } from '../testing/snapshot-payments.js';
 import {
@@ -29,19 +35,8 @@ export interface RecordCheckContext {
 /** The name the readers are given for the record: taken off the fields they name. */
 const RECORD = 'record';
 
-/** The largest time a `Date` holds (ms epoch): beyond it there is no ISO text to check. */
-const MAX_DATE_MS = 8.64e15;
-
-/**
- * A stored time (ms epoch) in a snapshot's form (ISO 8601), for the snapshot's time check: a
- * number that is no date is given as is, and refused by that check.
- */
-function isoOf(value: unknown): unknown {
-  if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > MAX_DATE_MS) {
-    return value;
-  }
-  return new Date(value).toISOString();
-}
+/** Payment texts remembered as checked, for the answers that repeat them (a create's). */
+const CHECKED_PAYMENTS = 1024;
 
 /** The first problem found, named from the record (`record.payment.status` → `payment.status`). */
 function firstProblem(problems: Problems, kind: string): RecordProblem | undefined {
@@ -72,6 +67,20 @@ function check(kind: string, read: (problems: Problems) => void): RecordProblem 
  * checks.offset(1e300)?.field; // 'clock_offset_seconds'
  */
 export function createRecordChecks(context: RecordCheckContext): RecordChecks {
+  // The latest payment texts that passed: a create's stored answer is the same text (the journal
+  // writes it with its payment), checked once. The same strings as stored: no copy is held.
+  const payments = new Set<string>();
+  const checkedPayment = (body: string) => payments.has(body);
+  const rememberPayment = (json: string) => {
+    payments.add(json);
+    if (payments.size > CHECKED_PAYMENTS) {
+      for (const oldest of payments) {
+        payments.delete(oldest);
+        break;
+      }
+    }
+  };
+  const paymentContext = { ...context, readTime: storedTimeOf };
   const endpointOf = (endpoint: unknown, key: unknown, problems: Problems) =>
     readEndpoint(
       { endpoint, signing_key_base64: key },
@@ -104,7 +113,11 @@ export function createRecordChecks(context: RecordCheckContext): RecordChecks {
     }
   };
   return {
-    payment: (payment) => check('payment', (problems) => paymentOf(payment, context, problems)),
+    payment: (payment) => {
+      const problem = check('payment', (problems) => paymentOf(payment, paymentContext, problems));
+      if (problem === undefined) rememberPayment(payment.json as string);
+      return problem;
+    },
     idempotencyRecord: (record, inFlight) =>
       check('record', (problems) => {
         if (!isRecord(record)) {
@@ -120,15 +133,21 @@ export function createRecordChecks(context: RecordCheckContext): RecordChecks {
           response: isRecord(response)
             ? { status: response.status, headers: response.headers, body: response.body }
             : response,
-          expires_at: isoOf(record.expiresAt),
+          expires_at: record.expiresAt,
         };
         readRecord(
           entry,
           RECORD,
-          { validators: context.validators, offsetMs: 0, inFlight },
+          {
+            validators: context.validators,
+            offsetMs: 0,
+            inFlight,
+            readTime: storedTimeOf,
+            checkedPayment,
+          },
           problems,
         );
-        timeOf(isoOf(record.serverExpiresAt), `${RECORD}.serverExpiresAt`, problems);
+        storedTimeOf(record.serverExpiresAt, `${RECORD}.serverExpiresAt`, problems);
         const code = isRecord(response) ? response.code : undefined;
         if (code !== undefined && (typeof code !== 'string' || !Object.hasOwn(errorCodes, code))) {
           problems.add(
@@ -168,7 +187,7 @@ export function createRecordChecks(context: RecordCheckContext): RecordChecks {
             error.message.replace(RECORD, `${RECORD}.event`),
           );
         }
-        readAttempt(attempt.attempt, isoOf(attempt.dueAt), RECORD, problems);
+        readAttempt(attempt.attempt, attempt.dueAt, RECORD, problems, storedTimeOf);
         const { sequence } = attempt;
         if (typeof sequence !== 'number' || !Number.isSafeInteger(sequence) || sequence < 0) {
           problems.add(
@@ -183,7 +202,7 @@ export function createRecordChecks(context: RecordCheckContext): RecordChecks {
           problems.add(RECORD, `${RECORD} must be a recorded request`);
           return;
         }
-        if (Number.isNaN(timeOf(isoOf(entry.receivedAt), `${RECORD}.receivedAt`, problems))) return;
+        if (Number.isNaN(storedTimeOf(entry.receivedAt, `${RECORD}.receivedAt`, problems))) return;
         let shownEntry: unknown;
         try {
           // What the inspector shows of it: the spec's RecordedRequest is checked on that.
@@ -198,7 +217,11 @@ export function createRecordChecks(context: RecordCheckContext): RecordChecks {
 }
 
 /** A stored payment, read as a snapshot's payment is, stored under its own id. */
-function paymentOf(stored: UncheckedPayment, context: RecordCheckContext, problems: Problems) {
+function paymentOf(
+  stored: UncheckedPayment,
+  context: RecordCheckContext & { readTime: TimeReader },
+  problems: Problems,
+) {
   const { json } = stored;
   let payment: unknown;
   try {
@@ -220,7 +243,7 @@ function paymentOf(stored: UncheckedPayment, context: RecordCheckContext, proble
     {
       payment,
       token: stored.token,
-      settles_at: settlesAt === undefined || settlesAt === null ? null : isoOf(settlesAt),
+      settles_at: settlesAt === undefined || settlesAt === null ? null : settlesAt,
       timeline,
     },
     RECORD,
@@ -259,8 +282,5 @@ function stepsOf(packed: unknown, problems: Problems): unknown[] | undefined {
     );
     return undefined;
   }
-  return [
-    { at: isoOf(at), change: 'created', status, amount },
-    ...later.map((step: unknown) => (isRecord(step) ? { ...step, at: isoOf(step.at) } : step)),
-  ];
+  return [{ at, change: 'created', status, amount }, ...later];
 }

@@ -164,7 +164,9 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
               prefix: resolved.redisPrefix,
               limits: storeLimits,
               checks,
-              ...(resolved.logger === undefined ? {} : { log: resolved.logger }),
+              // Never silenced either: without a logger (--quiet) a process warning, on stderr.
+              log:
+                resolved.logger ?? ((line) => process.emitWarning(line, DATA_DIRECTORY_WARNING)),
             }).then((opened) => opened.store),
           // Another format under the prefix stays refused; an unreachable store is tried again.
           (error) => !(error instanceof StoreFormatError),

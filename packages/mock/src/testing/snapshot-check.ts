@@ -120,6 +120,27 @@ export function timeOf(value: unknown, param: string, problems: Problems): numbe
   return ms;
 }
 
+/** How a reader reads a time: ISO text in a snapshot (`timeOf`), ms epoch in a store (`storedTimeOf`). */
+export type TimeReader = (value: unknown, param: string, problems: Problems) => number;
+
+/**
+ * Reads a time as a store keeps it: ms epoch, within the sandbox clock's range (the same range
+ * `timeOf` holds a snapshot's times to). Returns it, or NaN after adding the problem.
+ *
+ * @example
+ * storedTimeOf(1767225600000, 'settlesAt', problems); // 1767225600000
+ */
+export function storedTimeOf(value: unknown, param: string, problems: Problems): number {
+  if (typeof value !== 'number' || !(value >= FIRST_INSTANT && value <= LAST_INSTANT)) {
+    problems.add(
+      param,
+      `${param} must be a time in ms since 1970 from year 0000 to 9999; got ${shown(value)}`,
+    );
+    return Number.NaN;
+  }
+  return value;
+}
+
 /**
  * The array at `param`, or [] after adding the problem when it is not one or holds more than
  * `max` items.

@@ -5,7 +5,15 @@ import type { PaymentData } from '../service/account-data.js';
 import type { ApiValidators } from '../shared/validation.js';
 import { MAX_TIMELINE_STEPS, type TimelineStep } from '../store/account.js';
 import { lifecycleErrors } from './fixtures.js';
-import { arrayOf, iso, isRecord, type Problems, shown, timeOf } from './snapshot-check.js';
+import {
+  arrayOf,
+  iso,
+  isRecord,
+  type Problems,
+  shown,
+  type TimeReader,
+  timeOf,
+} from './snapshot-check.js';
 import type { SnapshotPayment } from './types.js';
 
 /** The changes a timeline step names: the sandbox spec's `TimelineEntry.change`. */
@@ -22,6 +30,8 @@ export interface PaymentContext {
   tokens: TokenTable;
   /** The most payments a key keeps. */
   maxPayments: number;
+  /** How times are given: ISO text (a snapshot, the default) or ms epoch (a store). */
+  readTime?: TimeReader;
 }
 
 /**
@@ -95,7 +105,8 @@ export function readPayment(
   }
   const checked = context.validators.validator('Payment')(entry.payment);
   const token = entry.token;
-  const timeline = readTimeline(entry.timeline, `${where}.timeline`, problems);
+  const readTime = context.readTime ?? timeOf;
+  const timeline = readTimeline(entry.timeline, `${where}.timeline`, problems, readTime);
   if (!problems.check(`${where}.payment`, checked)) {
     if (typeof token !== 'string' || context.tokens.behaviourOf(token) === undefined) {
       problems.add(
@@ -111,7 +122,7 @@ export function readPayment(
   }
   let settlesAt: number | undefined;
   if (payment.status === 'PENDING') {
-    settlesAt = timeOf(entry.settles_at, `${where}.settles_at`, problems);
+    settlesAt = readTime(entry.settles_at, `${where}.settles_at`, problems);
   } else if (entry.settles_at !== null) {
     problems.add(
       `${where}.settles_at`,
@@ -122,7 +133,12 @@ export function readPayment(
 }
 
 /** A payment's timeline: its creation, then up to 31 changes, each at a time with a known change. */
-function readTimeline(given: unknown, where: string, problems: Problems): TimelineStep[] {
+function readTimeline(
+  given: unknown,
+  where: string,
+  problems: Problems,
+  readTime: TimeReader,
+): TimelineStep[] {
   const steps = arrayOf(given, where, MAX_TIMELINE_STEPS, problems);
   if (Array.isArray(given) && given.length === 0) {
     problems.add(where, `${where} must list the payment's creation at least`);
@@ -131,7 +147,7 @@ function readTimeline(given: unknown, where: string, problems: Problems): Timeli
     const at = `${where}[${index}]`;
     const value = isRecord(step) ? step : {};
     if (!isRecord(step)) problems.add(at, `${at} must be an object { at, change, status, amount }`);
-    const time = timeOf(value.at, `${at}.at`, problems);
+    const time = readTime(value.at, `${at}.at`, problems);
     const change = index === 0 ? ['created'] : CHANGES;
     if (!change.includes(value.change as string)) {
       problems.add(

@@ -22,6 +22,7 @@ import {
   type Problems,
   SIGNING_KEY,
   shown,
+  type TimeReader,
   timeOf,
 } from './snapshot-check.js';
 import type { SandboxSnapshot } from './types.js';
@@ -151,7 +152,7 @@ export function readDelivery(
 
 /**
  * Reads an attempt's number (1 to `MAX_ATTEMPTS`) and due time (an ISO time within the clock's
- * range) at `where`; problems go to `problems`.
+ * range, or as `readTime` reads it) at `where`; problems go to `problems`.
  *
  * @example
  * readAttempt(2, '2026-01-01T00:00:00.000Z', 'queued_deliveries[0]', problems); // { attempt: 2, dueAt: 1767225600000 }
@@ -161,6 +162,7 @@ export function readAttempt(
   dueAt: unknown,
   where: string,
   problems: Problems,
+  readTime: TimeReader = timeOf,
 ): { attempt: number; dueAt: number } {
   if (
     typeof attempt !== 'number' ||
@@ -173,7 +175,7 @@ export function readAttempt(
       `${where}.attempt must be an integer from 1 to ${MAX_ATTEMPTS}; got ${shown(attempt)}`,
     );
   }
-  return { attempt: attempt as number, dueAt: timeOf(dueAt, `${where}.due_at`, problems) };
+  return { attempt: attempt as number, dueAt: readTime(dueAt, `${where}.due_at`, problems) };
 }
 
 function readEndpoints(
