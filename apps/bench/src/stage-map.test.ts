@@ -2,7 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MOCK_DIR } from './paths.js';
-import { MOCK_MODULE_STAGES, mockFrameStage, nodeFrameStage } from './stage-map.js';
+import {
+  MOCK_FOLDER_STAGES,
+  MOCK_MODULE_STAGES,
+  mockFrameStage,
+  nodeFrameStage,
+} from './stage-map.js';
 
 // The stage table places each profile sample by the mock's module and function: a module the map
 // lacks would land in "unattributed" on the next run. This fails first, naming it.
@@ -56,7 +61,7 @@ describe('the stage map', () => {
     for (const module of ['http/pipeline', 'http/auth', 'service/idempotency', 'store/accounts']) {
       expect(modules).toContain(module);
     }
-    const missing = modules.filter((module) => MOCK_MODULE_STAGES[module] === undefined);
+    const missing = modules.filter((module) => mockFrameStage(module, '') === undefined);
     expect(
       missing,
       'add these modules of packages/mock/src to MOCK_MODULE_STAGES in apps/bench/src/stage-map.ts',
@@ -76,6 +81,9 @@ describe('the stage map', () => {
         if (!declares(text, name)) stale.push(`${module}#${name}`);
       }
     }
+    for (const folder of Object.keys(MOCK_FOLDER_STAGES)) {
+      if (!existsSync(join(SRC, folder))) stale.push(folder);
+    }
     expect(stale, 'remove or rename these entries of MOCK_MODULE_STAGES').toEqual([]);
   });
 
@@ -85,6 +93,10 @@ describe('the stage map', () => {
     expect(mockFrameStage('store/account', 'claimIdempotencyKey')).toBe('idempotency');
     expect(mockFrameStage('store/account', 'insertPayment')).toBe('operation');
     expect(mockFrameStage('no/such-module', 'f')).toBeUndefined();
+    // A folder's default places its new modules; a module named in the map keeps its own.
+    expect(mockFrameStage('store/redis/new-module', 'f')).toBe('operation');
+    expect(mockFrameStage('store/redis/url', 'parse')).toBe('startup');
+    expect(mockFrameStage('http/new-step', 'f')).toBeUndefined();
   });
 
   it('places Node’s and @hono/node-server’s answer writing and body reading', () => {

@@ -58,9 +58,9 @@ const of = (stage: ModuleStage, functions?: Record<string, ModuleStage>): Module
   functions === undefined ? { stage } : { stage, functions };
 
 /**
- * Every module of `packages/mock/src` the CLI loads, by its path under `src/` without extension
- * (`stage-map.test.ts` fails when one is missing or gone, or a function named here is not in its
- * module). A sample goes to the stage of the innermost frame on its stack that a module here
+ * Every module of `packages/mock/src` the CLI loads, by its path under `src/` without extension,
+ * but those of `MOCK_FOLDER_STAGES`' folders that take their folder's stage (`stage-map.test.ts`
+ * fails when one is missing or gone, or a function named here is not in its module). A sample goes to the stage of the innermost frame on its stack that a module here
  * places; with none, to Node's and @hono/node-server's rules (`nodeFrameStage`).
  */
 export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
@@ -162,40 +162,10 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'store/request-log': of('observation'),
   'store/webhook-state': of('observation'),
   'store/journal': of('operation'),
-  'store/data-dir/data-directory': of('operation'),
-  'store/data-dir/dump': of('operation'),
-  'store/data-dir/journal-file': of('operation'),
-  'store/data-dir/lock': of('operation'),
   'store/data-dir/replay': of('startup'),
-  'store/redis/budget': of('operation'),
-  'store/redis/client': of('operation'),
-  'store/redis/codec': of('operation'),
-  'store/redis/errors': of('operation'),
-  'store/redis/heartbeat': of('operation'),
-  'store/redis/keys': of('operation'),
-  'store/redis/lease-keeper': of('operation'),
   'store/redis/open': of('startup'),
-  'store/redis/reading': of('operation'),
-  'store/redis/redis-account': of('operation'),
-  'store/redis/reply-meter': of('operation'),
-  'store/redis/redis-store': of('operation'),
   'store/redis/redis-webhooks': of('observation'),
-  'store/redis/runner': of('operation'),
-  'store/redis/scripts': of('operation'),
   'store/redis/url': of('startup'),
-  'webhooks/default-endpoint': of('observation'),
-  'webhooks/dispatcher': of('observation'),
-  'webhooks/events': of('observation'),
-  'webhooks/schedule': of('observation'),
-  'webhooks/signing': of('observation'),
-  'webhooks/transport': of('observation'),
-  'console/display': of('operation'),
-  'console/inspector-script': of('operation'),
-  'console/pages': of('operation'),
-  'console/provenance-badges': of('operation'),
-  'console/reference-script': of('operation'),
-  'console/routes': of('operation'),
-  'console/styles': of('operation'),
   // A snapshot's checks, which the stores' record checks reuse: the caller's stage.
   'testing/fixtures': of('inherit'),
   'testing/snapshot': of('inherit'),
@@ -216,11 +186,31 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'cli/relaunch': of('startup'),
 };
 
-/** The stage of a frame of the mock: its function's, else its module's; undefined: a module the map lacks. */
+/**
+ * The stage of every module of a folder that `MOCK_MODULE_STAGES` does not name: folders whose
+ * modules all do one kind of work (the stores other than memory, the console, webhooks). The
+ * request path's own folders (http/, service/, shared/, the memory store) have no default: each
+ * new module there must be placed by name.
+ */
+export const MOCK_FOLDER_STAGES: Readonly<Record<string, ModuleStage>> = {
+  'store/redis/': 'operation',
+  'store/data-dir/': 'operation',
+  'console/': 'operation',
+  'webhooks/': 'observation',
+};
+
+/**
+ * The stage of a frame of the mock: its function's, else its module's, else its folder's;
+ * undefined: a module the map lacks.
+ *
+ * @example
+ * mockFrameStage('http/pipeline', 'withKey'); // 'idempotency'
+ */
 export function mockFrameStage(module: string, functionName: string): ModuleStage | undefined {
   const entry = MOCK_MODULE_STAGES[module];
-  if (entry === undefined) return undefined;
-  return entry.functions?.[functionName] ?? entry.stage;
+  if (entry !== undefined) return entry.functions?.[functionName] ?? entry.stage;
+  const folder = Object.keys(MOCK_FOLDER_STAGES).find((prefix) => module.startsWith(prefix));
+  return folder === undefined ? undefined : MOCK_FOLDER_STAGES[folder];
 }
 
 /** @hono/node-server's functions that read a request's body. */
