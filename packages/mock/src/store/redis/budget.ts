@@ -83,3 +83,14 @@ export function currentStoreBudget(): StoreBudget | undefined {
   const budget = budgets.getStore();
   return budget === undefined || budget.ended ? undefined : budget;
 }
+
+/**
+ * Runs `run` outside any request's store budget: work that follows a change already made (queuing
+ * its webhooks) is not cut short, so nothing the change promised is lost.
+ *
+ * @example
+ * await outsideStoreBudget(() => webhooks.deliver(events));
+ */
+export function outsideStoreBudget<T>(run: () => Promise<T>): Promise<T> {
+  return budgets.exit(run);
+}
