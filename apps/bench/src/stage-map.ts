@@ -166,15 +166,6 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'store/redis/open': of('startup'),
   'store/redis/redis-webhooks': of('observation'),
   'store/redis/url': of('startup'),
-  // A snapshot's checks, which the stores' record checks reuse: the caller's stage.
-  'testing/fixtures': of('inherit'),
-  'testing/snapshot': of('inherit'),
-  'testing/snapshot-check': of('inherit'),
-  'testing/snapshot-headers': of('inherit'),
-  'testing/snapshot-idempotency': of('inherit'),
-  'testing/snapshot-payments': of('inherit'),
-  'testing/snapshot-webhooks': of('inherit'),
-  'testing/types': of('inherit'),
   // The command line: start-up, except the request log it hands the server.
   cli: of('startup'),
   'cli/run': of('observation'),
@@ -184,9 +175,8 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
 /**
  * The stage of every module of a folder that `MOCK_MODULE_STAGES` does not name: folders whose
  * modules all do one kind of work (the stores other than memory, the console, webhooks, the
- * command line). The
- * request path's own folders (http/, service/, shared/, the memory store) have no default: each
- * new module there must be placed by name.
+ * command line, the testing entry). The request path's own folders (http/, service/, shared/,
+ * the memory store) have no default: each new module there must be placed by name.
  */
 export const MOCK_FOLDER_STAGES: Readonly<Record<string, ModuleStage>> = {
   'store/redis/': 'operation',
@@ -195,6 +185,8 @@ export const MOCK_FOLDER_STAGES: Readonly<Record<string, ModuleStage>> = {
   'webhooks/': 'observation',
   // The command line runs before requests, but for the request log it hands the server.
   'cli/': 'startup',
+  // The snapshot checks the stores' record checks reuse: their caller's stage.
+  'testing/': 'inherit',
 };
 
 /**
