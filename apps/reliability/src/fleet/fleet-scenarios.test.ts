@@ -32,12 +32,17 @@ afterAll(async () => {
 
 const idOf = (answer: Answer) => (answer.json as { id: string }).id;
 
-/** Calls until the answer is not a refused connection or a 503 (an instance or the store coming back). */
+/**
+ * Calls until the answer is not a refused connection, a 503 (an instance or the store coming
+ * back) or a 409 `idempotency_key_in_use` (the key taken by an instance killed with the request
+ * in flight, free once its heartbeat ended: the README's "When an instance dies").
+ */
 async function settled(send: () => Promise<Answer>): Promise<Answer> {
   for (;;) {
     const answer = await send();
-    if (answer.status !== 0 && answer.status !== 503) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const inUse = answer.status === 409 && answer.json?.code === 'idempotency_key_in_use';
+    if (answer.status !== 0 && answer.status !== 503 && !inUse) return answer;
+    await pause(50);
   }
 }
 
@@ -213,7 +218,9 @@ describe('a fleet of three instances on redis-server behind HAProxy', () => {
       await retrying.until(() => retrying.received.length === 1);
       await a.kill9();
       retrying.status = 200;
-      // The retry is due 5 s later on the key's clock: advance it on the surviving instance.
+      // Killed while sending the attempt, A still holds its lease: B takes the attempt over once
+      // the lease ends (5 s on the store's clock). Killed after it scheduled the retry, the retry
+      // is due 5 s later on the key's clock: advance it on the surviving instance.
       const advanced = await call(b.url, {
         method: 'POST',
         path: '/_sandbox/clock/advance',

@@ -1,5 +1,5 @@
 // A sandbox fleet for the tests: mock instances (optionally on one redis-server) behind HAProxy.
-import { type Sandbox, startSandbox } from '../sandbox.js';
+import { MOCK_BIN, MOCK_BIN_NODE_FLAGS, type Sandbox, startSandbox } from '../sandbox.js';
 import { type Balancer, startHaproxy } from './haproxy.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
@@ -40,8 +40,18 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
     const redis = options.redis === false ? undefined : await startRedisServer();
     if (redis !== undefined) started.push(redis);
     const storeFlags = redis === undefined ? [] : ['--redis-url', redis.url];
+    // The published bin with its shebang's heap flag: one process, as `npx payment-service-mock`
+    // runs it, so that `kill9()` kills the process that serves. (`dist/cli.js` relaunches itself
+    // in a child: a SIGKILL of the parent left the child serving until it noticed, then it
+    // stopped cleanly, which is no crash.)
     const instances = await Promise.all(
-      Array.from({ length: count }, () => startSandbox([...flags, ...storeFlags])),
+      Array.from({ length: count }, () =>
+        startSandbox(
+          [...flags, ...storeFlags],
+          {},
+          { script: MOCK_BIN, nodeFlags: MOCK_BIN_NODE_FLAGS },
+        ),
+      ),
     );
     started.push(...instances);
     const balancer = await startHaproxy(

@@ -178,7 +178,11 @@ describe('two mock servers on one Valkey/Redis', () => {
     expect(retried.status).toBe(201);
   });
 
-  it('keeps a payment and its Idempotency-Key answer together whenever a reset lands during the create', async () => {
+  // 40 races of 6 requests each: about 3 s on a busy machine, over vitest's default 5 s beside
+  // other files (it failed by chance so); the time bound is the test's, not the sandbox's.
+  it('keeps a payment and its Idempotency-Key answer together whenever a reset lands during the create', {
+    timeout: 60_000,
+  }, async () => {
     for (let delay = 0; delay < 40; delay++) {
       const key = newKey();
       // Seen before: the create claims its key in its first round trip.

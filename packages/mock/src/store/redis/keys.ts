@@ -34,7 +34,7 @@ export function accountHash(apiKey: string): string {
  * The keys of one prefix. Global: `format` (the layout version), `gen` (account generations),
  * `totals` (bytes, payments, records of every account), `due` (account hashes by the server
  * time of their next settlement, attempt or lease expiry), `rx` (`<hash>:<Idempotency-Key>` by
- * server expiry). One account is the hash `a:<hash>` (generation, clock offset, faults,
+ * server expiry), `alive` (each running instance's token by the end of its last heartbeat). One account is the hash `a:<hash>` (generation, clock offset, faults,
  * counters, bytes) and the keys `a:<hash>:<part>` (see `ACCOUNT_PARTS`).
  *
  * @example
@@ -58,7 +58,7 @@ export function storeKeys(prefix: string) {
  * its JSON; under the id, a NUL and `m` its token, settlement and creation, `c` its later
  * timeline steps, `b` its bytes, `s` its sequence), `o` (creation order), `s` (settlement
  * schedule); Idempotency-Key records `i` (JSON), `ib` (bytes), `ie` (expiry on the
- * key's clock); request log `r`; webhooks: endpoints `e` and their order `eo`, events `v` and
+ * key's clock), `io` (the instance that took each one in flight); request log `r`; webhooks: endpoints `e` and their order `eo`, events `v` and
  * their order `vo`, delivery log `l`, scheduled attempts `q` (by due time), `qd` (the attempt),
  * `ql` (leased, by lease expiry on the server's clock), `qo` (the instance holding each lease). Not deleted with the account:
  * `reset`, the generation of an account reset or forgotten, for a minute (late writes of that
@@ -71,6 +71,7 @@ export const ACCOUNT_PARTS = [
   'i',
   'ib',
   'ie',
+  'io',
   'r',
   'e',
   'eo',

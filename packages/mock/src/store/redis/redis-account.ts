@@ -2,7 +2,6 @@
 import type { components, SandboxComponents } from '@payment-service/openapi';
 import { takeDrop, takeFailure } from '../../shared/faults.js';
 import type { ProblemInit } from '../../shared/problems.js';
-import type { StoreLimits } from '../accounts.js';
 import { paymentBytes, recordBytes, responseBytes, stringBytes } from '../memory.js';
 import type {
   IdempotencyRecord,
@@ -23,6 +22,7 @@ import {
   rememberPayment,
 } from './codec.js';
 import type { RedisContext } from './context.js';
+import { StoreUnavailableError } from './errors.js';
 import { RedisWebhooks } from './redis-webhooks.js';
 import type { ScriptName } from './scripts.js';
 
@@ -42,16 +42,18 @@ const ENTRY_BYTES = 256;
 
 /**
  * The arguments of `psm_claim_key` after the account's hash and generation (also the claim of
- * `psm_open`): the record, its bytes, the key's time and the per-key caps.
+ * `psm_open`): the record, its bytes, the key's time, the per-key caps, and the instance taking
+ * it with its clock (a record in flight for an instance that stopped beating may be taken over).
  *
  * @example
- * await account.run('psm_claim_key', ...claimArguments(limits, record, accountNow));
+ * await account.run('psm_claim_key', ...claimArguments(context, record, accountNow));
  */
 export function claimArguments(
-  limits: StoreLimits,
+  context: Pick<RedisContext, 'limits' | 'owner' | 'clock'>,
   record: IdempotencyRecord,
   accountNow: number,
 ): (string | number)[] {
+  const { limits, owner, clock } = context;
   return [
     record.key,
     encodeRecord(record),
@@ -61,6 +63,8 @@ export function claimArguments(
     record.serverExpiresAt,
     limits.maxIdempotencyRecordsPerKey,
     limits.keyMemoryBudgetBytes,
+    owner,
+    clock === undefined ? '' : clock(),
   ];
 }
 
@@ -246,6 +250,12 @@ export class RedisAccount implements AccountStore {
       args.push(claimed.key, inFlight, completed, responseBytes(response));
     }
     const answer = await this.run('psm_create', ...args);
+    if (answer === 'TAKEN') {
+      // Another instance took the key over, this one being presumed dead: it makes the payment.
+      throw new StoreUnavailableError(
+        'the store gave this Idempotency-Key to another instance while this one did not answer its heartbeat',
+      );
+    }
     if (idempotency !== undefined) idempotency.record.response = idempotency.response;
     if (answer === 'CLOSED') {
       this.closed = true;
@@ -337,7 +347,7 @@ export class RedisAccount implements AccountStore {
 
   /** The arguments of a claim (after the account's hash and generation). */
   claimArgs(record: IdempotencyRecord, accountNow: number): (string | number)[] {
-    return claimArguments(this.context.limits, record, accountNow);
+    return claimArguments(this.context, record, accountNow);
   }
 
   async completeIdempotencyRecord(

@@ -191,6 +191,62 @@ describe('RedisStore: idempotency', () => {
     expect((await a.stats()).idempotencyRecords).toBe(1);
   });
 
+  // Heartbeats run on the injected clock; each instance's own timer beats every third of a
+  // lease of real time, so a lease of 10 minutes leaves the beats to the test.
+  const LEASE_MS = 600_000;
+
+  it("takes over a key held in flight by an instance that died (no heartbeat), never a live one's", async () => {
+    const clock = { now: 1_000_000 };
+    const { a, b } = await twoInstances({ clock: () => clock.now, leaseMs: LEASE_MS });
+    const [onA, onB] = await Promise.all([a.open(KEY), b.open(KEY)]);
+    const taken = inFlightRecord('order-1', 'a');
+    expect(await onA.claimIdempotencyKey(taken, 0)).toBeUndefined();
+    // A is alive (its last beat was less than a lease ago): the key stays in use.
+    clock.now += LEASE_MS - 1000;
+    expect(
+      (await onB.claimIdempotencyKey(inFlightRecord('order-1', 'b'), 0))?.bodyFingerprint,
+    ).toBe('a');
+    await a.beat();
+    clock.now += LEASE_MS - 1000;
+    expect(await onB.claimIdempotencyKey(inFlightRecord('order-1', 'b'), 0)).toBeDefined();
+    // A stops beating (killed, or stalled): a lease after its last beat, B takes the key over.
+    clock.now += 1001;
+    const retry = inFlightRecord('order-1', 'b');
+    expect(await onB.claimIdempotencyKey(retry, 0)).toBeUndefined();
+    expect((await onA.idempotencyRecord('order-1'))?.bodyFingerprint).toBe('b');
+    expect((await a.stats()).idempotencyRecords).toBe(1);
+    // A was only stalled: its create is refused (503, nothing made); B's is made and answered.
+    const response = jsonResponse(201, paymentRecord('pay_b').json);
+    await expect(
+      onA.createPayment(paymentRecord('pay_a'), {
+        record: taken,
+        response: jsonResponse(201, '{}'),
+      }),
+    ).rejects.toThrow(/another instance/);
+    await onB.createPayment(paymentRecord('pay_b'), { record: retry, response });
+    expect((await onA.listPayments(10))?.data.map((payment) => payment.id)).toEqual(['pay_b']);
+    expect((await onA.claimIdempotencyKey(inFlightRecord('order-1', 'b'), 0))?.response).toEqual(
+      response,
+    );
+  });
+
+  it('frees the keys in flight of an instance closed cleanly at once, never an answered key', async () => {
+    const clock = { now: 1_000_000 };
+    const { a, b } = await twoInstances({ clock: () => clock.now, leaseMs: LEASE_MS });
+    const [onA, onB] = await Promise.all([a.open(KEY), b.open(KEY)]);
+    const answered = inFlightRecord('order-2', 'a');
+    await onA.claimIdempotencyKey(answered, 0);
+    const response = jsonResponse(201, paymentRecord('pay_1').json);
+    await onA.createPayment(paymentRecord('pay_1'), { record: answered, response });
+    await onA.claimIdempotencyKey(inFlightRecord('order-3', 'a'), 0);
+    await a.close();
+    expect(await onB.claimIdempotencyKey(inFlightRecord('order-3', 'b'), 0)).toBeUndefined();
+    clock.now += 10 * LEASE_MS;
+    expect((await onB.claimIdempotencyKey(inFlightRecord('order-2', 'a'), 0))?.response).toEqual(
+      response,
+    );
+  });
+
   it('completes, forgets and lists records; a stale completion changes nothing', async () => {
     const { a } = await twoInstances();
     const account = await a.open(KEY);
@@ -292,7 +348,7 @@ describe('RedisStore: budgets, caps and reset across the fleet', () => {
     await onA.createPayment(paymentRecord('pay_late'));
     expect(await a.find(KEY)).toBeUndefined();
     const left = (await a.client.keys(`${prefix}*`)).filter(
-      (key) => !/(format|gen|totals|:reset)$/.test(key),
+      (key) => !/(format|gen|totals|alive|:reset)$/.test(key),
     );
     expect(left).toEqual([]);
     expect(await a.stats()).toEqual({ payments: 0, idempotencyRecords: 0, bytes: 0 });

@@ -8,6 +8,7 @@ import type { AccountStore, OpenAhead, OpenClaim, SandboxStore } from '../store.
 import { withStoreBudget } from './budget.js';
 import type { RedisContext } from './context.js';
 import { StoreFormatError, StoreReplyError, StoreUnavailableError } from './errors.js';
+import { Heartbeat } from './heartbeat.js';
 import { accountHash, DEFAULT_PREFIX, STORE_FORMAT, storeKeys } from './keys.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { RecordReading } from './reading.js';
@@ -31,7 +32,9 @@ export interface RedisStoreOptions {
   clock?: () => number;
   /**
    * How long a claimed delivery attempt stays leased to its instance if it stops renewing it
-   * (it died): another instance takes the attempt over after this (ms). Default 5 s.
+   * (it died): another instance takes the attempt over after this (ms); and how long an instance
+   * counts as alive after its last heartbeat (its Idempotency-Keys in flight are taken over
+   * after that). Default 5 s.
    */
   leaseMs?: number;
   /** The store's URL with the password masked (`describeRedisUrl`), for errors. */
@@ -79,6 +82,8 @@ export class RedisStore implements SandboxStore {
   private constructor(
     private readonly context: RedisContext,
     private readonly log: ((line: string) => void) | undefined,
+    /** Marks this instance alive: its Idempotency-Keys in flight are taken over only once it died. */
+    private readonly heartbeat: Heartbeat,
   ) {
     this.keys = storeKeys(context.prefix);
   }
@@ -123,7 +128,7 @@ export class RedisStore implements SandboxStore {
     const clock = options.clock;
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     const owner = randomUUID();
-    return new RedisStore(
+    const store = new RedisStore(
       {
         runner,
         prefix,
@@ -135,7 +140,14 @@ export class RedisStore implements SandboxStore {
         reading: new RecordReading(options.checks, options.log),
       },
       options.log,
+      new Heartbeat({
+        aliveMs: leaseMs,
+        clock,
+        beat: (now, aliveMs) => runner.script('psm_beat', ['', prefix], [now, aliveMs, owner]),
+      }),
     );
+    await store.heartbeat.start();
+    return store;
   }
 
   /**
@@ -260,7 +272,7 @@ export class RedisStore implements SandboxStore {
       const offset = cached === undefined || cached.closed ? 0 : cached.offsetSeconds;
       const accountNow = serverNow + offset * 1000;
       record = makeRecord(accountNow);
-      claimArgs = [...claimArguments(this.context.limits, record, accountNow), String(offset)];
+      claimArgs = [...claimArguments(this.context, record, accountNow), String(offset)];
     }
     const { account, answer, payment } = await this.openWith(hash, paymentId ?? '', claimArgs);
     let claim: OpenClaim;
@@ -421,15 +433,21 @@ export class RedisStore implements SandboxStore {
     return this.context.leases.renew();
   }
 
-  /** Stops renewing leases and closes the connection. */
+  /** Marks this instance alive for another `leaseMs` now (a timer does it every third of one). */
+  beat(): Promise<unknown> {
+    return this.heartbeat.beat();
+  }
+
   /** Sends the writes held back to share a later round trip (the inspector's records) now. */
   flush(): void {
     this.context.runner.flush();
   }
 
+  /** Stops its timers, unmarks the instance (nothing of it is in flight now) and disconnects. */
   async close(): Promise<void> {
     this.context.runner.flush();
     this.context.leases.stop();
+    await this.heartbeat.stop();
     await this.client.quit().catch(() => this.client.disconnect());
   }
 }

@@ -190,6 +190,23 @@ describe('RedisWebhooks', () => {
     ]);
   });
 
+  it('shows an attempt whose claimer died as due again once its lease ends (what a dispatcher looks at)', async () => {
+    const { a, b } = await twoInstances({ leaseMs: 10_000 });
+    const stateA = (await a.open(KEY)).webhookState();
+    await stateA.enqueue({ event: event('evt_1'), target: endpoint('we_1'), attempt: 1, dueAt: 5 });
+    expect(await stateA.nextAttemptAt()).toBe(5);
+    expect((await stateA.claimDueAttempt(10))?.event.id).toBe('evt_1');
+    // Instance A dies while sending: leased, the attempt is due nowhere until its lease ends.
+    const stateB = (await b.find(KEY))?.webhookState();
+    clock.now += 9_999;
+    expect(await stateB?.nextAttemptAt()).toBeUndefined();
+    clock.now += 1;
+    expect(await stateB?.nextAttemptAt()).toBe(5);
+    const retaken = await stateB?.claimDueAttempt(10);
+    expect(retaken?.event.id).toBe('evt_1');
+    expect(await stateB?.nextAttemptAt()).toBeUndefined();
+  });
+
   it('gives an attempt whose claimer died to another instance once its lease ends', async () => {
     const { a, b } = await twoInstances({ leaseMs: 10_000 });
     const stateA = (await a.open(KEY)).webhookState();

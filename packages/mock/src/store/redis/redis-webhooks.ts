@@ -14,6 +14,7 @@ import {
   encodeDelivery,
   encodeEndpoint,
 } from './codec.js';
+import { StoreReplyError } from './errors.js';
 import type { RedisAccount } from './redis-account.js';
 
 const EVENT_BYTES = 160;
@@ -151,8 +152,15 @@ export class RedisWebhooks implements WebhookStore {
     return Number(sequence) >= 0;
   }
 
-  nextAttemptAt(): Promise<number | undefined> {
-    return this.account.firstScore('q');
+  /** When the earliest attempt is due; an attempt whose lease ended (its instance died) is due again. */
+  async nextAttemptAt(): Promise<number | undefined> {
+    const { clock } = this.account.context;
+    const due = await this.account.run('psm_next_attempt', clock === undefined ? '' : clock());
+    if (due === null) return undefined;
+    const at = Number(due);
+    if (!Number.isFinite(at))
+      throw new StoreReplyError('the store named a due time that is no number');
+    return at;
   }
 
   async claimDueAttempt(

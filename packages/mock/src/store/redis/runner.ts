@@ -39,6 +39,8 @@ const REPLY_SHAPES: Record<ScriptName, ReplyShape> = {
   psm_claim_attempt: 'array?',
   psm_finish_attempt: 'integer',
   psm_renew: 'integer',
+  psm_next_attempt: 'string?',
+  psm_beat: 'integer',
   psm_attempts: 'array',
 };
 

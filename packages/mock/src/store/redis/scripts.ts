@@ -72,6 +72,7 @@ local function dropRecord(key)
   if not b then return end
   redis.call('HDEL', k('i'), key)
   redis.call('HDEL', k('ib'), key)
+  redis.call('HDEL', k('io'), key)
   redis.call('ZREM', k('ie'), key)
   redis.call('ZREM', prefix .. 'rx', h .. ':' .. key)
   redis.call('HINCRBY', totals, 'r', -1)
@@ -100,11 +101,27 @@ local function trimRecords(keep, maxRecords, budget)
     dropRecord(oldest)
   end
 end
-local function claim(key, json, bytes, now, expiresAt, serverExpiresAt, maxRecords, budget)
+-- Whether the in-flight record held under key was taken by an instance that stopped beating
+-- (killed before its answer): nobody will complete it, and the step it was taken for was not
+-- made (a create or a payment's change is stored together with its answer).
+local function abandoned(key, held, serverNow)
+  local owner = redis.call('HGET', k('io'), key)
+  if not owner or cjson.decode(held).response ~= nil then return false end
+  local beat = tonumber(redis.call('ZSCORE', prefix .. 'alive', owner))
+  return not beat or beat < serverNow
+end
+-- Takes key for a request (json, in flight) unless a record holds it: false, or the record held.
+-- A record abandoned by a dead instance is dropped and the key taken. owner: the instance's
+-- token ('' for none), serverNow: its clock ('' for the server's TIME).
+local function claim(key, json, bytes, now, expiresAt, serverExpiresAt, maxRecords, budget, owner, serverNow)
   expireRecords(now)
   local held = redis.call('HGET', k('i'), key)
-  if held then return held end
+  if held then
+    if not abandoned(key, held, serverTime(serverNow)) then return held end
+    dropRecord(key)
+  end
   redis.call('HSET', k('i'), key, json)
+  if owner and owner ~= '' then redis.call('HSET', k('io'), key, owner) end
   redis.call('HSET', k('ib'), key, bytes)
   redis.call('ZADD', k('ie'), expiresAt, key)
   redis.call('ZADD', prefix .. 'rx', serverExpiresAt, h .. ':' .. key)
@@ -152,6 +169,20 @@ local function schedule(dueAt, json, budget)
   redis.call('HSET', base, 'hooks', '1')
   webhookBytes(${QUEUED_BYTES})
   return seq
+end
+-- Puts back on the schedule, at their due time, the attempts whose lease ended at serverNow
+-- (their instance died while sending them).
+local function releaseLeases(serverNow)
+  for _, member in ipairs(redis.call('ZRANGEBYSCORE', k('ql'), '-inf', serverNow)) do
+    redis.call('ZREM', k('ql'), member)
+    redis.call('HDEL', k('qo'), member)
+    local d = redis.call('HGET', k('qd'), member)
+    if d then
+      redis.call('ZADD', k('q'), sized(d), member)
+      redis.call('HINCRBY', base, 'qb', ${QUEUED_BYTES})
+      webhookBytes(${QUEUED_BYTES})
+    end
+  end
 end
 local function trimWebhooks(max)
   while num(redis.call('HGET', base, 'wb')) > max do
@@ -226,7 +257,7 @@ return s`,
 
   /**
    * The account's state, created empty (a new generation) when absent. Refuses a prefix of
-   * another format version; marks a fresh one as ours. With a claim (ARGV[7..15]: the
+   * another format version; marks a fresh one as ours. With a claim (ARGV[7..17]: the
    * arguments of psm_claim_key after the generation, then the clock offset they were computed
    * with), also claims the Idempotency-Key, if the key's offset is still that one and no fault
    * is armed: after the state comes false (claimed), the record held, 'SKIPPED', or 'NONE'
@@ -253,8 +284,8 @@ end
 local s = state()
 if not ARGV[7] then
   table.insert(s, 'NONE')
-elseif s[2] == ARGV[15] and s[3] == '{}' then
-  table.insert(s, claim(ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[13], ARGV[14]))
+elseif s[2] == ARGV[17] and s[3] == '{}' then
+  table.insert(s, claim(ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[13], ARGV[14], ARGV[15], ARGV[16]))
 else
   table.insert(s, 'SKIPPED')
 end
@@ -303,10 +334,14 @@ return out`,
    * completes its idempotency record when one is given (only the in-flight record it was
    * claimed as). ARGV: hash, gen, id, json, meta, settlesAt or '', bytes, maxPaymentsPerKey,
    * keyBudget, maxRecordsPerKey, changes or '', [key, inFlightJson, completedJson, responseBytes].
-   * Answers { sequence, held (1/0) }.
+   * Answers { sequence, held (1/0) }, or 'TAKEN' (nothing made) when another request holds the
+   * key in flight: it was taken over while this instance was presumed dead (no heartbeat).
    */
   psm_create: `
 if not writable() then return 'CLOSED' end
+if ARGV[12] and redis.call('HGET', k('io'), ARGV[12]) and redis.call('HGET', k('i'), ARGV[12]) ~= ARGV[13] then
+  return 'TAKEN'
+end
 local id, budget = ARGV[3], tonumber(ARGV[9])
 local seq = redis.call('HINCRBY', base, 'seq', 1) - 1
 redis.call('ZADD', k('o'), seq, id)
@@ -330,6 +365,7 @@ local maxRecords = tonumber(ARGV[10])
 trimRecords(nil, maxRecords, budget)
 if ARGV[12] and redis.call('HGET', k('i'), ARGV[12]) == ARGV[13] then
   redis.call('HSET', k('i'), ARGV[12], ARGV[14])
+  redis.call('HDEL', k('io'), ARGV[12])
   redis.call('HINCRBY', k('ib'), ARGV[12], ARGV[15])
   addBytes(tonumber(ARGV[15]))
   trimRecords(ARGV[12], maxRecords, budget)
@@ -365,6 +401,7 @@ redis.call('HSET', k('p'), id, ARGV[5], f(id, 'c'), changes, f(id, 'b'), bytes)
 -- The answer an Idempotency-Key replays, completed with the change (if its record is still ours).
 if ARGV[9] and redis.call('HGET', k('i'), ARGV[9]) == ARGV[10] then
   redis.call('HSET', k('i'), ARGV[9], ARGV[11])
+  redis.call('HDEL', k('io'), ARGV[9])
   redis.call('HINCRBY', k('ib'), ARGV[9], ARGV[12])
   addBytes(tonumber(ARGV[12]))
   trimRecords(ARGV[9], tonumber(ARGV[13]), tonumber(ARGV[14]))
@@ -385,12 +422,13 @@ return payments(ids)`,
 
   /**
    * Set-if-absent of an Idempotency-Key's in-flight record, after expiring the key's due
-   * records: false when stored, else the record held. ARGV: hash, gen, key, json, bytes,
-   * accountNow, expiresAt, serverExpiresAt, maxRecordsPerKey, keyBudget.
+   * records: false when stored, else the record held (one in flight for an instance that
+   * stopped beating is dropped first). ARGV: hash, gen, key, json, bytes, accountNow, expiresAt,
+   * serverExpiresAt, maxRecordsPerKey, keyBudget, owner, serverNow or ''.
    */
   psm_claim_key: `
 if not writable() then return 'CLOSED' end
-return claim(ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10])`,
+return claim(ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12])`,
 
   /**
    * Stores the first answer of an in-flight record, if the record held is still that one.
@@ -399,6 +437,7 @@ return claim(ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV
   psm_complete_key: `
 if not live() or redis.call('HGET', k('i'), ARGV[3]) ~= ARGV[4] then return 0 end
 redis.call('HSET', k('i'), ARGV[3], ARGV[5])
+redis.call('HDEL', k('io'), ARGV[3])
 redis.call('HINCRBY', k('ib'), ARGV[3], ARGV[6])
 addBytes(tonumber(ARGV[6]))
 trimRecords(ARGV[3], tonumber(ARGV[7]), tonumber(ARGV[8]))
@@ -419,6 +458,18 @@ for _, key in ipairs(redis.call('ZRANGE', k('ie'), 0, -1)) do
   table.insert(out, redis.call('HGET', k('i'), key))
 end
 return out`,
+
+  /**
+   * Fleet-wide: the instance ARGV[3] is alive until ARGV[1] (or the server's TIME, if '') +
+   * ARGV[2] ms; instances whose beat ended are forgotten. ARGV[2] '0': it stopped (forgotten at
+   * once). KEYS[1] is unused.
+   */
+  psm_beat: `
+local now = serverTime(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', prefix .. 'alive', '-inf', '(' .. now)
+if ARGV[2] == '0' then redis.call('ZREM', prefix .. 'alive', ARGV[3]) return 0 end
+redis.call('ZADD', prefix .. 'alive', now + tonumber(ARGV[2]), ARGV[3])
+return 1`,
 
   /**
    * Fleet-wide: drops up to ARGV[2] records expired on the server's clock (ARGV[1]) in any account.
@@ -592,17 +643,7 @@ if not serverNow then
   serverNow = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
   leaseUntil = serverNow + tonumber(ARGV[6])
 end
-local expired = redis.call('ZRANGEBYSCORE', k('ql'), '-inf', serverNow)
-for _, member in ipairs(expired) do
-  redis.call('ZREM', k('ql'), member)
-  redis.call('HDEL', k('qo'), member)
-  local d = redis.call('HGET', k('qd'), member)
-  if d then
-    redis.call('ZADD', k('q'), sized(d), member)
-    redis.call('HINCRBY', base, 'qb', ${QUEUED_BYTES})
-    webhookBytes(${QUEUED_BYTES})
-  end
-end
+releaseLeases(serverNow)
 local maxLeased = tonumber(ARGV[8])
 if maxLeased and redis.call('ZCARD', k('ql')) >= maxLeased then
   reindex()
@@ -620,6 +661,18 @@ redis.call('HINCRBY', base, 'qb', -${QUEUED_BYTES})
 webhookBytes(-${QUEUED_BYTES})
 reindex()
 return { member, redis.call('HGET', k('qd'), member) }`,
+
+  /**
+   * When the earliest scheduled attempt is due (key's clock), or false, after putting back the
+   * attempts whose lease ended at ARGV[3] (server's clock; '' for its TIME): an attempt leased
+   * by a dead instance is due again, for any instance to claim. ARGV: hash, gen, serverNow or ''.
+   */
+  psm_next_attempt: `
+if not live() then return false end
+releaseLeases(serverTime(ARGV[3]))
+local due = redis.call('ZRANGE', k('q'), 0, 0, 'WITHSCORES')[2]
+reindex()
+return due or false`,
 
   /**
    * Marks an attempt as made: forgets it, leased or still scheduled, and schedules its retry in

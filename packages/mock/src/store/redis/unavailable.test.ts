@@ -121,7 +121,8 @@ describe('RedisStore when the server is unreachable', () => {
   });
 
   it('bounds a slow store by the command timeout', async () => {
-    const client = await createRedisClient(redis.url, { commandTimeoutMs: 100 });
+    // Roomy enough for SCRIPT LOAD on a loaded machine; the pause outlasts it.
+    const client = await createRedisClient(redis.url, { commandTimeoutMs: 1000 });
     const store = await RedisStore.connect(client, {
       limits: ROOMY_LIMITS,
       checks: RECORD_CHECKS,
@@ -130,7 +131,7 @@ describe('RedisStore when the server is unreachable', () => {
     const admin = await createRedisClient(redis.url);
     await admin.connect();
     // Every client's commands wait until the pause ends.
-    await admin.call('CLIENT', 'PAUSE', '300', 'ALL');
+    await admin.call('CLIENT', 'PAUSE', '2500', 'ALL');
     // A command that timed out ends its connection: the store serves again on a new one.
     const ready = new Promise((resolve) => client.once('ready', resolve));
     const error = await failure(store.admit());
