@@ -253,7 +253,7 @@ describe('summarizeStages and renderStages', () => {
       rounds: 1,
       windowSeconds: 1,
       windowRequests: 0,
-      warmupSeconds: 0,
+      warmupRequests: 0,
       cpuIntervalUs: 100,
       heapIntervalBytes: 1024,
     };

@@ -177,18 +177,14 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'testing/types': of('inherit'),
   // The command line: start-up, except the request log it hands the server.
   cli: of('startup'),
-  'cli/main': of('startup'),
   'cli/run': of('observation'),
   'cli/log-output': of('observation'),
-  'cli/options': of('startup'),
-  'cli/heap-limit': of('startup'),
-  'cli/launcher-watch': of('startup'),
-  'cli/relaunch': of('startup'),
 };
 
 /**
  * The stage of every module of a folder that `MOCK_MODULE_STAGES` does not name: folders whose
- * modules all do one kind of work (the stores other than memory, the console, webhooks). The
+ * modules all do one kind of work (the stores other than memory, the console, webhooks, the
+ * command line). The
  * request path's own folders (http/, service/, shared/, the memory store) have no default: each
  * new module there must be placed by name.
  */
@@ -197,6 +193,8 @@ export const MOCK_FOLDER_STAGES: Readonly<Record<string, ModuleStage>> = {
   'store/data-dir/': 'operation',
   'console/': 'operation',
   'webhooks/': 'observation',
+  // The command line runs before requests, but for the request log it hands the server.
+  'cli/': 'startup',
 };
 
 /**

@@ -12,6 +12,10 @@ export const STORE_WAIT_MS = 2000;
  * The time one request may still wait on the store. Waits that overlap count once; time spent
  * elsewhere (an injected latency, the handler) does not count. Once spent, every further wait
  * fails at once, and a wait in progress fails when it runs out.
+ *
+ * @example
+ * const budget = new StoreBudget(2000);
+ * const reply = await budget.wait(client.get('psm:format')); // StoreUnavailableError past 2 s in all
  */
 export class StoreBudget {
   private spent = 0;

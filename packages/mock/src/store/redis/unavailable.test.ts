@@ -120,10 +120,9 @@ describe('RedisStore when the server is unreachable', () => {
     await store.close();
   });
 
-  // The command timeout is 1 s and the pause 3 s: with 100 ms, loading the scripts at connect
-  // timed out on a loaded machine before the pause began (it failed by chance so).
   it('bounds a slow store by the command timeout', { timeout: 30_000 }, async () => {
-    const client = await createRedisClient(redis.url, { commandTimeoutMs: 1_000 });
+    // Roomy enough for SCRIPT LOAD on a loaded machine; the pause outlasts it.
+    const client = await createRedisClient(redis.url, { commandTimeoutMs: 1000 });
     const store = await RedisStore.connect(client, {
       limits: ROOMY_LIMITS,
       checks: RECORD_CHECKS,
@@ -133,7 +132,7 @@ describe('RedisStore when the server is unreachable', () => {
     const admin = await createRedisClient(redis.url, { commandTimeoutMs: 20_000 });
     await admin.connect();
     // Every client's commands wait until the pause ends.
-    await admin.call('CLIENT', 'PAUSE', '3000', 'ALL');
+    await admin.call('CLIENT', 'PAUSE', '2500', 'ALL');
     // A command that timed out ends its connection: the store serves again on a new one.
     const ready = new Promise((resolve) => client.once('ready', resolve));
     const error = await failure(store.admit());
