@@ -281,15 +281,25 @@ function maskOf(span: SecretSpan): string {
   return span.mode === 'whsec' ? 'whsec_…' : `sk_${span.mode}_…`;
 }
 
-/**
- * `text` with every secret key and signing secret replaced by its kind (`sk_test_…`), found as
- * `findSecrets` finds them: percent-encoded, JSON-escaped or in base64 included. Masks again until
- * nothing is found (a few rounds at most).
- *
- * @example
- * maskDecodedSecrets('k=sk%5Ftest%5Fharsecret%5F0001&x=1'); // 'k=sk_test_…&x=1'
- */
-export function maskDecodedSecrets(text: string): string {
+/** What base64 of a key's or a signing secret's start looks like (any mode), at any alignment. */
+const SECRET_BASE64 = [...base64Signatures('sk_'), ...base64Signatures('whsec_')];
+
+/** Whether `text` may hold a secret in any form: the cheap look before the exact one (text only, no maps). */
+function mayHoldSecret(text: string): boolean {
+  return decodedTexts(text).some(
+    (decoded) =>
+      decoded.includes('sk_') ||
+      decoded.includes('whsec_') ||
+      SECRET_BASE64.some((signature) => decoded.includes(signature)) ||
+      [...decoded.matchAll(BASE64_RUN)].some(([run]) => {
+        const inner = Buffer.from(run, 'base64').toString('latin1');
+        return inner.includes('%') || inner.includes('\\');
+      }),
+  );
+}
+
+/** `text` with the spans `findSecrets` finds replaced, again until none is left (a few rounds at most). */
+function maskSpans(text: string): string {
   let masked = text;
   for (let round = 0; round < 3; round++) {
     const spans = findSecrets(masked);
@@ -303,6 +313,26 @@ export function maskDecodedSecrets(text: string): string {
     masked = next + masked.slice(at);
   }
   return masked;
+}
+
+/** Past this many characters, a text is masked line by line (a report), each line only if it may hold a secret. */
+const WHOLE_TEXT_CHARS = 16 * 1024;
+
+/**
+ * `text` with every secret key and signing secret replaced by its kind (`sk_test_…`), found as
+ * `findSecrets` finds them: percent-encoded, JSON-escaped or in base64 included. A long text (a
+ * report) is masked line by line, and a line that cannot hold a secret is left as it is.
+ *
+ * @example
+ * maskDecodedSecrets('k=sk%5Ftest%5Fharsecret%5F0001&x=1'); // 'k=sk_test_…&x=1'
+ */
+export function maskDecodedSecrets(text: string): string {
+  if (!mayHoldSecret(text)) return text;
+  if (text.length <= WHOLE_TEXT_CHARS || !text.includes('\n')) return maskSpans(text);
+  return text
+    .split('\n')
+    .map((line) => (mayHoldSecret(line) ? maskSpans(line) : line))
+    .join('\n');
 }
 
 /**
