@@ -56,7 +56,7 @@ export function settleDuePayments(
   return settleTaken(sandbox, account, accountNow, due);
 }
 
-/** Settles the payments due (another instance may settle the same ones: one change wins). */
+/** Settles the payments taken off the schedule (each this caller's alone). */
 async function settleTaken(
   sandbox: SandboxState,
   account: AccountStore,
@@ -73,7 +73,7 @@ async function settleTaken(
     const at = stored.settlesAt ?? accountNow;
     const { status, amount_captured } = payment;
     const step: TimelineStep = { at, change: 'settled', status, amount: amount_captured };
-    // A refusal: the payment changed meanwhile (settled by another caller, or no longer pending).
+    // Claimed by this caller only: a refusal means the payment changed meanwhile (not pending).
     if (!(await account.transitionPayment(stored.id, before, payment, step))) continue;
     settled++;
     const event = prepareEvent(sandbox, account, payment, at);

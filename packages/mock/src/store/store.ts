@@ -41,9 +41,8 @@ type Faults = SandboxComponents['schemas']['Faults'];
  * - Anything that must be atomic is one call: `AccountStore.createPayment` (a payment with the
  *   answer its Idempotency-Key replays), `AccountStore.transitionPayment` (compare-and-set on
  *   the payment's state as it was read, with the answer its Idempotency-Key replays), `AccountStore.claimIdempotencyKey` (set-if-absent of an
- *   in-flight record) and `WebhookStore.claimDueAttempt` (each due attempt is handed to one
- *   caller only); a due settlement is settled by the compare-and-set of `transitionPayment`,
- *   which one caller wins (`takeDueSettlements`). A networked store makes each one script
+ *   in-flight record), `AccountStore.takeDueSettlements` and `WebhookStore.claimDueAttempt`
+ *   (each due item is handed to one caller only). A networked store makes each one script
  *   (Lua/function) or one MULTI; nothing in the service reads, decides and writes back.
  * - Budgets are the store's: a key over its byte budget loses its own oldest payments, records,
  *   events and log entries inside the call that added data; `SandboxStore.admit()` answers
@@ -256,11 +255,8 @@ export interface AccountStore {
     idempotency?: IdempotencyCompletion,
   ): Awaitable<boolean>;
   /**
-   * The PENDING payments due to settle at `accountNow`; the caller settles them with
-   * `transitionPayment`, whose compare-and-set one caller wins. The memory store takes them off
-   * the schedule here; a networked store leaves each on it until its change is stored, so that
-   * a reader on another instance never sees a due payment still PENDING, nor one stay PENDING
-   * when its settler dies before the change. @async
+   * Takes every PENDING payment due to settle at `accountNow` off the settlement schedule, each
+   * given to one caller only; the caller settles them with `transitionPayment`. @async
    */
   takeDueSettlements(accountNow: number): Awaitable<StoredPayment[]>;
   /** When the next PENDING payment settles, if any. @async */

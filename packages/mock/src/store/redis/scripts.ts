@@ -394,12 +394,17 @@ local _, commas = string.gsub(changes, '},{', '')
 for _ = 1, commas + 1 - tonumber(ARGV[8]) do
   changes = '[' .. string.sub(changes, string.find(changes, '},{', 1, true) + 2)
 end
-local token = cjson.decode(v[3])[1]
+local meta = cjson.decode(v[3])
+local token = meta[1]
 local bytes = tonumber(ARGV[7]) + 2 * #token + 2 * #changes
 addBytes(bytes - num(v[4]))
 redis.call('HSET', k('p'), id, ARGV[5], f(id, 'c'), changes, f(id, 'b'), bytes)
--- A payment changes only once it left PENDING (settled now, or before): off the schedule.
-if redis.call('ZREM', k('s'), id) == 1 then reindex() end
+-- A payment that left PENDING (settled) settles no more: its meta's settlement time goes, as a
+-- reader's check of the stored payment requires (settles_at only on a PENDING payment).
+if meta[2] ~= cjson.null and cjson.decode(ARGV[5]).status ~= 'PENDING' then
+  meta[2] = cjson.null
+  redis.call('HSET', k('p'), f(id, 'm'), cjson.encode(meta))
+end
 -- The answer an Idempotency-Key replays, completed with the change (if its record is still ours).
 if ARGV[9] and redis.call('HGET', k('i'), ARGV[9]) == ARGV[10] then
   redis.call('HSET', k('i'), ARGV[9], ARGV[11])
@@ -410,28 +415,17 @@ if ARGV[9] and redis.call('HGET', k('i'), ARGV[9]) == ARGV[10] then
 end
 return 1`,
 
-  /**
-   * The payments due to settle at ARGV[3]. They stay on the schedule until their change is
-   * stored (psm_transition takes a payment off it): a caller on another instance meanwhile reads
-   * them due too and settles them itself (one change wins, the same), and one killed before its
-   * change leaves them due. A payment gone or no longer PENDING leaves the schedule here.
-   * ARGV: hash, gen, accountNow.
-   */
+  /** Takes the payments due to settle off the schedule (one caller gets each). ARGV: hash, gen, accountNow. */
   psm_settle: `
 if not live() then return {} end
 local ids = redis.call('ZRANGEBYSCORE', k('s'), '-inf', ARGV[3])
-local pending = {}
-for _, id in ipairs(ids) do
-  local v = redis.call('HGET', k('p'), id)
-  local ok, p = pcall(cjson.decode, v or '')
-  if ok and type(p) == 'table' and p.status == 'PENDING' then
-    table.insert(pending, id)
-  else
-    redis.call('ZREM', k('s'), id)
-  end
+if #ids == 0 then
+  reindex() -- the index may have named a payment evicted since
+  return {}
 end
-if #pending < #ids or #ids == 0 then reindex() end -- the index may have named a payment evicted since
-return payments(pending)`,
+for _, id in ipairs(ids) do redis.call('ZREM', k('s'), id) end
+reindex()
+return payments(ids)`,
 
   /**
    * Set-if-absent of an Idempotency-Key's in-flight record, after expiring the key's due
