@@ -120,7 +120,7 @@ describe('RedisStore when the server is unreachable', () => {
     await store.close();
   });
 
-  it('bounds a slow store by the command timeout', async () => {
+  it('bounds a slow store by the command timeout', { timeout: 30_000 }, async () => {
     // Roomy enough for SCRIPT LOAD on a loaded machine; the pause outlasts it.
     const client = await createRedisClient(redis.url, { commandTimeoutMs: 1000 });
     const store = await RedisStore.connect(client, {
@@ -128,7 +128,8 @@ describe('RedisStore when the server is unreachable', () => {
       checks: RECORD_CHECKS,
       prefix: 'slow:',
     });
-    const admin = await createRedisClient(redis.url);
+    // The admin's own commands wait out the pause (longer than the store's default wait).
+    const admin = await createRedisClient(redis.url, { commandTimeoutMs: 20_000 });
     await admin.connect();
     // Every client's commands wait until the pause ends.
     await admin.call('CLIENT', 'PAUSE', '2500', 'ALL');
