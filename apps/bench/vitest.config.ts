@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
+    testTimeout: 420_000,
+    hookTimeout: 420_000,
   },
 });

@@ -10,8 +10,8 @@ export const BASELINE_MOCK_COMMIT = 'd7ac2fd';
 /** The baseline's CLI entry, or why it is not available. */
 export type BaselineMock = { ok: true; entry: string } | { ok: false; reason: string };
 
-const baselineDir = join(CACHE_DIR, `mock-${BASELINE_MOCK_COMMIT}`);
-const baselineEntry = join(baselineDir, 'packages/mock/dist/cli.js');
+/** The build of the mock before issue 41's redesign of its core: the stage table's "before". */
+export const STAGES_BASELINE_COMMIT = 'd4b14ca';
 
 /**
  * Finds the pre-redesign mock's built CLI in the cache; when `install` is true and it is absent,
@@ -23,28 +23,41 @@ const baselineEntry = join(baselineDir, 'packages/mock/dist/cli.js');
  * if (baseline.ok) serverCommand('mock-before', { mockBefore: baseline.entry });
  */
 export function ensureBaselineMock(install: boolean): BaselineMock {
-  if (existsSync(baselineEntry)) return { ok: true, entry: baselineEntry };
+  return ensureMockBuild(BASELINE_MOCK_COMMIT, install);
+}
+
+/**
+ * The mock's CLI as built at a commit, in `apps/bench/.cache/mock-<commit>` (built there from
+ * `git archive` when absent and `install` is true, as `ensureBaselineMock` does).
+ *
+ * @example
+ * const build = ensureMockBuild('d4b14ca', true); // { ok: true, entry: '…/.cache/mock-d4b14ca/packages/mock/dist/cli.js' }
+ */
+export function ensureMockBuild(commit: string, install: boolean): BaselineMock {
+  const buildDir = join(CACHE_DIR, `mock-${commit}`);
+  const entry = join(buildDir, 'packages/mock/dist/cli.js');
+  if (existsSync(entry)) return { ok: true, entry };
   if (!install)
     return { ok: false, reason: 'not built (smoke mode builds it only with BENCH_BASELINE=1)' };
   try {
-    rmSync(baselineDir, { recursive: true, force: true });
-    mkdirSync(baselineDir, { recursive: true });
-    process.stderr.write(`bench: building the mock at ${BASELINE_MOCK_COMMIT} in ${baselineDir}\n`);
-    const archive = join(CACHE_DIR, `mock-${BASELINE_MOCK_COMMIT}.tar`);
-    run('git', ['-C', REPO_ROOT, 'archive', '--format=tar', '-o', archive, BASELINE_MOCK_COMMIT]);
-    run('tar', ['-xf', archive, '-C', baselineDir]);
+    rmSync(buildDir, { recursive: true, force: true });
+    mkdirSync(buildDir, { recursive: true });
+    process.stderr.write(`bench: building the mock at ${commit} in ${buildDir}\n`);
+    const archive = join(CACHE_DIR, `mock-${commit}.tar`);
+    run('git', ['-C', REPO_ROOT, 'archive', '--format=tar', '-o', archive, commit]);
+    run('tar', ['-xf', archive, '-C', buildDir]);
     rmSync(archive, { force: true });
     const pnpm = [`-y`, repositoryPnpm()];
     const only = ['--filter', '@payment-service/mock...'];
-    run('npx', [...pnpm, 'install', '--frozen-lockfile', '--prefer-offline', ...only], baselineDir);
-    run('npx', [...pnpm, '-r', ...only, 'run', 'build'], baselineDir);
+    run('npx', [...pnpm, 'install', '--frozen-lockfile', '--prefer-offline', ...only], buildDir);
+    run('npx', [...pnpm, '-r', ...only, 'run', 'build'], buildDir);
   } catch (error) {
-    rmSync(baselineDir, { recursive: true, force: true });
+    rmSync(buildDir, { recursive: true, force: true });
     return { ok: false, reason: `could not build it: ${(error as Error).message.split('\n')[0]}` };
   }
-  return existsSync(baselineEntry)
-    ? { ok: true, entry: baselineEntry }
-    : { ok: false, reason: `its build left no ${baselineEntry}` };
+  return existsSync(entry)
+    ? { ok: true, entry }
+    : { ok: false, reason: `its build left no ${entry}` };
 }
 
 /** `pnpm@<version>` from the root package.json's `packageManager`. */

@@ -17,6 +17,8 @@ import type { RedisFleetResult } from './redis-fleet.js';
 import { redisFleetRatios, renderRedisFleet } from './redis-fleet-report.js';
 import type { SdkOverheadResult } from './sdk-overhead.js';
 import { SERVER_LABELS, type ServerName } from './servers.js';
+import type { StagesResult } from './stages.js';
+import { renderStages } from './stages-report.js';
 import { ratio, round } from './stats.js';
 import type { Endpoint, ThroughputResult } from './throughput.js';
 
@@ -39,6 +41,8 @@ export interface Measurements {
   /** The worst case of each issue-10 attack, replayed on a fresh CLI. */
   attackMemory: AttackMemoryResult[];
   profile?: ProfileResult;
+  /** Server CPU per request by stage, allocations and GC, for the build before and this one. */
+  stages?: StagesResult;
   fixes: HotPathFix[];
   skipped: string[];
   loadAverageEnd: number;
@@ -412,6 +416,7 @@ export function renderMarkdown(report: BenchReport): string {
       ...profile.topFunctions.map((row) => `| \`${row.name}\` | ${row.percent.toFixed(1)} |`),
     );
   }
+  if (report.stages !== undefined) out.push(...renderStages(report.stages));
   out.push('', '## Changes made after profiling', '');
   if (report.fixes.length === 0) out.push('None.');
   else {

@@ -1,4 +1,4 @@
-// Runs every measurement in order (throughput, SDK, cold start, memory, data directory, Valkey/Redis fleet, attacks, profile) and writes the report.
+// Runs every measurement in order (throughput, SDK, cold start, memory, data directory, Valkey/Redis fleet, attacks, profile, stage table) and writes the report.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,13 @@ import { measureRedisFleet, type RedisFleetResult } from './redis-fleet.js';
 import { type BenchReport, buildReport, renderMarkdown } from './report.js';
 import { measureSdkOverhead, type SdkOverheadResult } from './sdk-overhead.js';
 import { type RunningServer, type ServerName, serverCommand, startServer } from './servers.js';
+import {
+  CURRENT_BUILD,
+  type MockBuild,
+  measureStages,
+  previousStageBuild,
+  type StagesResult,
+} from './stages.js';
 import { measureThroughput } from './throughput.js';
 
 /** Where a run writes its report. */
@@ -51,8 +58,15 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
   if (prism === undefined)
     skipped.push('Prism: not installed (smoke mode installs it only with BENCH_PRISM=1).');
   if (!baseline.ok) skipped.push(`The mock before the redesign: ${baseline.reason}.`);
+  // The stage table's build before: BENCH_PREVIOUS (a CLI script or a git revision), else d4b14ca.
+  const stagePrevious = previousStageBuild(process.env.BENCH_PREVIOUS, settings);
+  if (typeof stagePrevious === 'string')
+    skipped.push(`The stage table's previous build: ${stagePrevious}.`);
   // A quick run may A/B another build of the mock (e.g. a copy of dist/ before a change).
-  const previous = mode === 'quick' ? process.env.BENCH_PREVIOUS : undefined;
+  const previous =
+    mode === 'quick' && process.env.BENCH_PREVIOUS && typeof stagePrevious !== 'string'
+      ? stagePrevious.cli
+      : undefined;
   const entries = {
     prism: prism?.entry,
     mockBefore: baseline.ok ? baseline.entry : undefined,
@@ -131,6 +145,12 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
       log(`profile: top ${profile.topFunctions[0]?.name ?? 'none'}`);
     }
 
+    // Server CPU per request by stage, allocations and GC: every mode (a quick run is an A/B).
+    const stageBuilds: MockBuild[] =
+      typeof stagePrevious === 'string' ? [CURRENT_BUILD] : [stagePrevious, CURRENT_BUILD];
+    const stages: StagesResult = await measureStages(stageBuilds, loadTool, settings, logDir, log);
+    log('stage table measured');
+
     const report = buildReport({
       machine,
       versions: collectVersions(prism?.version, loadTool.version),
@@ -144,6 +164,7 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
       redisFleet,
       attackMemory,
       profile,
+      stages,
       fixes: HOT_PATH_FIXES,
       skipped,
       loadAverageEnd: loadavg()[0] ?? 0,

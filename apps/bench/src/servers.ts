@@ -196,7 +196,7 @@ export function freePort(): Promise<number> {
 
 /**
  * Spawns a server with its output sent to a log file in `logDir`; `nodeOptions` go before the
- * script (e.g. `--cpu-prof`).
+ * script (e.g. `--cpu-prof`), `env` is added to this process's environment.
  *
  * @example
  * const server = spawnServer(serverCommand('floor'), 4100, '/tmp');
@@ -206,11 +206,13 @@ export function spawnServer(
   port: number,
   logDir: string,
   nodeOptions: string[] = [],
+  env: Record<string, string> = {},
 ): RunningServer {
   const logFile = join(logDir, `${command.name}-${port}.log`);
   const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeOptions, ...command.args(port)], {
     stdio: ['ignore', log, log],
+    env: { ...process.env, ...env },
   });
   closeSync(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -268,8 +270,9 @@ export async function startServer(
   command: ServerCommand,
   logDir: string,
   nodeOptions: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<RunningServer> {
-  const server = spawnServer(command, await freePort(), logDir, nodeOptions);
+  const server = spawnServer(command, await freePort(), logDir, nodeOptions, env);
   try {
     await waitForFirstCreate(server.url, 30_000);
   } catch (error) {

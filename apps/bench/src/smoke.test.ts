@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BENCH_DIR } from './paths.js';
 import type { BenchReport } from './report.js';
+import { OTHER_ROWS, STAGE_LABELS, STAGES } from './stage-map.js';
 
 // Runs the real command in smoke mode (about a second per measurement) and checks the report's
 // structure and that every measured server answered correctly. Never timing thresholds.
@@ -17,7 +18,7 @@ beforeAll(async () => {
     execFile(
       process.execPath,
       [join(BENCH_DIR, 'dist/main.js'), '--smoke', '--out-dir', outDir],
-      { timeout: 290_000 },
+      { timeout: 400_000 },
       (error, _stdout, stderr) =>
         error ? reject(new Error(`smoke run failed: ${error.message}\n${stderr}`)) : resolve(),
     );
@@ -191,6 +192,46 @@ describe('bench smoke run', () => {
     expect(markdown).toContain('## Valkey/Redis fleet');
   });
 
+  it('split the server CPU per request by stage, with allocations and GC, and no refusal', () => {
+    const stages = report.stages;
+    const current = stages?.results.filter((result) => result.build === 'current') ?? [];
+    expect(current.map((result) => result.endpoint)).toEqual(['create', 'retrieve']);
+    for (const result of stages?.results ?? []) {
+      const name = `${result.label} ${result.endpoint}`;
+      // Counted inside the server: every request of every window answered, every answer 2xx.
+      expect(result.requests, name).toBe(
+        (stages?.sizes.windowRequests ?? 0) * (stages?.sizes.rounds ?? 0),
+      );
+      expect(result.profiledRequests, name).toBe(result.requests);
+      expect([result.non2xxServer, result.non2xxClient, result.loadErrors], name).toEqual([
+        0, 0, 0,
+      ]);
+      expect(result.cpuUs, name).toBeGreaterThan(0);
+      expect(result.mainThreadUs ?? result.cpuUs, name).toBeGreaterThan(0);
+      expect(result.busySamples, name).toBeGreaterThan(0);
+      expect(result.allocatedBytes, name).toBeGreaterThan(0);
+      expect(result.sampledBytes, name).toBeGreaterThan(0);
+      expect(result.objects, name).toBeGreaterThan(0);
+      for (const row of [...STAGES, ...OTHER_ROWS]) {
+        expect(Number.isFinite(result.stageUs[row]), `${name} ${row}`).toBe(true);
+      }
+      // The map placed every sample in the mock's code.
+      expect(result.unplaced, name).toEqual({});
+      expect(result.samples.unattributed, name).toBe(0);
+    }
+    // Every stage got samples over the two endpoints; the create path's own steps on create.
+    for (const stage of STAGES) {
+      const samples = current.reduce((sum, result) => sum + result.samples[stage], 0);
+      expect(samples, stage).toBeGreaterThan(0);
+    }
+    const create = current.find((result) => result.endpoint === 'create');
+    for (const stage of ['body', 'validation', 'idempotency', 'operation', 'response'] as const) {
+      expect(create?.samples[stage], `create ${stage}`).toBeGreaterThan(0);
+    }
+    expect(markdown).toContain('## Server CPU per request, by stage');
+    for (const row of [...STAGES, ...OTHER_ROWS]) expect(markdown).toContain(STAGE_LABELS[row]);
+  });
+
   it('computes the ratios and every target', () => {
     expect(report.ratios['create.mock/floor']).toBeGreaterThan(0);
     expect(report.ratios['retrieve.mock/floor']).toBeGreaterThan(0);
@@ -232,6 +273,7 @@ describe('bench smoke run', () => {
       '## Memory under attack',
       '## Data directory',
       '## Targets',
+      '## Server CPU per request, by stage',
     ]) {
       expect(markdown).toContain(heading);
     }

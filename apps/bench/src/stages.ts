@@ -1,0 +1,479 @@
+// Server CPU per request split by stage, bytes and objects allocated per request and the share of GC, for create and retrieve on the memory store: the current build and the one before, side by side.
+
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ensureMockBuild, STAGES_BASELINE_COMMIT } from './baseline-mock.js';
+import type { LoadResult, LoadTool } from './load/index.js';
+import { countedLoadTool } from './load/index.js';
+import { autocannonVersion } from './machine.js';
+import type { BenchSettings } from './modes.js';
+import { BENCH_DIR, MOCK_CLI, MOCK_CLI_NODE_FLAGS, MOCK_DIR, REPO_ROOT } from './paths.js';
+import { createLoadSpec, RETRIEVE_HEADERS } from './payment-request.js';
+import type { RunningServer, ServerName } from './servers.js';
+import { startServer } from './servers.js';
+import {
+  attributeCpuProfile,
+  attributeHeapProfile,
+  emptyCounts,
+  type StageCounts,
+  type StageCpuProfile,
+  type StageHeapProfile,
+} from './stage-attribution.js';
+import { OTHER_ROWS, STAGES } from './stage-map.js';
+import type { ProbeRequest, ProbeWindow } from './stage-probe.js';
+import { type Endpoint, probeServer, resetLoadKeys } from './throughput.js';
+
+/** A build of the mock to measure: its unbundled CLI entry and the directory its modules are in. */
+export interface MockBuild {
+  /** `current` (this checkout) or `previous` (BENCH_PREVIOUS, or the build before issue 41). */
+  role: 'current' | 'previous';
+  /** What the report calls it, e.g. `this checkout` or `d4b14ca`. */
+  label: string;
+  /** `packages/mock/dist/cli/main.js` of the build: the modules the CLI bundle is made from. */
+  main: string;
+  /** The build's CLI script as users start it (the bundle's launcher), for the throughput A/B. */
+  cli: string;
+}
+
+/**
+ * The measured build of this checkout: its CLI's unbundled entry (`dist/cli/main.js`), so that
+ * profile frames name the mock's modules and functions (the bundle is minified, with no source map).
+ */
+export const CURRENT_BUILD: MockBuild = {
+  role: 'current',
+  label: 'this checkout',
+  main: join(MOCK_DIR, 'dist/cli/main.js'),
+  cli: MOCK_CLI,
+};
+
+/**
+ * The unbundled CLI entry of a build given by its CLI script (`…/dist/cli.js` or `…/bin/…`);
+ * undefined when the build has none.
+ *
+ * @example
+ * unbundledMain('/x/packages/mock/dist/cli.js'); // '/x/packages/mock/dist/cli/main.js' (when it exists)
+ */
+export function unbundledMain(cliScript: string): string | undefined {
+  const here = dirname(cliScript);
+  return [join(here, 'cli/main.js'), join(here, '../dist/cli/main.js')].find((path) =>
+    existsSync(path),
+  );
+}
+
+/**
+ * The build the stage table compares with: `BENCH_PREVIOUS` (another build's CLI script, or a git
+ * revision, built into apps/bench/.cache), else the build before issue 41
+ * (`STAGES_BASELINE_COMMIT`): built by a full run, taken from the cache by a quick one, and by a
+ * smoke run only with BENCH_BASELINE=1 (`install`). A string says why there is none.
+ *
+ * @example
+ * const previous = previousStageBuild(process.env.BENCH_PREVIOUS, settingsFor('full'));
+ */
+export function previousStageBuild(
+  spec: string | undefined,
+  settings: Pick<BenchSettings, 'mode' | 'buildBaselineMock'>,
+): MockBuild | string {
+  const given = spec !== undefined && spec !== '';
+  if (given && existsSync(spec)) {
+    const main = unbundledMain(spec);
+    return main === undefined
+      ? `BENCH_PREVIOUS (${spec}) has no dist/cli/main.js beside it`
+      : { role: 'previous', label: spec, main, cli: spec };
+  }
+  let commit = STAGES_BASELINE_COMMIT;
+  let label = `${STAGES_BASELINE_COMMIT} (before issue 41)`;
+  if (given) {
+    try {
+      commit = execFileSync(
+        'git',
+        ['-C', REPO_ROOT, 'rev-parse', '--short=7', `${spec}^{commit}`],
+        {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        },
+      ).trim();
+    } catch {
+      return `BENCH_PREVIOUS (${spec}) is neither a file nor a git revision`;
+    }
+    label = spec === commit ? commit : `${spec} (${commit})`;
+  } else if (settings.mode === 'smoke' && !settings.buildBaselineMock) {
+    return `the mock at ${commit}: not measured (smoke mode measures it only with BENCH_BASELINE=1 or BENCH_PREVIOUS)`;
+  }
+  const build = ensureMockBuild(commit, given || settings.buildBaselineMock);
+  if (!build.ok) return `the mock at ${commit}: ${build.reason}`;
+  const main = unbundledMain(build.entry);
+  return main === undefined
+    ? `the mock at ${commit} has no dist/cli/main.js`
+    : { role: 'previous', label, main, cli: build.entry };
+}
+
+/** Sizes of the stage run per mode. */
+export interface StageSizes {
+  /** Measured windows per build and endpoint: each one unprofiled, then one profiled. */
+  rounds: number;
+  /** Seconds per window (by time), or requests per window (smoke: counted). */
+  windowSeconds: number;
+  windowRequests: number;
+  /**
+   * Requests each server is warmed up with per endpoint (counted, not timed: on a loaded machine a
+   * second of load is a few hundred requests, too few for the JIT to settle).
+   */
+  warmupRequests: number;
+  cpuIntervalUs: number;
+  heapIntervalBytes: number;
+}
+
+/**
+ * The stage run's sizes: full and quick, 2 rounds of 3 s windows after 5,000 requests of warm-up, CPU samples
+ * every 100 µs; smoke, one round of 1,000 requests per window (autocannon, counted), every 50 µs.
+ *
+ * @example
+ * stageSizes(settingsFor('smoke')).windowRequests; // 1000
+ */
+export function stageSizes(settings: BenchSettings): StageSizes {
+  const heapIntervalBytes = 32_768;
+  // Smoke windows are short: the profiler samples twice as often, so every stage gets samples.
+  return settings.mode === 'smoke'
+    ? {
+        rounds: 1,
+        windowSeconds: 1,
+        windowRequests: 1_000,
+        warmupRequests: 0,
+        cpuIntervalUs: 50,
+        heapIntervalBytes,
+      }
+    : {
+        rounds: 2,
+        windowSeconds: 3,
+        windowRequests: 0,
+        warmupRequests: 5_000,
+        cpuIntervalUs: 100,
+        heapIntervalBytes,
+      };
+}
+
+/** One build's figures on one endpoint, per request (medians would hide nothing here: sums over every window). */
+export interface StageResult {
+  build: MockBuild['role'];
+  label: string;
+  endpoint: Endpoint;
+  /** Answers the server finished in the unprofiled windows (the CPU's denominator), and in the profiled ones. */
+  requests: number;
+  profiledRequests: number;
+  /** Answers outside 2xx, as the server counted them and as the load tool did; load tool errors. */
+  non2xxServer: number;
+  non2xxClient: number;
+  loadErrors: number;
+  /** Client-side rate of the unprofiled windows (context only: the machine is shared). */
+  requestsPerSecond: number;
+  /** Process CPU (every thread) per request, µs. */
+  cpuUs: number;
+  /** Main (JavaScript) thread CPU per request, µs; null when /proc could not say. */
+  mainThreadUs: number | null;
+  /** Main-thread CPU per request by row, µs: its profile share × `mainThreadUs` (or `cpuUs`). */
+  stageUs: StageCounts;
+  /** The profile's samples by row, and the busy samples in all. */
+  samples: StageCounts;
+  busySamples: number;
+  /** Mock modules whose samples the map could not place. */
+  unplaced: Record<string, number>;
+  /** Main-thread GC (the profile's share) over process CPU, %. */
+  gcPercent: number;
+  /** GC pauses of the unprofiled windows (v8.GCProfiler): per 1,000 requests, and their time per request, µs. */
+  gcPausesPerThousand: number;
+  gcPauseUs: number;
+  /** Bytes allocated per request: heap statistics around every GC (exact), and V8's sampling heap profiler (an estimate). */
+  allocatedBytes: number;
+  sampledBytes: number;
+  /** Objects allocated per request (sampling heap profiler), and bytes per request by row. */
+  objects: number;
+  stageBytes: StageCounts;
+  heapSamples: number;
+}
+
+/** Everything the stage run measured. */
+export interface StagesResult {
+  sizes: StageSizes;
+  tool: string;
+  results: StageResult[];
+}
+
+/** A measured window's probe record and the load tool's outcome. */
+interface Window {
+  probe: ProbeWindow;
+  load: LoadResult;
+}
+
+const PROBE = join(BENCH_DIR, 'dist/stage-probe.js');
+
+async function waitForFile(path: string, errorPath: string, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!existsSync(path)) {
+    if (existsSync(errorPath)) throw new Error(`stage probe: ${readFileSync(errorPath, 'utf8')}`);
+    if (performance.now() > deadline) throw new Error(`stage probe: no ${path} in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A server with the stage probe loaded, and the windows measured on it so far. */
+interface ProbedServer {
+  build: MockBuild;
+  server: RunningServer;
+  probeDir: string;
+  windows: number;
+  paymentId: string;
+}
+
+/** Runs one window: start the probe, run the load, stop the probe, read its record. */
+async function measureWindow(
+  probed: ProbedServer,
+  label: string,
+  request: ProbeRequest,
+  run: () => Promise<LoadResult>,
+): Promise<Window> {
+  const number = probed.windows + 1;
+  const errorPath = join(probed.probeDir, `error-${number}`);
+  writeFileSync(join(probed.probeDir, 'next'), JSON.stringify(request));
+  process.kill(probed.server.pid, 'SIGUSR2');
+  await waitForFile(join(probed.probeDir, `started-${number}`), errorPath, 30_000);
+  probed.windows = number;
+  const load = await run();
+  process.kill(probed.server.pid, 'SIGUSR2');
+  const recordPath = join(probed.probeDir, `window-${number}.json`);
+  await waitForFile(recordPath, errorPath, 120_000);
+  const probe = JSON.parse(readFileSync(recordPath, 'utf8')) as ProbeWindow;
+  rmSync(recordPath, { force: true });
+  // BENCH_STAGE_PROFILES=<dir> keeps each profiled window's profiles (to open in Chrome DevTools).
+  const keep = process.env.BENCH_STAGE_PROFILES;
+  if (keep !== undefined && keep !== '' && probe.cpuProfile !== undefined) {
+    mkdirSync(keep, { recursive: true });
+    const name = `${probed.build.role}-${label}-${number}`;
+    writeFileSync(join(keep, `${name}.cpuprofile`), JSON.stringify(probe.cpuProfile));
+    writeFileSync(join(keep, `${name}.heapprofile`), JSON.stringify(probe.heapProfile));
+  }
+  return { probe, load };
+}
+
+/**
+ * Bytes allocated in a window from the used heap around each GC: what it grew by between one
+ * GC's end and the next one's start, and after the last.
+ *
+ * @example
+ * allocatedBytes({ usedHeapStart: 10, usedHeapEnd: 15, gcs: [{ usedBefore: 30, usedAfter: 5 }] }); // 30
+ */
+export function allocatedBytes(
+  window: Pick<ProbeWindow, 'usedHeapStart' | 'usedHeapEnd' | 'gcs'>,
+): number {
+  let total = 0;
+  let after = window.usedHeapStart;
+  for (const gc of window.gcs) {
+    total += Math.max(0, gc.usedBefore - after);
+    after = gc.usedAfter;
+  }
+  return total + Math.max(0, window.usedHeapEnd - after);
+}
+
+const answered = (probe: ProbeWindow) =>
+  Object.values(probe.responses).reduce((sum, count) => sum + count, 0);
+const non2xx = (probe: ProbeWindow) => answered(probe) - (probe.responses['2xx'] ?? 0);
+
+/**
+ * Sums one build's windows on one endpoint into per-request figures.
+ *
+ * @example
+ * const result = summarizeStages(CURRENT_BUILD, 'create', plain, profiled, mockDist);
+ */
+export function summarizeStages(
+  build: MockBuild,
+  endpoint: Endpoint,
+  plain: Window[],
+  profiled: Window[],
+  mockDist: string,
+): StageResult {
+  const sum = (windows: Window[], of: (window: Window) => number) =>
+    windows.reduce((total, window) => total + of(window), 0);
+  const requests = sum(plain, (window) => answered(window.probe));
+  const profiledRequests = sum(profiled, (window) => answered(window.probe));
+  const per = (value: number, count = requests) => (count === 0 ? 0 : value / count);
+  const cpuUs = per(sum(plain, (window) => window.probe.cpuUs));
+  const mainKnown = plain.every((window) => window.probe.mainThreadCpuUs !== undefined);
+  const mainThreadUs = mainKnown
+    ? per(sum(plain, (window) => window.probe.mainThreadCpuUs ?? 0))
+    : null;
+  const samples = emptyCounts();
+  const unplaced: Record<string, number> = {};
+  const stageBytes = emptyCounts();
+  let busySamples = 0;
+  let sampledBytes = 0;
+  let objects = 0;
+  let heapSamples = 0;
+  for (const window of profiled) {
+    const cpu = attributeCpuProfile(window.probe.cpuProfile as StageCpuProfile, mockDist);
+    const heap = attributeHeapProfile(
+      window.probe.heapProfile as StageHeapProfile,
+      window.probe.request.heapIntervalBytes,
+      mockDist,
+    );
+    busySamples += cpu.busy;
+    heapSamples += heap.samples;
+    for (const row of [...STAGES, ...OTHER_ROWS]) {
+      samples[row] += cpu.counts[row];
+      stageBytes[row] += heap.bytes[row];
+      sampledBytes += heap.bytes[row];
+      objects += heap.objects[row];
+    }
+    for (const [module, count] of Object.entries(cpu.unplaced))
+      unplaced[module] = (unplaced[module] ?? 0) + count;
+  }
+  const thread = mainThreadUs ?? cpuUs;
+  const stageUs = emptyCounts();
+  for (const row of [...STAGES, ...OTHER_ROWS]) {
+    stageUs[row] = busySamples === 0 ? 0 : (thread * samples[row]) / busySamples;
+    stageBytes[row] = per(stageBytes[row], profiledRequests);
+  }
+  const gcs = plain.flatMap((window) => window.probe.gcs);
+  const seconds = sum(plain, (window) => window.probe.wallMs) / 1000;
+  return {
+    build: build.role,
+    label: build.label,
+    endpoint,
+    requests,
+    profiledRequests,
+    non2xxServer: sum([...plain, ...profiled], (window) => non2xx(window.probe)),
+    non2xxClient: sum([...plain, ...profiled], (window) => window.load.non2xx),
+    loadErrors: sum([...plain, ...profiled], (window) => window.load.errors),
+    requestsPerSecond: seconds === 0 ? 0 : sum(plain, (window) => window.load.requests) / seconds,
+    cpuUs,
+    mainThreadUs,
+    stageUs,
+    samples,
+    busySamples,
+    unplaced,
+    gcPercent: cpuUs === 0 ? 0 : (100 * stageUs.gc) / cpuUs,
+    gcPausesPerThousand: per(gcs.length * 1000),
+    gcPauseUs: per(gcs.reduce((total, gc) => total + gc.costUs, 0)),
+    allocatedBytes: per(sum(plain, (window) => allocatedBytes(window.probe))),
+    sampledBytes: per(sampledBytes, profiledRequests),
+    objects: per(objects, profiledRequests),
+    stageBytes,
+    heapSamples,
+  };
+}
+
+/**
+ * Measures each build's server CPU per request by stage, allocations and GC, under create and
+ * retrieve load on the memory store (the CLI with default settings: it logs each request). Each
+ * build runs as its unbundled CLI with `stage-probe.js` loaded; per endpoint, after a warm-up,
+ * rounds alternate the builds, each round a window unprofiled (CPU, GC, allocated bytes: what the
+ * profilers would inflate) then one profiled (the CPU profile's shares per stage, the sampling
+ * heap profile). Creates start each timed window on emptied keys (a smoke run's 2,000 fill nothing).
+ *
+ * @example
+ * const result = await measureStages([CURRENT_BUILD], loadTool, settingsFor('full'), '/tmp/logs', console.error);
+ */
+export async function measureStages(
+  builds: MockBuild[],
+  loadTool: LoadTool,
+  settings: BenchSettings,
+  logDir: string,
+  log: (line: string) => void,
+): Promise<StagesResult> {
+  const sizes = stageSizes(settings);
+  const tool =
+    sizes.windowRequests > 0
+      ? countedLoadTool(autocannonVersion(), sizes.windowRequests)
+      : loadTool;
+  const probedServers: ProbedServer[] = [];
+  try {
+    for (const build of builds) {
+      const probeDir = mkdtempSync(join(tmpdir(), 'bench-stages-'));
+      const name: ServerName = build.role === 'current' ? 'mock' : 'mock-previous';
+      const server = await startServer(
+        {
+          name,
+          args: (port) => [...MOCK_CLI_NODE_FLAGS, build.main, '--port', String(port)],
+        },
+        logDir,
+        ['--import', pathToFileURL(PROBE).href],
+        { STAGE_PROBE_DIR: probeDir },
+      );
+      probedServers.push({ build, server, probeDir, windows: 0, paymentId: '' });
+    }
+    const results: StageResult[] = [];
+    for (const endpoint of ['create', 'retrieve'] as const) {
+      const spec = (probed: ProbedServer, seconds: number) =>
+        endpoint === 'create'
+          ? createLoadSpec(probed.server.url, settings.connections, seconds)
+          : {
+              baseUrl: probed.server.url,
+              method: 'GET' as const,
+              path: `/v1/payments/${encodeURIComponent(probed.paymentId)}`,
+              headers: RETRIEVE_HEADERS,
+              uniqueIdempotencyKey: false,
+              connections: settings.connections,
+              durationSeconds: seconds,
+            };
+      const windows = new Map<ProbedServer, { plain: Window[]; profiled: Window[] }>();
+      for (const probed of probedServers) {
+        const probe = await probeServer(probed.server);
+        if (!probe.ok) throw new Error(`${probed.build.label}: ${probe.create}, ${probe.retrieve}`);
+        probed.paymentId = probe.paymentId;
+        if (sizes.warmupRequests > 0) {
+          await countedLoadTool(autocannonVersion(), sizes.warmupRequests).run(spec(probed, 60));
+        }
+        windows.set(probed, { plain: [], profiled: [] });
+      }
+      for (let round = 1; round <= sizes.rounds; round++) {
+        for (const probed of probedServers) {
+          for (const profiled of [false, true]) {
+            // Timed windows fill the sandbox's budget (about 90,000 creates): each starts emptied.
+            if (endpoint === 'create' && sizes.windowRequests === 0) {
+              await resetLoadKeys(probed.server);
+            }
+            const window = await measureWindow(
+              probed,
+              endpoint,
+              {
+                profiled,
+                cpuIntervalUs: sizes.cpuIntervalUs,
+                heapIntervalBytes: sizes.heapIntervalBytes,
+              },
+              () => tool.run(spec(probed, sizes.windowSeconds)),
+            );
+            windows.get(probed)?.[profiled ? 'profiled' : 'plain'].push(window);
+            log(
+              `stages: ${endpoint} ${probed.build.label} round ${round}${profiled ? ' (profiled)' : ''}: ${window.load.requests} requests, ${Math.round(window.probe.cpuUs / Math.max(1, window.load.requests))} µs CPU each, non-2xx ${window.load.non2xx}, errors ${window.load.errors}`,
+            );
+          }
+        }
+      }
+      for (const probed of probedServers) {
+        const measured = windows.get(probed) ?? { plain: [], profiled: [] };
+        results.push(
+          summarizeStages(
+            probed.build,
+            endpoint,
+            measured.plain,
+            measured.profiled,
+            realpathSync(join(dirname(probed.build.main), '..')),
+          ),
+        );
+      }
+    }
+    return { sizes, tool: tool.version, results };
+  } finally {
+    await Promise.all(probedServers.map((probed) => probed.server.stop()));
+    for (const probed of probedServers) rmSync(probed.probeDir, { recursive: true, force: true });
+  }
+}
