@@ -81,6 +81,8 @@ describe('placeStack', () => {
   it('keeps GC, native work and idle apart, and leaves the probe out', () => {
     expect(placeStack([native('(garbage collector)')], DIST)).toEqual({ row: 'gc' });
     expect(placeStack([native('(program)')], DIST)).toEqual({ row: 'native' });
+    // The launcher watch's timer runs beside the requests, in none of them.
+    expect(placeStack([mock('cli/launcher-watch', '')], DIST)).toEqual({ row: 'background' });
     expect(placeStack([native('(idle)')], DIST)).toEqual({ skip: 'idle' });
     expect(
       placeStack(
@@ -253,7 +255,7 @@ describe('summarizeStages and renderStages', () => {
       rounds: 1,
       windowSeconds: 1,
       windowRequests: 0,
-      warmupSeconds: 0,
+      warmupRequests: 0,
       cpuIntervalUs: 100,
       heapIntervalBytes: 1024,
     };

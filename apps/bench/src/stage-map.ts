@@ -18,9 +18,9 @@ export const STAGES = [
 export type Stage = (typeof STAGES)[number];
 
 /** Rows of the table that are no stage of the request path. */
-export const OTHER_ROWS = ['gc', 'native', 'unattributed'] as const;
+export const OTHER_ROWS = ['gc', 'native', 'background', 'unattributed'] as const;
 
-/** A row of the stage table: a stage, or GC, native work outside JS, or a sample the map does not place. */
+/** A row of the stage table: a stage, or GC, native work outside JS, the server's own timers, or a sample the map does not place. */
 export type StageRow = Stage | (typeof OTHER_ROWS)[number];
 
 /** What each row of the table holds. */
@@ -37,6 +37,7 @@ export const STAGE_LABELS: Record<StageRow, string> = {
   response: "response write (@hono/node-server's answer, Node's ServerResponse and socket writes)",
   gc: 'garbage collection (the main thread’s GC pauses)',
   native: 'native, outside any JS function (event loop, I/O polling)',
+  background: "the server's own timers, outside any request (the launcher watch)",
   unattributed:
     'unattributed (mock code the map does not place: a start-up module or a file it lacks)',
 };
@@ -44,9 +45,9 @@ export const STAGE_LABELS: Record<StageRow, string> = {
 /**
  * Where a mock module's samples go: a stage; `inherit` (shared helpers: the stage of the nearest
  * caller the map places, else Node's and Hono's rules); `startup` (runs before requests: a sample
- * there is unattributed).
+ * there is unattributed); `background` (the server's timers outside requests: their own row).
  */
-export type ModuleStage = Stage | 'inherit' | 'startup';
+export type ModuleStage = Stage | 'inherit' | 'startup' | 'background';
 
 /** A module's stage, and the functions of it that belong to another (by the name V8 reports). */
 export interface ModuleStages {
@@ -166,37 +167,28 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'store/redis/open': of('startup'),
   'store/redis/redis-webhooks': of('observation'),
   'store/redis/url': of('startup'),
-  // A snapshot's checks, which the stores' record checks reuse: the caller's stage.
-  'testing/fixtures': of('inherit'),
-  'testing/snapshot': of('inherit'),
-  'testing/snapshot-check': of('inherit'),
-  'testing/snapshot-headers': of('inherit'),
-  'testing/snapshot-idempotency': of('inherit'),
-  'testing/snapshot-payments': of('inherit'),
-  'testing/snapshot-webhooks': of('inherit'),
-  'testing/types': of('inherit'),
   // The command line: start-up, except the request log it hands the server.
   cli: of('startup'),
-  'cli/main': of('startup'),
+  'cli/launcher-watch': of('background'),
   'cli/run': of('observation'),
   'cli/log-output': of('observation'),
-  'cli/options': of('startup'),
-  'cli/heap-limit': of('startup'),
-  'cli/launcher-watch': of('startup'),
-  'cli/relaunch': of('startup'),
 };
 
 /**
  * The stage of every module of a folder that `MOCK_MODULE_STAGES` does not name: folders whose
- * modules all do one kind of work (the stores other than memory, the console, webhooks). The
- * request path's own folders (http/, service/, shared/, the memory store) have no default: each
- * new module there must be placed by name.
+ * modules all do one kind of work (the stores other than memory, the console, webhooks, the
+ * command line, the testing entry). The request path's own folders (http/, service/, shared/,
+ * the memory store) have no default: each new module there must be placed by name.
  */
 export const MOCK_FOLDER_STAGES: Readonly<Record<string, ModuleStage>> = {
   'store/redis/': 'operation',
   'store/data-dir/': 'operation',
   'console/': 'operation',
   'webhooks/': 'observation',
+  // The command line runs before requests, but for the request log it hands the server.
+  'cli/': 'startup',
+  // The snapshot checks the stores' record checks reuse: their caller's stage.
+  'testing/': 'inherit',
 };
 
 /**

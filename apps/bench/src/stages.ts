@@ -125,13 +125,17 @@ export interface StageSizes {
   /** Seconds per window (by time), or requests per window (smoke: counted). */
   windowSeconds: number;
   windowRequests: number;
-  warmupSeconds: number;
+  /**
+   * Requests each server is warmed up with per endpoint (counted, not timed: on a loaded machine a
+   * second of load is a few hundred requests, too few for the JIT to settle).
+   */
+  warmupRequests: number;
   cpuIntervalUs: number;
   heapIntervalBytes: number;
 }
 
 /**
- * The stage run's sizes: full and quick, 2 rounds of 3 s windows after 1 s of warm-up, CPU samples
+ * The stage run's sizes: full and quick, 2 rounds of 3 s windows after 5,000 requests of warm-up, CPU samples
  * every 100 µs; smoke, one round of 1,000 requests per window (autocannon, counted), every 50 µs.
  *
  * @example
@@ -145,7 +149,7 @@ export function stageSizes(settings: BenchSettings): StageSizes {
         rounds: 1,
         windowSeconds: 1,
         windowRequests: 1_000,
-        warmupSeconds: 0,
+        warmupRequests: 0,
         cpuIntervalUs: 50,
         heapIntervalBytes,
       }
@@ -153,7 +157,7 @@ export function stageSizes(settings: BenchSettings): StageSizes {
         rounds: 2,
         windowSeconds: 3,
         windowRequests: 0,
-        warmupSeconds: 1,
+        warmupRequests: 5_000,
         cpuIntervalUs: 100,
         heapIntervalBytes,
       };
@@ -425,7 +429,9 @@ export async function measureStages(
         const probe = await probeServer(probed.server);
         if (!probe.ok) throw new Error(`${probed.build.label}: ${probe.create}, ${probe.retrieve}`);
         probed.paymentId = probe.paymentId;
-        if (sizes.warmupSeconds > 0) await tool.run(spec(probed, sizes.warmupSeconds));
+        if (sizes.warmupRequests > 0) {
+          await countedLoadTool(autocannonVersion(), sizes.warmupRequests).run(spec(probed, 60));
+        }
         windows.set(probed, { plain: [], profiled: [] });
       }
       for (let round = 1; round <= sizes.rounds; round++) {

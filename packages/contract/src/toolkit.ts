@@ -27,7 +27,13 @@ export {
   type TrafficExchange,
   type TrafficNotes,
 } from './proxy/traffic-checker.js';
-export { harSchema, MAX_HAR_BYTES, readHar } from './replay/har-reader.js';
+export {
+  harExchanges,
+  harSchema,
+  MAX_HAR_BYTES,
+  MAX_HAR_ENTRY_BYTES,
+  readHar,
+} from './replay/har-reader.js';
 export { type LoadedSpec, loadSpecFile } from './replay/spec-file.js';
 export { forbiddenActions } from './scenarios/lifecycle.js';
 export {

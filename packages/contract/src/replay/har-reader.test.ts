@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../cli/main.js';
-import { MAX_HAR_BYTES, readHar } from './har-reader.js';
+import { harExchanges, MAX_HAR_BYTES, readHar } from './har-reader.js';
 
 async function replay(content: string | undefined, extra: string[] = []) {
   const cwd = await mkdtemp(join(tmpdir(), 'contract-har-'));
@@ -76,6 +76,14 @@ describe('replay of a malformed or hostile recording', () => {
       /log\._x\[0\]\[0\].* nests deeper than 32 levels/,
     ],
     ['a JSON array at the top', '[1,2,3]', /the recording must be object/],
+    [
+      'a version that is not text',
+      '{"log":{"version":1,"entries":[]}}',
+      /log\.version must be string/,
+    ],
+    ['no entries', '{"log":{"version":"1.2"}}', /log\.entries is missing/],
+    ['JSON cut short', `{"log":{"version":"1.2","entries":[${JSON.stringify(entry())}`, /not JSON/],
+    ['an entry that is not an object', har([entry(), 7]), /log\.entries\[1\] must be object/],
   ])('%s: exit 2 naming the field', async (_name, content, message) => {
     const { code, stderr } = await replay(content);
     expect(code).toBe(2);
@@ -137,5 +145,21 @@ describe('replay of a malformed or hostile recording', () => {
       requestHeaders: {},
       responseBodyUnread: 'body not in the recording',
     });
+  });
+
+  it('holds one entry at a time, and refuses one over its bound naming it, after yielding those before', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'contract-har-entry-'));
+    const file = join(cwd, 'big-entry.har');
+    const big = entry({ comment: 'x'.repeat(300_000) });
+    await writeFile(file, har([entry(), entry(), big]));
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const exchange of harExchanges(file, { maxEntryBytes: 100_000 }))
+        seen.push(exchange.method);
+    })();
+    await expect(reading).rejects.toThrow(
+      /log\.entries\[2\].* holds a value over 100000 bytes: replay reads one entry at a time/,
+    );
+    expect(seen).toEqual(['GET', 'GET']);
   });
 });

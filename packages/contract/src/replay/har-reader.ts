@@ -1,5 +1,7 @@
-// Reads a HAR recording for replay: bounded in size and depth, its shape checked with a JSON Schema, every mistake a ConfigurationError (exit 2) naming the field.
-import { readFile, stat } from 'node:fs/promises';
+// Reads a HAR recording for replay as a stream, one entry in memory at a time: bounded in size, depth and bytes per value, each entry's shape checked with a JSON Schema, every mistake a ConfigurationError (exit 2) naming the field.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Tokenizer, TokenParser, TokenType } from '@streamparser/json';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { ConfigurationError } from '../errors.js';
 import type { TrafficExchange } from '../proxy/traffic-checker.js';
@@ -11,6 +13,10 @@ export const MAX_HAR_BYTES = 256 * 1024 * 1024;
 export const MAX_HAR_ENTRIES = 200_000;
 /** How deep a recording may nest (a HAR needs 6 levels). */
 export const MAX_HAR_DEPTH = 32;
+/** The most bytes one entry (or any other value) of a recording may take: what replay holds at once. */
+export const MAX_HAR_ENTRY_BYTES = 32 * 1024 * 1024;
+/** How much of the file is read at a time. */
+const CHUNK_BYTES = 64 * 1024;
 
 const pair = {
   type: 'object',
@@ -77,7 +83,10 @@ export const harSchema = {
   },
 } as const;
 
-const validateHar = new Ajv2020({ strict: false, allErrors: false }).compile(harSchema);
+/** One entry's schema: entries are checked one at a time, as they are read. */
+const validateEntry = new Ajv2020({ strict: false, allErrors: false }).compile(
+  harSchema.properties.log.properties.entries.items,
+);
 
 /** `/log/entries/3/response/status` → `log.entries[3].response.status`. */
 function fieldName(instancePath: string, extra?: string): string {
@@ -90,24 +99,6 @@ function fieldName(instancePath: string, extra?: string): string {
         /^\d+$/.test(token) ? `${name}[${token}]` : name === '' ? token : `${name}.${token}`,
       '',
     );
-}
-
-/** The first field (as a path) that nests deeper than `limit`, found without recursion. */
-function tooDeepField(value: unknown, limit: number): string | undefined {
-  const stack: Array<[unknown, string, number]> = [[value, '', 0]];
-  while (stack.length > 0) {
-    const [current, path, depth] = stack.pop() as [unknown, string, number];
-    if (current === null || typeof current !== 'object') continue;
-    if (depth + 1 > limit) return path || '(the top)';
-    const entries = Array.isArray(current)
-      ? current.map((inner, index) => [`${path}[${index}]`, inner] as const)
-      : Object.entries(current).map(
-          ([key, inner]) => [path ? `${path}.${key}` : key, inner] as const,
-        );
-    for (const [name, inner] of entries)
-      if (inner !== null && typeof inner === 'object') stack.push([inner, name, depth + 1]);
-  }
-  return undefined;
 }
 
 function describe(error: ErrorObject): string {
@@ -184,15 +175,48 @@ function exchangeOf(entry: Entry, index: number, file: string): TrafficExchange 
   return exchange;
 }
 
+/** Where the token walk is: one frame per open object or array, with the member or index in it. */
+interface Frame {
+  array: boolean;
+  /** The member's name (objects) or the element's index (arrays) being read. */
+  at: string | number | undefined;
+  /** In an object: whether the next string is a member's name. */
+  expectsKey: boolean;
+}
+
+function pathOf(frames: Frame[]): string {
+  return frames
+    .filter((frame) => frame.at !== undefined)
+    .map((frame, index) =>
+      frame.array ? `[${frame.at}]` : index === 0 ? String(frame.at) : `.${String(frame.at)}`,
+    )
+    .join('');
+}
+
+const TYPE_OF_TOKEN: Partial<Record<TokenType, string>> = {
+  [TokenType.LEFT_BRACE]: 'object',
+  [TokenType.LEFT_BRACKET]: 'array',
+  [TokenType.STRING]: 'string',
+  [TokenType.NUMBER]: 'number',
+  [TokenType.TRUE]: 'boolean',
+  [TokenType.FALSE]: 'boolean',
+  [TokenType.NULL]: 'null',
+};
+
 /**
- * Reads a HAR file into the exchanges it recorded. Anything the replay cannot use (a missing or
- * huge file, not JSON, nested too deep, a field of the wrong type) is a ConfigurationError (exit 2)
- * whose message names the field.
+ * Reads a HAR file as a stream and yields the exchanges it recorded, one entry in memory at a
+ * time. Anything the replay cannot use (a missing or huge file, not JSON, nested too deep, a value
+ * over 32 MiB, a field of the wrong type) is a ConfigurationError (exit 2) whose message names the
+ * field; entries before it have been yielded.
  *
  * @example
- * const exchanges = await readHar('traffic.har');
+ * for await (const exchange of harExchanges('traffic.har')) checker.check(exchange);
  */
-export async function readHar(file: string): Promise<TrafficExchange[]> {
+export async function* harExchanges(
+  file: string,
+  limits: { maxEntryBytes?: number } = {},
+): AsyncGenerator<TrafficExchange> {
+  const maxEntryBytes = limits.maxEntryBytes ?? MAX_HAR_ENTRY_BYTES;
   const shown = cleanTargetText(file, 200);
   let size: number;
   try {
@@ -208,23 +232,138 @@ export async function readHar(file: string): Promise<TrafficExchange[]> {
     throw new ConfigurationError(
       `${shown}: the recording is ${size} bytes; replay reads at most ${MAX_HAR_BYTES} (record with a smaller cap)`,
     );
-  let har: unknown;
+  const refuse = (message: string): never => {
+    throw new ConfigurationError(`${shown}: ${cleanTargetText(message, 300)}`);
+  };
+  const notJson = (error: unknown): never =>
+    refuse(`the recording is not JSON (${(error as Error).message})`);
+
+  const frames: Frame[] = [];
+  const seen = { log: false, version: false, entries: false };
+  let entries = 0;
+  const ready: Entry[] = [];
+  // The values under log.entries, built one at a time and handed over whole; nothing else is kept.
+  const parser = new TokenParser({ paths: ['$.*.*.*'], keepStack: false });
+  parser.onValue = ({ value, stack }) => {
+    if (stack.length === 3 && stack[1]?.key === 'log' && stack[2]?.key === 'entries')
+      ready.push(value as unknown as Entry);
+  };
+  parser.onError = notJson;
+  let lastToken = 0;
+  /** Where the entry being read began, in bytes: it is held whole, so it is bounded too. */
+  let entryStart: number | undefined;
+  const tokenizer = new Tokenizer();
+  tokenizer.onError = notJson;
+  tokenizer.onToken = (info) => {
+    lastToken = info.offset;
+    const { token } = info;
+    const top = frames[frames.length - 1];
+    // A value starts here: what it is, where it is.
+    // Only the top three levels say what the recording is: deeper values are the entries' own.
+    if (
+      frames.length <= 3 &&
+      TYPE_OF_TOKEN[token] !== undefined &&
+      !(top && !top.array && top.expectsKey)
+    ) {
+      if (frames.length === 0 && token !== TokenType.LEFT_BRACE)
+        refuse(`the recording must be object, not ${TYPE_OF_TOKEN[token]}`);
+      const where = pathOf(frames);
+      const type = TYPE_OF_TOKEN[token];
+      if (where === 'log') {
+        seen.log = true;
+        if (type !== 'object') refuse(`log must be object, not ${type}`);
+      } else if (where === 'log.version') {
+        seen.version = true;
+        if (type !== 'string') refuse(`log.version must be string, not ${type}`);
+      } else if (where === 'log.entries') {
+        seen.entries = true;
+        if (type !== 'array') refuse(`log.entries must be array, not ${type}`);
+      } else if (frames.length === 3 && /^log\.entries\[\d+\]$/.test(where)) {
+        entries += 1;
+        entryStart = info.offset;
+        if (entries > MAX_HAR_ENTRIES)
+          refuse(`log.entries must NOT have more than ${MAX_HAR_ENTRIES} items`);
+      }
+    }
+    switch (token) {
+      case TokenType.LEFT_BRACE:
+      case TokenType.LEFT_BRACKET:
+        if (frames.length >= MAX_HAR_DEPTH)
+          refuse(
+            `${pathOf(frames) || '(the top)'} nests deeper than ${MAX_HAR_DEPTH} levels: not a HAR recording`,
+          );
+        frames.push(
+          token === TokenType.LEFT_BRACKET
+            ? { array: true, at: 0, expectsKey: false }
+            : { array: false, at: undefined, expectsKey: true },
+        );
+        break;
+      case TokenType.RIGHT_BRACE:
+      case TokenType.RIGHT_BRACKET:
+        if (frames.length === 3) entryStart = undefined;
+        frames.pop();
+        break;
+      case TokenType.STRING:
+        if (top && !top.array && top.expectsKey) {
+          top.at = String(info.value);
+          top.expectsKey = false;
+        }
+        break;
+      case TokenType.COMMA:
+        if (frames.length === 3) entryStart = undefined;
+        if (top?.array) top.at = Number(top.at) + 1;
+        else if (top) top.expectsKey = true;
+        break;
+    }
+    parser.write(info);
+  };
+
+  let index = 0;
+  let read = 0;
+  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
   try {
-    har = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
+    for await (const chunk of stream) {
+      read += (chunk as Buffer).byteLength;
+      tokenizer.write(chunk as Buffer);
+      // One value (an entry, a string) may not take more than its bound: the tokenizer holds it whole.
+      if (read - Math.min(lastToken, entryStart ?? lastToken) > maxEntryBytes)
+        refuse(
+          `${pathOf(frames) || 'the recording'} holds a value over ${maxEntryBytes} bytes: replay reads one entry at a time, each within that bound`,
+        );
+      for (const entry of ready.splice(0)) yield checkedEntry(entry, index++, shown);
+    }
+    if (!tokenizer.isEnded) tokenizer.end();
+    // The tokenizer knows words, the parser knows structure: a document cut short ends it mid-value.
+    if (!parser.isEnded) parser.end();
+  } finally {
+    stream.destroy();
+  }
+  for (const entry of ready.splice(0)) yield checkedEntry(entry, index++, shown);
+  if (!seen.log) refuse('log is missing');
+  if (!seen.version) refuse('log.version is missing');
+  if (!seen.entries) refuse('log.entries is missing');
+}
+
+/** One entry checked against the entry schema and made an exchange; a ConfigurationError names its field. */
+function checkedEntry(entry: Entry, index: number, shown: string): TrafficExchange {
+  if (!validateEntry(entry)) {
+    const error = validateEntry.errors?.[0] as ErrorObject;
     throw new ConfigurationError(
-      `${shown}: the recording is not JSON (${cleanTargetText((error as Error).message, 200)})`,
+      `${shown}: ${cleanTargetText(describe({ ...error, instancePath: `/log/entries/${index}${error.instancePath}` }), 300)}`,
     );
   }
-  const deep = tooDeepField(har, MAX_HAR_DEPTH);
-  if (deep !== undefined)
-    throw new ConfigurationError(
-      `${shown}: ${cleanTargetText(deep, 200)} nests deeper than ${MAX_HAR_DEPTH} levels: not a HAR recording`,
-    );
-  if (!validateHar(har)) {
-    const error = validateHar.errors?.[0] as ErrorObject;
-    throw new ConfigurationError(`${shown}: ${cleanTargetText(describe(error), 300)}`);
-  }
-  const entries = (har as { log: { entries: Entry[] } }).log.entries;
-  return entries.map((entry, index) => exchangeOf(entry, index, shown));
+  return exchangeOf(entry, index, shown);
+}
+
+/**
+ * Reads a whole HAR file into the exchanges it recorded (replay itself reads entry by entry with
+ * `harExchanges`). Every mistake is a ConfigurationError (exit 2) naming the field.
+ *
+ * @example
+ * const exchanges = await readHar('traffic.har');
+ */
+export async function readHar(file: string): Promise<TrafficExchange[]> {
+  const exchanges: TrafficExchange[] = [];
+  for await (const exchange of harExchanges(file)) exchanges.push(exchange);
+  return exchanges;
 }

@@ -6,7 +6,7 @@ import { type TrafficGate, type TrafficReport, trafficReport } from '../proxy/tr
 import type { FailOn } from '../report.js';
 import { type SpecDocument, specDocuments } from '../spec/spec-index.js';
 import { cleanTargetText } from '../untrusted-text.js';
-import { readHar } from './har-reader.js';
+import { harExchanges } from './har-reader.js';
 import { loadSpecFile } from './spec-file.js';
 
 /** Options of `replayRecording`. */
@@ -41,10 +41,12 @@ export async function replayRecording(options: ReplayOptions): Promise<TrafficRe
   const documents = spec ? { openapi: spec.document, sandbox: specDocuments.sandbox } : undefined;
   // Checked against the spec replayed against: its operations and checks.
   if (options.gate?.selection) validateTrafficSelection(options.gate.selection, documents);
-  const exchanges = await readHar(options.file);
   const checker = createTrafficChecker(spec && documents ? { documents, locate: spec.locate } : {});
   const errors: TrafficReport['errors'] = [];
-  for (const [index, exchange] of exchanges.entries()) {
+  let index = -1;
+  // Entry by entry, as the recording is read: one entry in memory at a time.
+  for await (const exchange of harExchanges(options.file)) {
+    index += 1;
     try {
       checker.check(exchange);
     } catch (error) {

@@ -27,6 +27,7 @@ import { dumpStore } from '../store/data-dir/dump.js';
 import { replayJournal } from '../store/data-dir/replay.js';
 import { IDLE_ACCOUNT_MS } from '../store/memory.js';
 import { OpeningStore } from '../store/opening-store.js';
+import { outsideStoreBudget } from '../store/redis/budget.js';
 import { StoreFormatError } from '../store/redis/errors.js';
 import { openRedisStore } from '../store/redis/open.js';
 import { RedisStore } from '../store/redis/redis-store.js';
@@ -165,8 +166,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
               limits: storeLimits,
               checks,
               // Never silenced either: without a logger (--quiet) a process warning, on stderr.
-              log:
-                resolved.logger ?? ((line) => process.emitWarning(line, DATA_DIRECTORY_WARNING)),
+              log: resolved.logger ?? ((line) => process.emitWarning(line, DATA_DIRECTORY_WARNING)),
             }).then((opened) => opened.store),
           // Another format under the prefix stays refused; an unreachable store is tried again.
           (error) => !(error instanceof StoreFormatError),
@@ -290,7 +290,8 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     async deliver(events) {
       // Delivery runs after a change was committed: its failure is logged, never answered.
       try {
-        await webhooks.deliver(plan(events));
+        // Not cut short by the request's store budget: the change they tell of is made.
+        await outsideStoreBudget(() => webhooks.deliver(plan(events)));
         webhooks.kick();
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

@@ -146,7 +146,9 @@ function countLines(text: string): number {
 function writtenInPlace(fd: number | undefined): boolean {
   if (typeof fd !== 'number') return false;
   try {
-    const stat = fstatSync(fd);
+    // bigint: on Node 20 a plain fstatSync of a pipe leaves state that breaks the next module
+    // resolution (import('ioredis') then failed: "Cannot find module '@ioredis/commands'").
+    const stat = fstatSync(fd, { bigint: true });
     return stat.isFile() || (stat.isCharacterDevice() && !isatty(fd));
   } catch {
     return false;

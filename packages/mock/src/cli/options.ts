@@ -12,6 +12,7 @@ import { parseSigningSecret } from '../webhooks/signing.js';
 export const HELP = `payment-service-mock — a local sandbox of the payment service's API
 
 Usage: payment-service-mock [options]
+       payment-service-mock backup --data-dir <dir> --to <new dir>   (a consistent copy, even while it runs)
 
 Options:
   --port <port>                 Port to listen on (default: $PORT or 4010; 0 picks a free port)

@@ -10,6 +10,7 @@ import { mockVersion } from '../shared/version.js';
 import { DEFAULT_PREFIX } from '../store/redis/keys.js';
 import { describeRedisUrl, parseRedisUrl, withRedisPassword } from '../store/redis/url.js';
 import { DEFAULT_ENDPOINT_ID, generateWebhookSecret } from '../webhooks/default-endpoint.js';
+import { runBackup } from './backup.js';
 import { watchLauncher } from './launcher-watch.js';
 import { type LogDrops, safeProcessOutput } from './log-output.js';
 import { type CliSettings, HELP, readCli, readPasswordFile } from './options.js';
@@ -251,6 +252,11 @@ export async function main(
   env: Record<string, string | undefined>,
   output: CliOutput = process,
 ): Promise<RunningMockServer | undefined> {
+  if (args[0] === 'backup') {
+    const code = runBackup(args.slice(1), env, output);
+    if (code !== 0) process.exit(code);
+    return undefined;
+  }
   const request = readCli(args, env);
   if (request.kind === 'help') output.stdout.write(HELP);
   else if (request.kind === 'version') output.stdout.write(`${mockVersion}\n`);

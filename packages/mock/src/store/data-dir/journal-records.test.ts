@@ -42,16 +42,48 @@ beforeAll(async () => {
   await harness.json('POST', '/v1/webhook_endpoints', { body: { url: 'http://shop.test/hooks' } });
   await harness.json('PUT', '/_sandbox/faults', { body: { latency_ms: 5 } });
   await harness.json('POST', '/_sandbox/clock/advance', { body: { seconds: 3600 } });
+  const body = {
+    amount: 1500,
+    currency: 'KZT',
+    capture: false,
+    payment_method: { type: 'token', token: 'tok_test_success' },
+  };
   const payment = await harness.json('POST', '/v1/payments', {
-    body: {
-      amount: 1500,
-      currency: 'KZT',
-      capture: false,
-      payment_method: { type: 'token', token: 'tok_test_success' },
-    },
+    body,
     headers: { 'idempotency-key': 'order-1' },
   });
   expect(payment.status).toBe(201);
+  // Answers of the kinds the sandbox stores for replay (a 400 is not stored): a decline, a payment
+  // that settles later, refusals by state (409) and by id (404), a refund, an endpoint.
+  const answers: [string, string, unknown][] = [
+    [
+      'POST',
+      '/v1/payments',
+      { ...body, payment_method: { type: 'token', token: 'tok_test_declined' } },
+    ],
+    [
+      'POST',
+      '/v1/payments',
+      { ...body, payment_method: { type: 'token', token: 'tok_test_pending' } },
+    ],
+    ['POST', `/v1/payments/${payment.body.id}/refunds`, { amount: 100 }],
+    ['POST', `/v1/payments/${payment.body.id}/capture`, { amount: 99999 }],
+    ['POST', `/v1/payments/${payment.body.id}/capture`, { amount: 1000 }],
+    ['POST', `/v1/payments/${payment.body.id}/refunds`, { amount: 5000 }],
+    ['POST', `/v1/payments/${payment.body.id}/refunds`, { amount: 100 }],
+    ['POST', `/v1/payments/${payment.body.id}/cancel`, {}],
+    ['POST', '/v1/payments/pay_absent0000/capture', {}],
+    ['POST', '/v1/webhook_endpoints', { url: 'http://shop.test/other' }],
+  ];
+  const statuses: number[] = [];
+  for (const [index, [method, path, sent]] of answers.entries()) {
+    const answered = await harness.json(method, path, {
+      body: sent,
+      headers: { 'idempotency-key': `answer-${index}` },
+    });
+    statuses.push(answered.status);
+  }
+  expect(statuses).toEqual([201, 201, 409, 400, 200, 400, 201, 409, 404, 201]);
   // The endpoint answers 500: the attempt is logged and a retry queued.
   await harness.mock.webhooksSettled();
   harness.mock.close();
@@ -238,7 +270,14 @@ describe('a journal line whose checksum holds and whose record does not', () => 
     const harness = start(dataDir);
     const list = await harness.json('GET', '/v1/payments');
     expect(list.status).toBe(200);
-    expect(list.body.data).toHaveLength(1);
+    expect(list.body.data).toHaveLength(3);
+    // Every stored answer replays as it was given.
+    const replayed = await harness.json('POST', '/v1/payments/pay_absent0000/capture', {
+      body: {},
+      headers: { 'idempotency-key': 'answer-8' },
+    });
+    expect(replayed.status).toBe(404);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     const kinds = new Set(written.changes.map((line) => line[0]));
     expect([...kinds].sort()).toEqual(['e', 'f', 'i', 'l', 'o', 'p', 'q', 'q-', 'v']);
   });

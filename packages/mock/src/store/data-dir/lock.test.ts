@@ -1,6 +1,14 @@
 // The data directory's lock between real processes: two racing on a dead owner's LOCK never both get it; refusals say what LOCK really is.
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -186,6 +194,16 @@ describe('what the lock refuses, said as it is', () => {
     expect(() => lockDataDirectory(dangling)).toThrowError(
       `the lock file ${join(dangling, 'LOCK')} is a symbolic link (to ${join(dangling, 'nowhere')}, which does not exist), not a file the sandbox wrote.`,
     );
+  });
+
+  it('clears what a process killed while taking the lock left beside it', () => {
+    const dir = newDirectory();
+    const dead = deadPid();
+    writeFileSync(join(dir, `LOCK.${dead}.new`), `${dead}\n`);
+    const release = lockDataDirectory(dir);
+    expect(readdirSync(dir)).toEqual(['LOCK']);
+    release();
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('takes over an empty LOCK and releases only its own', () => {

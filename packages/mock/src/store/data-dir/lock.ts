@@ -12,7 +12,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** The lock file's name inside a data directory. */
 export const LOCK_FILE = 'LOCK';
@@ -336,8 +336,11 @@ function refusal(
   );
 }
 
-/** Removes `LOCK` at exit, if it is still ours. */
+const CANDIDATE = /^LOCK\.(\d+)\.new$/;
+
+/** Removes `LOCK` at exit, if it is still ours; first clears what dead processes left beside it. */
 function releaser(path: string, me: LockOwner): () => void {
+  clearLeftovers(dirname(path), me);
   let released = false;
   return () => {
     if (released) return;
@@ -349,4 +352,23 @@ function releaser(path: string, me: LockOwner): () => void {
       // Already gone: nothing to release.
     }
   };
+}
+
+/** Deletes the `LOCK.PID.new` files of processes killed while they took the lock. */
+function clearLeftovers(directory: string, me: LockOwner): void {
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(CANDIDATE.exec(name)?.[1] ?? Number.NaN);
+    if (!Number.isInteger(pid) || pid === me.pid || pidRuns(pid)) continue;
+    try {
+      unlinkSync(join(directory, name));
+    } catch {
+      // Removed by another.
+    }
+  }
 }

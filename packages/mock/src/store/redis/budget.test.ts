@@ -1,7 +1,7 @@
 // A request's store budget on injected time: waits in a row add up, waits side by side count once, and work outliving its request is not bounded by it.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StoreUnavailableError } from '../store.js';
-import { currentStoreBudget, StoreBudget, withStoreBudget } from './budget.js';
+import { currentStoreBudget, outsideStoreBudget, StoreBudget, withStoreBudget } from './budget.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
@@ -42,6 +42,11 @@ describe('StoreBudget', () => {
       later = reply(10).then(() => currentStoreBudget());
     });
     expect(inside?.limitMs).toBe(2000);
+    // What follows a change made (queuing its webhooks) runs outside it.
+    const outside = await withStoreBudget(2000, () =>
+      outsideStoreBudget(async () => currentStoreBudget()),
+    );
+    expect(outside).toBeUndefined();
     await vi.advanceTimersByTimeAsync(10);
     expect(await later).toBeUndefined();
     expect(currentStoreBudget()).toBeUndefined();

@@ -12,6 +12,10 @@ export const STORE_WAIT_MS = 2000;
  * The time one request may still wait on the store. Waits that overlap count once; time spent
  * elsewhere (an injected latency, the handler) does not count. Once spent, every further wait
  * fails at once, and a wait in progress fails when it runs out.
+ *
+ * @example
+ * const budget = new StoreBudget(2000);
+ * const reply = await budget.wait(client.get('psm:format')); // StoreUnavailableError past 2 s in all
  */
 export class StoreBudget {
   private spent = 0;
@@ -82,4 +86,15 @@ export async function withStoreBudget<T>(limitMs: number, run: () => Promise<T>)
 export function currentStoreBudget(): StoreBudget | undefined {
   const budget = budgets.getStore();
   return budget === undefined || budget.ended ? undefined : budget;
+}
+
+/**
+ * Runs `run` outside any request's store budget: work that follows a change already made (queuing
+ * its webhooks) is not cut short, so nothing the change promised is lost.
+ *
+ * @example
+ * await outsideStoreBudget(() => webhooks.deliver(events));
+ */
+export function outsideStoreBudget<T>(run: () => Promise<T>): Promise<T> {
+  return budgets.exit(run);
 }

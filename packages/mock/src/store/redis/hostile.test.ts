@@ -132,7 +132,7 @@ describe('an oversized reply', () => {
 
 describe('a store that stops answering with its connection open', () => {
   it('fails the call at the command timeout, drops the connection, and serves again once the store answers', async () => {
-    const { store } = await open(300);
+    const { store } = await open(1000);
     const account = await store.open(KEY);
     await account.createPayment(paymentRecord('pay_stall'));
     const accepted = hostile.accepted();

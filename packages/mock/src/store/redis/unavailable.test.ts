@@ -120,17 +120,19 @@ describe('RedisStore when the server is unreachable', () => {
     await store.close();
   });
 
-  it('bounds a slow store by the command timeout', async () => {
-    const client = await createRedisClient(redis.url, { commandTimeoutMs: 100 });
+  it('bounds a slow store by the command timeout', { timeout: 30_000 }, async () => {
+    // Roomy enough for SCRIPT LOAD on a loaded machine; the pause outlasts it.
+    const client = await createRedisClient(redis.url, { commandTimeoutMs: 1000 });
     const store = await RedisStore.connect(client, {
       limits: ROOMY_LIMITS,
       checks: RECORD_CHECKS,
       prefix: 'slow:',
     });
-    const admin = await createRedisClient(redis.url);
+    // The admin's own commands wait out the pause (longer than the store's default wait).
+    const admin = await createRedisClient(redis.url, { commandTimeoutMs: 20_000 });
     await admin.connect();
     // Every client's commands wait until the pause ends.
-    await admin.call('CLIENT', 'PAUSE', '300', 'ALL');
+    await admin.call('CLIENT', 'PAUSE', '2500', 'ALL');
     // A command that timed out ends its connection: the store serves again on a new one.
     const ready = new Promise((resolve) => client.once('ready', resolve));
     const error = await failure(store.admit());

@@ -1,0 +1,81 @@
+// Replay of a large recording (600 entries × 1,000 headers, over 30 MB) in the built CLI: read entry by entry, its peak RSS stays flat instead of growing with the file (issue 40: a 100 MB HAR took 948 MB).
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { access, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const bin = fileURLToPath(new URL('../../bin/payment-service-contract.js', import.meta.url));
+const MiB = 1024 * 1024;
+
+/** The build may run beside the tests (turbo runs build and test together): wait for its output. */
+async function built() {
+  const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+  for (let attempt = 0; attempt < 600; attempt++) {
+    try {
+      return await access(cli);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** Writes a recording of `count` entries, each with `headers` request headers, piece by piece. */
+async function writeRecording(file: string, count: number, headers: number) {
+  const out = createWriteStream(file);
+  const many = Array.from({ length: headers }, (_, index) => ({
+    name: `x-header-${index}`,
+    value: `value-${index}-vvvvvvvv`,
+  }));
+  out.write('{"log":{"version":"1.2","creator":{"name":"test","version":"1"},"entries":[');
+  for (let index = 0; index < count; index++) {
+    const entry = {
+      startedDateTime: '2026-11-27T00:00:00.000Z',
+      time: 1,
+      request: {
+        method: 'GET',
+        url: `http://127.0.0.1:4010/v1/payments/pay_${index}`,
+        httpVersion: 'HTTP/1.1',
+        headers: many,
+      },
+      response: {
+        status: 404,
+        headers: [{ name: 'content-type', value: 'application/problem+json' }],
+        content: { size: 2, mimeType: 'application/problem+json', text: '{}' },
+      },
+    };
+    if (!out.write(`${index === 0 ? '' : ','}${JSON.stringify(entry)}`)) await once(out, 'drain');
+  }
+  out.end(']}}\n');
+  await once(out, 'finish');
+}
+
+describe('replay of a 30 MB recording', () => {
+  it('reads it entry by entry: peak RSS under 160 MiB (read whole, 50 MB took 319 MiB)', async () => {
+    await built();
+    const cwd = await mkdtemp(join(tmpdir(), 'contract-replay-memory-'));
+    const file = join(cwd, 'big.har');
+    await writeRecording(file, 600, 1000);
+    expect((await stat(file)).size).toBeGreaterThan(30 * MiB);
+    // Preloaded into the child: writes its peak RSS (kB) when it exits.
+    const probe = join(cwd, 'max-rss.mjs');
+    await writeFile(
+      probe,
+      "import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.MAX_RSS_FILE, String(process.resourceUsage().maxRSS)));\n",
+    );
+    const child = await run(
+      process.execPath,
+      ['--import', probe, bin, 'replay', 'big.har', '--report', 'json:report.json'],
+      { cwd, env: { ...process.env, MAX_RSS_FILE: join(cwd, 'rss') }, maxBuffer: 16 * MiB },
+    ).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    const report = JSON.parse(await readFile(join(cwd, 'report.json'), 'utf8'));
+    expect(report.traffic.exchanges).toBe(600);
+    const peakKiB = Number(await readFile(join(cwd, 'rss'), 'utf8'));
+    expect(peakKiB / 1024, JSON.stringify(child).slice(0, 500)).toBeLessThan(160);
+  });
+});
