@@ -7,10 +7,11 @@ const MIN_BASE64_RUN = 12;
 
 /**
  * A key or signing secret and how far it runs: up to whitespace, a quote or a delimiter of URL,
- * JSON or header syntax. A key such as `sk_test_abc.0001!xyz` is masked whole, not up to the dot.
+ * JSON or header syntax. A key such as `sk_test_abc.0001!xyz` is masked whole, not up to the dot;
+ * the bare prefix (advice such as "an sk_live_ key") is no key and stays as written.
  */
 const SECRET =
-  /(?<![A-Za-z0-9])(?:sk_([A-Za-z0-9]+)_[^\s"'`<>(){}[\]|\\&;,=/?#]*|whsec_[^\s"'`<>(){}[\]|\\&;,?#]*)/g;
+  /(?<![A-Za-z0-9])(?:sk_([A-Za-z0-9]+)_[^\s"'`<>(){}[\]|\\&;,=/?#]+|whsec_[^\s"'`<>(){}[\]|\\&;,?#]+)/g;
 
 /** One text decoded from the raw text: for each of its characters, where it starts in the raw text. */
 interface View {
