@@ -239,6 +239,45 @@ describe('payment-service-contract proxy and replay', () => {
     expect(last.traffic.exchanges).toBe(2);
   });
 
+  it('writes no key into its reports in any encoding the request carried it', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-report-keys-'));
+    const run = io(cwd);
+    const exit = main(
+      [
+        'proxy',
+        '--target',
+        mock.url,
+        '--port',
+        '0',
+        '--report',
+        'json:keys.json',
+        '--report',
+        'markdown:keys.md',
+        '--fail-on',
+        'any',
+      ],
+      run.io,
+    );
+    const base = await run.url;
+    for (const path of [
+      '/v1/unknown/sk%5Ftest%5Freportsecret_1',
+      '/v1/payments?limit=sk%5Ftest%5Freportsecret_2',
+    ])
+      await (await fetch(`${base}${path}`, { headers })).arrayBuffer();
+    await (
+      await fetch(`${base}/v1/payments`, {
+        method: 'POST',
+        headers,
+        body: '{"amount":"sk\\u005ftest_reportsecret_3"}',
+      })
+    ).arrayBuffer();
+    run.signals.emit('SIGTERM');
+    await exit;
+    const written = `${await readFile(join(cwd, 'keys.json'), 'utf8')}${await readFile(join(cwd, 'keys.md'), 'utf8')}${run.out()}${run.err()}`;
+    expect(JSON.parse(await readFile(join(cwd, 'keys.json'), 'utf8')).traffic.exchanges).toBe(3);
+    expect(written).not.toContain('reportsecret');
+  });
+
   it('replays a recording: passes against the spec it was made under, fails against one with a renamed field', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'contract-replay-'));
     const run = io(cwd);

@@ -15,6 +15,7 @@ import {
   type ReplayCommand,
   trafficConfigFile,
 } from './args.js';
+import { maskDecodedSecrets } from './decoded-secrets.js';
 import { type ParentWatch, watchParent } from './parent-watch.js';
 import { startContractProxy } from './proxy.js';
 import { trafficGate, validateTrafficSelection } from './traffic-gate.js';
@@ -52,7 +53,8 @@ async function writeReports(
   verdictToStdout: boolean,
 ) {
   for (const destination of destinations) {
-    const text = maskSecrets(formatTrafficReport(destination.format, report));
+    // Keys however the traffic carried them (percent-encoded, JSON-escaped, base64): the recording's masker.
+    const text = maskSecrets(maskDecodedSecrets(formatTrafficReport(destination.format, report)));
     if (destination.output === undefined) {
       io.stdout.write(text);
       continue;
@@ -63,7 +65,7 @@ async function writeReports(
     io.stderr.write(`wrote the ${destination.format} report to ${destination.output}\n`);
   }
   if (verdictToStdout && destinations.every((destination) => destination.output !== undefined))
-    io.stdout.write(`${maskSecrets(report.message)}\n`);
+    io.stdout.write(`${maskSecrets(maskDecodedSecrets(report.message))}\n`);
 }
 
 /**

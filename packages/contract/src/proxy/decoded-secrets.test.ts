@@ -20,6 +20,7 @@ describe('carriesLiveKey', () => {
     ['Basic credentials as the password', `Basic ${basic('user:sk_live_abc123')}`],
     ['base64url anywhere', basic('{"key":"sk_live_abc123"}').replace(/=+$/, '')],
     ['a bare X-Api-Key value', 'sk_live_abc123'],
+    ['base64 of a percent-encoded key', `Basic ${basic('key=sk%5Flive%5Fabc123:')}`],
     ['a cookie', 'session=1; api_key=sk%5Flive%5Fabc123'],
     ['a JSON body', '{"note":"sk_live_abc123"}'],
     ['a JSON body with escapes', '{"note":"sk\\u005flive\\u005fabc123"}'],

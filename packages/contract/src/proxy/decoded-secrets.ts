@@ -209,6 +209,60 @@ export function findSecrets(text: string, depth = 0): SecretSpan[] {
   return merged;
 }
 
+const PERCENT = /%([0-9A-Fa-f]{2})/g;
+const JSON_ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|(["\\/bfnrt]))/g;
+
+/** `text` and what percent-decoding and JSON escapes make of it, as text only (the refusal's fast path). */
+function decodedTexts(text: string): string[] {
+  const all = [text];
+  let layer = [text];
+  for (let depth = 0; depth < MAX_DECODING_DEPTH && layer.length > 0; depth++) {
+    const next: string[] = [];
+    for (const current of layer) {
+      const decoded = [
+        current.includes('%')
+          ? current.replace(PERCENT, (_, hex: string) =>
+              String.fromCharCode(Number.parseInt(hex, 16)),
+            )
+          : current,
+        current.includes('\\')
+          ? current.replace(
+              JSON_ESCAPE,
+              (_, hex: string | undefined, simple: string | undefined) =>
+                hex !== undefined
+                  ? String.fromCharCode(Number.parseInt(hex, 16))
+                  : (JSON_ESCAPES[simple as string] as string),
+            )
+          : current,
+      ];
+      for (const text of decoded)
+        if (!all.includes(text)) {
+          all.push(text);
+          next.push(text);
+        }
+    }
+    layer = next;
+  }
+  return all;
+}
+
+/** Whether one text shows `sk_live_`, as it stands, decoded, or in base64 (nested up to the depth bound). */
+function showsLiveKey(text: string, depth: number): boolean {
+  for (const decoded of decodedTexts(text)) {
+    if (decoded.includes('sk_live_')) return true;
+    if (decoded.length < MIN_BASE64_RUN) continue;
+    if (LIVE_KEY_BASE64.some((signature) => decoded.includes(signature))) return true;
+    if (depth >= MAX_DECODING_DEPTH) continue;
+    // A base64 run that hides an encoded key (base64 of `sk%5Flive_…`): decoded, then looked at again.
+    for (const [run] of decoded.matchAll(BASE64_RUN)) {
+      const inner = Buffer.from(run, 'base64').toString('latin1');
+      if ((inner.includes('%') || inner.includes('\\')) && showsLiveKey(inner, depth + 1))
+        return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Whether any of the texts (a request line, a header name or value, a body) carries an `sk_live_`
  * key, as it stands or as a server would decode it: percent-encoded (`sk%5Flive_`, `/v1/%73k_live_`),
@@ -219,9 +273,7 @@ export function findSecrets(text: string, depth = 0): SecretSpan[] {
  * carriesLiveKey(undefined, '/v1/payments?key=sk%5Flive_abc'); // true
  */
 export function carriesLiveKey(...texts: Array<string | undefined>): boolean {
-  return texts.some(
-    (text) => text !== undefined && findSecrets(text).some((span) => span.mode === 'live'),
-  );
+  return texts.some((text) => text !== undefined && showsLiveKey(text, 0));
 }
 
 /** The mask a secret is replaced by: its kind, never its characters (`sk_test_…`, `whsec_…`). */
@@ -229,15 +281,25 @@ function maskOf(span: SecretSpan): string {
   return span.mode === 'whsec' ? 'whsec_…' : `sk_${span.mode}_…`;
 }
 
-/**
- * `text` with every secret key and signing secret replaced by its kind (`sk_test_…`), found as
- * `findSecrets` finds them: percent-encoded, JSON-escaped or in base64 included. Masks again until
- * nothing is found (a few rounds at most).
- *
- * @example
- * maskDecodedSecrets('k=sk%5Ftest%5Fharsecret%5F0001&x=1'); // 'k=sk_test_…&x=1'
- */
-export function maskDecodedSecrets(text: string): string {
+/** What base64 of a key's or a signing secret's start looks like (any mode), at any alignment. */
+const SECRET_BASE64 = [...base64Signatures('sk_'), ...base64Signatures('whsec_')];
+
+/** Whether `text` may hold a secret in any form: the cheap look before the exact one (text only, no maps). */
+function mayHoldSecret(text: string): boolean {
+  return decodedTexts(text).some(
+    (decoded) =>
+      decoded.includes('sk_') ||
+      decoded.includes('whsec_') ||
+      SECRET_BASE64.some((signature) => decoded.includes(signature)) ||
+      [...decoded.matchAll(BASE64_RUN)].some(([run]) => {
+        const inner = Buffer.from(run, 'base64').toString('latin1');
+        return inner.includes('%') || inner.includes('\\');
+      }),
+  );
+}
+
+/** `text` with the spans `findSecrets` finds replaced, again until none is left (a few rounds at most). */
+function maskSpans(text: string): string {
   let masked = text;
   for (let round = 0; round < 3; round++) {
     const spans = findSecrets(masked);
@@ -251,6 +313,26 @@ export function maskDecodedSecrets(text: string): string {
     masked = next + masked.slice(at);
   }
   return masked;
+}
+
+/** Past this many characters, a text is masked line by line (a report), each line only if it may hold a secret. */
+const WHOLE_TEXT_CHARS = 16 * 1024;
+
+/**
+ * `text` with every secret key and signing secret replaced by its kind (`sk_test_…`), found as
+ * `findSecrets` finds them: percent-encoded, JSON-escaped or in base64 included. A long text (a
+ * report) is masked line by line, and a line that cannot hold a secret is left as it is.
+ *
+ * @example
+ * maskDecodedSecrets('k=sk%5Ftest%5Fharsecret%5F0001&x=1'); // 'k=sk_test_…&x=1'
+ */
+export function maskDecodedSecrets(text: string): string {
+  if (!mayHoldSecret(text)) return text;
+  if (text.length <= WHOLE_TEXT_CHARS || !text.includes('\n')) return maskSpans(text);
+  return text
+    .split('\n')
+    .map((line) => (mayHoldSecret(line) ? maskSpans(line) : line))
+    .join('\n');
 }
 
 /**

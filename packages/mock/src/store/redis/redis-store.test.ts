@@ -138,6 +138,22 @@ describe('RedisStore: payments', () => {
     expect(timeline[31]?.at).toBe(40);
   });
 
+  it('reads a settled payment back on another instance, with no settlement time left', async () => {
+    const { a, b } = await twoInstances();
+    const onA = await a.open(KEY);
+    await onA.createPayment(paymentRecord('pay_1', { status: 'PENDING' }, 500));
+    const [due] = await onA.takeDueSettlements(500);
+    const stored = must(due);
+    expect(stored.settlesAt).toBe(500);
+    const settled = { ...stored.payment, status: 'SUCCEEDED' as const };
+    const step = { at: 500, change: 'settled' as const, status: 'SUCCEEDED' as const, amount: 0 };
+    expect(await onA.transitionPayment('pay_1', stored.json, settled, step)).toBe(true);
+    // Another instance checks what it reads: a SUCCEEDED payment with a settlement time was refused.
+    const read = await must(await b.find(KEY)).payment('pay_1');
+    expect(read?.payment.status).toBe('SUCCEEDED');
+    expect(read?.settlesAt).toBeUndefined();
+  });
+
   it('hands each due settlement to one instance only', async () => {
     const { a, b } = await twoInstances();
     const onA = await a.open(KEY);

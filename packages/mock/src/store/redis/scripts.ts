@@ -394,10 +394,17 @@ local _, commas = string.gsub(changes, '},{', '')
 for _ = 1, commas + 1 - tonumber(ARGV[8]) do
   changes = '[' .. string.sub(changes, string.find(changes, '},{', 1, true) + 2)
 end
-local token = cjson.decode(v[3])[1]
+local meta = cjson.decode(v[3])
+local token = meta[1]
 local bytes = tonumber(ARGV[7]) + 2 * #token + 2 * #changes
 addBytes(bytes - num(v[4]))
 redis.call('HSET', k('p'), id, ARGV[5], f(id, 'c'), changes, f(id, 'b'), bytes)
+-- A payment that left PENDING (settled) settles no more: its meta's settlement time goes, as a
+-- reader's check of the stored payment requires (settles_at only on a PENDING payment).
+if meta[2] ~= cjson.null and cjson.decode(ARGV[5]).status ~= 'PENDING' then
+  meta[2] = cjson.null
+  redis.call('HSET', k('p'), f(id, 'm'), cjson.encode(meta))
+end
 -- The answer an Idempotency-Key replays, completed with the change (if its record is still ours).
 if ARGV[9] and redis.call('HGET', k('i'), ARGV[9]) == ARGV[10] then
   redis.call('HSET', k('i'), ARGV[9], ARGV[11])
