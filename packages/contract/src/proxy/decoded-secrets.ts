@@ -7,10 +7,11 @@ const MIN_BASE64_RUN = 12;
 
 /**
  * A key or signing secret and how far it runs: up to whitespace, a quote or a delimiter of URL,
- * JSON or header syntax. A key such as `sk_test_abc.0001!xyz` is masked whole, not up to the dot.
+ * JSON or header syntax. A key such as `sk_test_abc.0001!xyz` is masked whole, not up to the dot;
+ * the bare prefix (advice such as "an sk_live_ key") is no key and stays as written.
  */
 const SECRET =
-  /(?<![A-Za-z0-9])(?:sk_([A-Za-z0-9]+)_[^\s"'`<>(){}[\]|\\&;,=/?#]*|whsec_[^\s"'`<>(){}[\]|\\&;,?#]*)/g;
+  /(?<![A-Za-z0-9])(?:sk_([A-Za-z0-9]+)_[^\s"'`<>(){}[\]|\\&;,=/?#]+|whsec_[^\s"'`<>(){}[\]|\\&;,?#]+)/g;
 
 /** One text decoded from the raw text: for each of its characters, where it starts in the raw text. */
 interface View {
@@ -342,7 +343,7 @@ export function maskDecodedSecrets(text: string): string {
  * @example
  * maskDecodedSecretsInBytes(Buffer.from([0xff, ...Buffer.from('sk_test_abc')])); // <ff 73 6b … e2 80 a6>
  */
-export function maskDecodedSecretsInBytes(bytes: Uint8Array): Buffer {
+export function maskDecodedSecretsInBytes(bytes: Uint8Array): Uint8Array {
   const text = Buffer.from(bytes).toString('latin1');
   const masked = maskDecodedSecrets(text);
   if (masked === text) return Buffer.from(bytes);
@@ -361,7 +362,8 @@ export const LIVE_KEY_WINDOW_BYTES = 1024;
 /**
  * Scans a streamed body for a live key as it passes: `push` each chunk and forward what it
  * returns (all but the last `LIVE_KEY_WINDOW_BYTES`, which wait for the next chunk), then `end`;
- * either returns `'refused'` once a live key is seen, and nothing of it is returned before.
+ * either returns `'refused'` once a live key is seen, and nothing of it is returned before. Its
+ * types name `Uint8Array` (a `Buffer` is one), so that this module's declarations need no Node types.
  *
  * @example
  * const scan = liveKeyScanner();
@@ -371,15 +373,18 @@ export function liveKeyScanner(window = LIVE_KEY_WINDOW_BYTES) {
   let held: Buffer = Buffer.alloc(0);
   const scan = (bytes: Buffer) => carriesLiveKey(bytes.toString('latin1'));
   return {
-    push(chunk: Buffer): Buffer | 'refused' {
-      held = held.byteLength === 0 ? chunk : Buffer.concat([held, chunk]);
+    push(chunk: Uint8Array): Uint8Array | 'refused' {
+      held =
+        held.byteLength === 0
+          ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+          : Buffer.concat([held, chunk]);
       if (scan(held)) return 'refused';
       const cut = Math.max(0, held.byteLength - window);
       const pass = held.subarray(0, cut);
       held = held.subarray(cut);
       return pass;
     },
-    end(): Buffer | 'refused' {
+    end(): Uint8Array | 'refused' {
       const rest = held;
       held = Buffer.alloc(0);
       return scan(rest) ? 'refused' : rest;

@@ -116,7 +116,7 @@ function bodyText(
     return { text: maskContent(utf8.decode(kept, { stream: cut })), cut };
   } catch {
     return {
-      text: maskDecodedSecretsInBytes(kept).toString('base64'),
+      text: Buffer.from(maskDecodedSecretsInBytes(kept)).toString('base64'),
       encoding: 'base64',
       cut,
     };
