@@ -80,7 +80,11 @@ async function health() {
   return { status: response.status, text: await response.text() };
 }
 
-describe('a sandbox on a store that stops answering with its connections open', () => {
+// Each test waits on the store in real time (2 s bounds, 1.2 s delays, reconnections): 30 s a
+// test, since vitest's 5 s default timed out once beside the other suites of npm test.
+describe('a sandbox on a store that stops answering with its connections open', {
+  timeout: 30_000,
+}, () => {
   it('answers 503 and an unhealthy keyless health while it hangs, and serves again once it answers', async () => {
     await start();
     const created = await send('POST', '/v1/payments', CREATE);
@@ -107,7 +111,7 @@ describe('a sandbox on a store that stops answering with its connections open', 
   });
 });
 
-describe('a slow store', () => {
+describe('a slow store', { timeout: 30_000 }, () => {
   it('answers 503 once a request has waited 2 s on it in all, though each command came within 2 s', async () => {
     await start();
     const created = await send('POST', '/v1/payments', CREATE);
@@ -123,7 +127,7 @@ describe('a slow store', () => {
   });
 });
 
-describe('a store that answers what Valkey/Redis never does', () => {
+describe('a store that answers what Valkey/Redis never does', { timeout: 30_000 }, () => {
   it('wrong types: 503 store_unavailable with a log line, an unhealthy health, and service once they stop', async () => {
     await start();
     const created = await send('POST', '/v1/payments', CREATE);

@@ -66,7 +66,9 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected the call to fail');
 }
 
-describe('an oversized reply', () => {
+// Each test waits on the store in real time (2 s bounds, 1.2 s delays, reconnections): 30 s a
+// test, since vitest's 5 s default timed out once beside the other suites of npm test.
+describe('an oversized reply', { timeout: 30_000 }, () => {
   it('is refused before it is read while running: a store error, a new connection, the store serves again', async () => {
     const { store } = await open();
     const account = await store.open(KEY);
@@ -130,7 +132,7 @@ describe('an oversized reply', () => {
   });
 });
 
-describe('a store that stops answering with its connection open', () => {
+describe('a store that stops answering with its connection open', { timeout: 30_000 }, () => {
   it('fails the call at the command timeout, drops the connection, and serves again once the store answers', async () => {
     const { store } = await open(1000);
     const account = await store.open(KEY);
@@ -156,7 +158,7 @@ describe('a store that stops answering with its connection open', () => {
   });
 });
 
-describe('a slow store', () => {
+describe('a slow store', { timeout: 30_000 }, () => {
   it('bounds what one request waits in all, not each command alone', async () => {
     const { store } = await open(2000);
     await (await store.open(KEY)).createPayment(paymentRecord('pay_slow'));
@@ -176,7 +178,7 @@ describe('a slow store', () => {
   });
 });
 
-describe('replies a Valkey/Redis server never sends', () => {
+describe('replies a Valkey/Redis server never sends', { timeout: 30_000 }, () => {
   it('a wrong type: a logged store error, a new connection, and an unhealthy store until it stops', async () => {
     const { store } = await open();
     await (await store.open(KEY)).createPayment(paymentRecord('pay_typed'));
