@@ -2,6 +2,12 @@
 import type { components } from '@payment-service/openapi';
 import { maybeSync, wait } from '../shared/awaitable.js';
 import { type Faults, normalizeFaults } from '../shared/faults.js';
+import type {
+  EndpointRecord,
+  QueuedDelivery,
+  StoredEvent,
+  WebhookDelivery,
+} from '../store/memory/webhook-state.js';
 import {
   type IdempotencyRecord,
   packTimeline,
@@ -9,12 +15,6 @@ import {
   type TimelineStep,
 } from '../store/records.js';
 import type { AccountStore, Awaitable, WebhookStore } from '../store/store.js';
-import type {
-  EndpointRecord,
-  QueuedDelivery,
-  StoredEvent,
-  WebhookDelivery,
-} from '../store/webhook-state.js';
 import type { SandboxState } from './key-scope.js';
 
 type Payment = components['schemas']['Payment'];

@@ -1,6 +1,13 @@
 // The store seam: everything the service layer reads or changes of the sandbox's state, as one interface a store implements.
 import type { components, SandboxComponents } from '@payment-service/openapi';
 import type { ProblemInit } from '../shared/problems.js';
+import type { RecordedEntry } from './memory/request-log.js';
+import type {
+  EndpointRecord,
+  QueuedDelivery,
+  StoredEvent,
+  WebhookDelivery,
+} from './memory/webhook-state.js';
 import type {
   IdempotencyRecord,
   PaymentRecord,
@@ -8,13 +15,6 @@ import type {
   StoredResponse,
   TimelineStep,
 } from './records.js';
-import type { RecordedEntry } from './request-log.js';
-import type {
-  EndpointRecord,
-  QueuedDelivery,
-  StoredEvent,
-  WebhookDelivery,
-} from './webhook-state.js';
 
 type Payment = components['schemas']['Payment'];
 

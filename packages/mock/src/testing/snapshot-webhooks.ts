@@ -12,7 +12,7 @@ import {
   MAX_QUEUED_PER_KEY,
   type StoredEvent,
   type WebhookDelivery,
-} from '../store/webhook-state.js';
+} from '../store/memory/webhook-state.js';
 import { MAX_ATTEMPTS } from '../webhooks/schedule.js';
 import {
   arrayOf,

@@ -2,7 +2,6 @@
 import { PUBLIC_AND_LOOPBACK, type WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { maskSecrets, maskUrl } from '../shared/secrets.js';
 import { type Clock, formatLogTime, formatTimestamp } from '../shared/time.js';
-import type { AccountStore, WebhookStore } from '../store/store.js';
 import {
   type EndpointRecord,
   hasSubscribers,
@@ -10,7 +9,8 @@ import {
   type QueuedDelivery,
   receiversOf,
   type StoredEvent,
-} from '../store/webhook-state.js';
+} from '../store/memory/webhook-state.js';
+import type { AccountStore, WebhookStore } from '../store/store.js';
 import { retryDelayMs } from './schedule.js';
 import { signMessage } from './signing.js';
 import {

@@ -2,7 +2,8 @@
 import type { components, SandboxComponents } from '@payment-service/openapi';
 import { takeDrop, takeFailure } from '../../shared/faults.js';
 import type { ProblemInit } from '../../shared/problems.js';
-import { paymentBytes, recordBytes, responseBytes, stringBytes } from '../memory.js';
+import { paymentBytes, recordBytes, responseBytes, stringBytes } from '../memory/byte-sizes.js';
+import type { RecordedEntry } from '../memory/request-log.js';
 import type {
   IdempotencyRecord,
   PaymentRecord,
@@ -11,7 +12,6 @@ import type {
   TimelineStep,
 } from '../records.js';
 import { MAX_TIMELINE_STEPS, StoredPayment as Stored } from '../records.js';
-import type { RecordedEntry } from '../request-log.js';
 import type { AccountStore, IdempotencyCompletion, PaymentPage } from '../store.js';
 import {
   decodeEntry,

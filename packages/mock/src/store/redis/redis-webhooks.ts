@@ -1,12 +1,12 @@
 // One key's webhooks in Valkey/Redis: endpoints, events, the delivery log, and attempts claimed and leased by one instance at a time.
-import { stringBytes } from '../memory.js';
-import type { WebhookStore } from '../store.js';
+import { stringBytes } from '../memory/byte-sizes.js';
 import type {
   EndpointRecord,
   QueuedDelivery,
   StoredEvent,
   WebhookDelivery,
-} from '../webhook-state.js';
+} from '../memory/webhook-state.js';
+import type { WebhookStore } from '../store.js';
 import {
   decodeDelivery,
   decodeEndpoint,

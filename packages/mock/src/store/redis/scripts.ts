@@ -1,11 +1,11 @@
 // The store's Lua scripts: each atomic call of the seam is one script, run by the server as one step.
-import { ACCOUNT_BYTES } from '../memory.js';
-import { MAX_RECORDED_REQUESTS, MAX_REQUEST_LOG_BYTES } from '../request-log.js';
+import { ACCOUNT_BYTES } from '../memory/byte-sizes.js';
+import { MAX_RECORDED_REQUESTS, MAX_REQUEST_LOG_BYTES } from '../memory/request-log.js';
 import {
   MAX_EVENTS_PER_KEY,
   MAX_LOG_ENTRIES_PER_KEY,
   MAX_QUEUED_PER_KEY,
-} from '../webhook-state.js';
+} from '../memory/webhook-state.js';
 import { ACCOUNT_PARTS } from './keys.js';
 
 /** Bytes one scheduled attempt counts (as the memory store's webhook state). */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 type Payment = components['schemas']['Payment'];
 
 import type { IdempotencyRecord } from './account.js';
-import { MemoryStore } from './accounts.js';
+import { MemoryStore } from './memory-store.js';
 
 let counter = 0;
 function payment(): Payment {

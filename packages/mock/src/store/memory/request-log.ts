@@ -1,5 +1,5 @@
 // The last requests of one key, as the console's inspector shows them: bounded in count and bytes.
-import { stringBytes } from './memory.js';
+import { stringBytes } from './byte-sizes.js';
 
 /** One request as recorded: what was sent and what the sandbox answered (secrets not yet masked). */
 export interface RecordedEntry {

@@ -1,5 +1,5 @@
 // What the sandbox's data costs in memory: conservative byte estimates and the default budgets.
-import type { IdempotencyRecord, StoredPayment, StoredResponse } from './records.js';
+import type { IdempotencyRecord, StoredPayment, StoredResponse } from '../records.js';
 
 /** The whole sandbox's data budget by default (the process stays under 512 MiB RSS). */
 export const DEFAULT_MEMORY_BUDGET_BYTES = 256 * 1024 * 1024;

@@ -1,6 +1,8 @@
 // Every sandbox account by sk_test_ key, with the memory bounds: byte budgets per key and overall, caps and record expiry.
 import type { components } from '@payment-service/openapi';
-import { intern } from '../shared/intern.js';
+import { intern } from '../../shared/intern.js';
+import { keyIdOf, recordLine, type StoreJournal } from '../data-dir/journal.js';
+import type { AccountStore, IdempotencyCompletion, SandboxStore } from '../store.js';
 import {
   Account,
   type AccountOwner,
@@ -10,10 +12,8 @@ import {
   type StoredPayment,
   type StoredResponse,
 } from './account.js';
+import { paymentBytes, recordBytes, responseBytes } from './byte-sizes.js';
 import { FifoQueue } from './fifo-queue.js';
-import { keyIdOf, recordLine, type StoreJournal } from './journal.js';
-import { paymentBytes, recordBytes, responseBytes } from './memory.js';
-import type { AccountStore, IdempotencyCompletion, SandboxStore } from './store.js';
 
 type Payment = components['schemas']['Payment'];
 

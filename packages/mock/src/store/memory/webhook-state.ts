@@ -1,10 +1,10 @@
 // What one sandbox key remembers about webhooks: endpoints, recent events, queued deliveries, the log.
 import type { components, SandboxComponents } from '@payment-service/openapi';
-import { extend } from '../shared/objects.js';
-import type { JournalLine } from './journal.js';
-import { stringBytes } from './memory.js';
+import { extend } from '../../shared/objects.js';
+import type { JournalLine } from '../data-dir/journal.js';
+import type { WebhookStore } from '../store.js';
+import { stringBytes } from './byte-sizes.js';
 import { MinHeap } from './min-heap.js';
-import type { WebhookStore } from './store.js';
 
 /** An event type, such as `payment.succeeded`. */
 export type EventType = components['schemas']['EventType'];

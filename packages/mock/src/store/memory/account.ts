@@ -1,19 +1,19 @@
 // One sandbox account: payments in creation order, settlements, idempotency, faults, clock offset.
 import type { components, SandboxComponents } from '@payment-service/openapi';
-import { takeDrop, takeFailure } from '../shared/faults.js';
-import type { ProblemInit } from '../shared/problems.js';
-import type { JournalLine, JournalTarget } from './journal.js';
-import { ACCOUNT_BYTES, paymentBytes } from './memory.js';
-import { MinHeap } from './min-heap.js';
+import { takeDrop, takeFailure } from '../../shared/faults.js';
+import type { ProblemInit } from '../../shared/problems.js';
+import type { JournalLine, JournalTarget } from '../data-dir/journal.js';
 import {
   type IdempotencyRecord,
   type PaymentRecord,
   StoredPayment,
   type StoredResponse,
   type TimelineStep,
-} from './records.js';
+} from '../records.js';
+import type { AccountStore, IdempotencyCompletion, PaymentPage } from '../store.js';
+import { ACCOUNT_BYTES, paymentBytes } from './byte-sizes.js';
+import { MinHeap } from './min-heap.js';
 import { type RecordedEntry, RequestLog } from './request-log.js';
-import type { AccountStore, IdempotencyCompletion, PaymentPage } from './store.js';
 import { AccountWebhooks } from './webhook-state.js';
 
 export {
@@ -26,8 +26,8 @@ export {
   StoredPayment,
   type StoredResponse,
   type TimelineStep,
-} from './records.js';
-export type { PaymentPage } from './store.js';
+} from '../records.js';
+export type { PaymentPage } from '../store.js';
 
 type Payment = components['schemas']['Payment'];
 
