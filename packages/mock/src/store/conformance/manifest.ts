@@ -4,7 +4,7 @@
 export interface SafetyTest {
   /** What it guards, in a few words. */
   concern: string;
-  /** The test file's name (found anywhere under src/, so a move keeps it listed). */
+  /** The name of the test file that holds it (anywhere under src/: a move keeps it listed). */
   file: string;
   /** A `describe` or `it` title that file holds. */
   title: string;
@@ -47,7 +47,7 @@ export const MEMORY_MANIFEST: StoreManifest = {
   safetyTests: [
     {
       concern: 'caps and byte budgets at the store, idle keys forgotten, never an active one',
-      file: 'accounts.test.ts',
+      file: 'memory-store.test.ts',
       title:
         'refuses new work past the memory budget, forgetting idle keys (logged) but never active ones',
     },
