@@ -4,8 +4,8 @@ import { newRequestId } from '../shared/ids.js';
 import type { ProblemInit } from '../shared/problems.js';
 import { maskSecrets } from '../shared/secrets.js';
 import { formatLogTime } from '../shared/time.js';
-import { clip } from '../store/memory/request-log.js';
 import type { StoredResponse } from '../store/records.js';
+import { clip } from '../store/request-records.js';
 import { StoreUnavailableError } from '../store/store.js';
 import type { Exchange, MockEnv } from './env.js';
 

@@ -2,12 +2,6 @@
 import type { components } from '@payment-service/openapi';
 import { maybeSync, wait } from '../shared/awaitable.js';
 import { type Faults, normalizeFaults } from '../shared/faults.js';
-import type {
-  EndpointRecord,
-  QueuedDelivery,
-  StoredEvent,
-  WebhookDelivery,
-} from '../store/memory/webhook-state.js';
 import {
   type IdempotencyRecord,
   packTimeline,
@@ -15,6 +9,12 @@ import {
   type TimelineStep,
 } from '../store/records.js';
 import type { AccountStore, Awaitable, WebhookStore } from '../store/store.js';
+import type {
+  EndpointRecord,
+  QueuedDelivery,
+  StoredEvent,
+  WebhookDelivery,
+} from '../store/webhook-records.js';
 import type { SandboxState } from './key-scope.js';
 
 type Payment = components['schemas']['Payment'];

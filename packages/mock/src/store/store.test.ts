@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { asyncStore } from '../test-support/async-store.js';
 import { testPayment } from '../test-support/payment.js';
 import { MemoryStore } from './memory/memory-store.js';
-import type { EndpointRecord } from './memory/webhook-state.js';
 import { jsonResponse, type PackedTimeline, type PaymentRecord } from './records.js';
 import type { SandboxStore } from './store.js';
+import type { EndpointRecord } from './webhook-records.js';
 
 type Payment = components['schemas']['Payment'];
 

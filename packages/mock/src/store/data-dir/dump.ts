@@ -1,7 +1,7 @@
 // The whole store as journal changes: what a compaction writes.
 import type { Account } from '../memory/account.js';
 import type { MemoryStore } from '../memory/memory-store.js';
-import type { QueuedDelivery } from '../memory/webhook-state.js';
+import type { QueuedDelivery } from '../webhook-records.js';
 import { type JournalLine, recordLine } from './journal.js';
 
 /**

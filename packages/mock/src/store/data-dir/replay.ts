@@ -1,9 +1,9 @@
 // Rebuilds the store from a journal: each change applied in order, later lines replacing earlier ones.
 import type { Account } from '../memory/account.js';
 import type { MemoryStore } from '../memory/memory-store.js';
-import type { EndpointRecord } from '../memory/webhook-state.js';
 import { describeProblem, type RecordChecks, type RecordProblem } from '../record-checks.js';
 import type { IdempotencyRecord } from '../records.js';
+import type { EndpointRecord } from '../webhook-records.js';
 import { isKeyId, type JournalAttempt, type JournalLine } from './journal.js';
 import { DataDirectoryError } from './lock.js';
 

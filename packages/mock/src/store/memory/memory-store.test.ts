@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 type Payment = components['schemas']['Payment'];
 
-import type { IdempotencyRecord } from './account.js';
+import type { IdempotencyRecord } from '../records.js';
 import { MemoryStore } from './memory-store.js';
 
 let counter = 0;

@@ -1,7 +1,5 @@
 // How the store's records are written as strings in Valkey/Redis and read back.
 
-import type { RecordedEntry } from '../memory/request-log.js';
-import type { EndpointRecord, QueuedDelivery } from '../memory/webhook-state.js';
 import type { RecordProblem } from '../record-checks.js';
 import {
   type IdempotencyRecord,
@@ -9,6 +7,8 @@ import {
   recordData,
   StoredPayment,
 } from '../records.js';
+import type { RecordedEntry } from '../request-records.js';
+import type { EndpointRecord, QueuedDelivery } from '../webhook-records.js';
 import type { RecordReading } from './reading.js';
 
 /** What the store keeps of a payment besides its JSON: token, settlement, creation step. */
