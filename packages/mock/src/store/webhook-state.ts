@@ -47,7 +47,8 @@ export const MAX_QUEUED_PER_KEY = 10_000;
 
 const EVENT_BYTES = 160;
 const LOG_ENTRY_BYTES = 400;
-const QUEUED_BYTES = 160;
+/** Bytes one scheduled attempt counts (the Redis store's scripts count the same). */
+export const QUEUED_BYTES = 160;
 
 /** Where a key's webhook state reports what it holds, and how much it may hold. */
 export interface WebhookBudget {
