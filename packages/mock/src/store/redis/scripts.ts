@@ -8,15 +8,15 @@ import {
   SCRIPT_HEADER,
   type ScriptArguments,
 } from '../../generated/redis-scripts.js';
-import { ACCOUNT_BYTES } from '../memory.js';
-import { MAX_TIMELINE_STEPS } from '../records.js';
-import { MAX_RECORDED_REQUESTS, MAX_REQUEST_LOG_BYTES } from '../request-log.js';
+import { ACCOUNT_BYTES, QUEUED_BYTES } from '../byte-sizes.js';
 import {
   MAX_EVENTS_PER_KEY,
   MAX_LOG_ENTRIES_PER_KEY,
   MAX_QUEUED_PER_KEY,
-  QUEUED_BYTES,
-} from '../webhook-state.js';
+  MAX_RECORDED_REQUESTS,
+  MAX_REQUEST_LOG_BYTES,
+} from '../limits.js';
+import { MAX_TIMELINE_STEPS } from '../records.js';
 import { ACCOUNT_PARTS, STORE_FORMAT } from './keys.js';
 
 export type { ReplyShape, ScriptArguments } from '../../generated/redis-scripts.js';
