@@ -140,13 +140,13 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   // The memory store: its Idempotency-Key records and request log belong to their steps.
   'store/store': of('operation'),
   'store/opening-store': of('operation'),
-  'store/accounts': of('operation', {
+  'store/memory/memory-store': of('operation', {
     addIdempotencyRecord: 'idempotency',
     completeIdempotencyRecord: 'idempotency',
     deleteIdempotencyRecord: 'idempotency',
     expireIdempotencyRecords: 'idempotency',
   }),
-  'store/account': of('operation', {
+  'store/memory/account': of('operation', {
     idempotencyRecord: 'idempotency',
     claimIdempotencyKey: 'idempotency',
     completeIdempotencyRecord: 'idempotency',
@@ -156,13 +156,16 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
     requestLog: 'observation',
   }),
   'store/record-checks': of('operation'),
-  'store/memory': of('inherit'),
+  'store/byte-sizes': of('inherit'),
+  'store/limits': of('inherit'),
+  'store/request-records': of('observation'),
+  'store/webhook-records': of('inherit'),
   'store/records': of('inherit'),
-  'store/fifo-queue': of('inherit'),
-  'store/min-heap': of('inherit'),
-  'store/request-log': of('observation'),
-  'store/webhook-state': of('observation'),
-  'store/journal': of('operation'),
+  'store/memory/fifo-queue': of('inherit'),
+  'store/memory/min-heap': of('inherit'),
+  'store/memory/request-log': of('observation'),
+  'store/memory/webhook-state': of('observation'),
+  'store/data-dir/journal': of('operation'),
   'store/data-dir/replay': of('startup'),
   'store/redis/open': of('startup'),
   'store/redis/redis-webhooks': of('observation'),

@@ -2,7 +2,7 @@
 import type { SandboxComponents } from '@payment-service/openapi';
 import { maybeSync, wait } from '../shared/awaitable.js';
 import { normalizeFaults } from '../shared/faults.js';
-import { type RecordedEntry, recordedEntry } from '../store/request-log.js';
+import { type RecordedEntry, recordedEntry } from '../store/request-records.js';
 import type { AccountStore, Awaitable } from '../store/store.js';
 import { clockBody } from './clock-facet.js';
 import { inspectAccount } from './inspector.js';

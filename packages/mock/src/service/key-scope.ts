@@ -5,7 +5,7 @@ import type { RandomSource } from '../shared/ids.js';
 import type { Clock } from '../shared/time.js';
 import type { IdempotencyRecord, StoredPayment } from '../store/records.js';
 import type { AccountStore, Awaitable, OpenClaim, SandboxStore } from '../store/store.js';
-import type { EndpointRecord, StoredEvent } from '../store/webhook-state.js';
+import type { EndpointRecord, StoredEvent } from '../store/webhook-records.js';
 import type { PendingWrites } from './pending-writes.js';
 
 /** What every account service of one server shares: the store, tokens, clock and settings. */

@@ -1,0 +1,414 @@
+// Every sandbox account by sk_test_ key, with the memory bounds: byte budgets per key and overall, caps and record expiry.
+import type { components } from '@payment-service/openapi';
+import { intern } from '../../shared/intern.js';
+import { paymentBytes, recordBytes, responseBytes } from '../byte-sizes.js';
+import { keyIdOf, recordLine, type StoreJournal } from '../data-dir/journal.js';
+import type { StoreLimits } from '../limits.js';
+import type {
+  IdempotencyRecord,
+  PackedTimeline,
+  PaymentRecord,
+  StoredPayment,
+  StoredResponse,
+} from '../records.js';
+import type { AccountStore, IdempotencyCompletion, SandboxStore } from '../store.js';
+import { Account, type AccountOwner } from './account.js';
+import { FifoQueue } from './fifo-queue.js';
+
+type Payment = components['schemas']['Payment'];
+
+/** Where the store logs what it forgets (idle keys evicted to make room). */
+export interface StoreContext {
+  log?(line: string): void;
+  /** Where every change is written, for a durable store (the data directory). */
+  journal?: StoreJournal | undefined;
+}
+
+/** Marks the map key of an account read back from a journal, until its API key is seen again. */
+const RESTORED = '\u0000';
+
+/**
+ * All accounts, in this process's memory: the default `SandboxStore` (journaled to a data
+ * directory when `context.journal` is given). No key's traffic ever removes another key's data: a key over its byte budget
+ * loses its own oldest payments and idempotency records; when the whole sandbox is over its
+ * budget (or a total cap), idle accounts are forgotten (logged) and, failing that, `admit()`
+ * refuses new work. Records are kept in global creation order for O(1) expiry sweeps.
+ *
+ * @example
+ * const store = new MemoryStore({ maxPaymentsPerKey: 10, maxPaymentsTotal: 100, maxIdempotencyRecordsPerKey: 10, maxIdempotencyRecordsTotal: 100, maxAccounts: 10, memoryBudgetBytes: 1 << 20, keyMemoryBudgetBytes: 1 << 16, idleMs: 3_600_000 });
+ * const account = store.open('sk_test_12345678');
+ */
+export class MemoryStore implements SandboxStore, AccountOwner {
+  private readonly accounts = new Map<string, Account>();
+  private mostRecentKey: string | undefined;
+  private readonly apiKeys = new WeakMap<Account, string>();
+  /** Payments held by every open account. */
+  private paymentTotal = 0;
+  /** Idempotency records held by every open account (each knows its `owner`). */
+  private recordTotal = 0;
+  /** Creation orders, oldest first (see FifoQueue for why not the Maps' own order). */
+  private readonly recordOrder = new FifoQueue<IdempotencyRecord>();
+  private readonly accountRecordOrders = new WeakMap<Account, FifoQueue<IdempotencyRecord>>();
+  private readonly isLiveRecord = (record: IdempotencyRecord) => record.owner !== undefined;
+
+  /** Bytes all open accounts hold (estimated, see memory.ts). */
+  private totalBytes = 0;
+  /**
+   * The server's time as of the current request (`sweep()` sets it when a request starts), so
+   * marking an account used never reads the clock in the middle of a change.
+   */
+  private serverNow = 0;
+
+  constructor(
+    private readonly limits: StoreLimits,
+    private readonly context: StoreContext = {},
+  ) {}
+
+  /** Accounts read back from the journal whose API key has not been seen since (by key id). */
+  private restored = 0;
+
+  /** The key's account if it has any data; reads never create one. Marks it recently used. */
+  find(apiKey: string): Account | undefined {
+    const account =
+      this.accounts.get(apiKey) ?? (this.restored > 0 ? this.claim(apiKey) : undefined);
+    if (account !== undefined) account.lastUsedAt = this.serverNow;
+    // Already the most recently used (the common case within one request): nothing to move.
+    if (apiKey === this.mostRecentKey) return account;
+    if (account !== undefined) {
+      this.mostRecentKey = apiKey;
+      // Re-insert so the Map's order is least recently used first.
+      this.accounts.delete(apiKey);
+      this.accounts.set(apiKey, account);
+    }
+    return account;
+  }
+
+  /**
+   * The key's account, created empty on first use. Beyond `maxAccounts`, idle accounts (least
+   * recently used first) are forgotten; an active one never is.
+   */
+  open(apiKey: string): Account {
+    let account = this.find(apiKey);
+    if (account === undefined) {
+      account = this.newAccount(apiKey, this.context.journal === undefined ? '' : keyIdOf(apiKey));
+      this.mostRecentKey = apiKey;
+      if (this.accounts.size > this.limits.maxAccounts)
+        this.forgetIdleAccounts(() => this.accounts.size <= this.limits.maxAccounts);
+    }
+    return account;
+  }
+
+  /** A new empty account held under `mapKey`, counted in the store's bytes while open. */
+  private newAccount(mapKey: string, keyId: string): Account {
+    const { journal } = this.context;
+    const holder: { account?: Account } = {};
+    const account = new Account(
+      {
+        keyBudgetBytes: this.limits.keyMemoryBudgetBytes,
+        // A forgotten account's late changes (a delivery finishing) no longer count.
+        onBytes: (delta) => {
+          if (holder.account?.closed !== true) this.totalBytes += delta;
+        },
+        canHold: (delta) => this.totalBytes + delta <= this.limits.memoryBudgetBytes,
+      },
+      journal === undefined ? undefined : { keyId, journal },
+      this,
+    );
+    holder.account = account;
+    account.lastUsedAt = this.serverNow;
+    this.accounts.set(mapKey, account);
+    this.apiKeys.set(account, mapKey);
+    return account;
+  }
+
+  /**
+   * Whether the sandbox can take new work: under its byte budget and total caps, after
+   * forgetting idle accounts if need be. Reads and idempotent replays need no admission.
+   */
+  admit(): boolean {
+    if (!this.full()) return true;
+    this.forgetIdleAccounts(() => !this.full());
+    return !this.full();
+  }
+
+  /**
+   * Stores a new payment (`json`: its JSON when the caller has it already), evicting the oldest
+   * payment of the key, then the oldest overall, while a cap is exceeded.
+   */
+  addPayment(
+    account: Account,
+    payment: Payment,
+    token: string,
+    createdAt: number,
+    settlesAt?: number,
+    json: string = JSON.stringify(payment),
+  ): StoredPayment {
+    const timeline: PackedTimeline = [createdAt, payment.status, payment.amount, null];
+    return this.insertPayment(account, { id: payment.id, json, token, settlesAt, timeline });
+  }
+
+  /**
+   * Stores a new payment and completes its idempotency record with the answer, in one step: a
+   * durable store writes both or neither.
+   */
+  createPayment(
+    account: Account,
+    record: PaymentRecord,
+    idempotency: IdempotencyCompletion | undefined,
+  ): StoredPayment {
+    const stored = this.insertPayment(account, record);
+    if (idempotency !== undefined)
+      this.completeIdempotencyRecord(account, idempotency.record, idempotency.response);
+    return stored;
+  }
+
+  /** Stores a payment given as a record (restored, or a fixture), as `addPayment` does. */
+  insertPayment(account: Account, record: PaymentRecord): StoredPayment {
+    const stored = account.insertPayment({ ...record, token: intern(record.token) });
+    account.addBytes(paymentBytes(stored));
+    this.paymentTotal++;
+    while (
+      account.paymentCount > this.limits.maxPaymentsPerKey ||
+      (account.overBudget() && account.paymentCount > 1)
+    ) {
+      const oldest = account.removeOldestPayment();
+      if (oldest === undefined) break;
+      this.paymentTotal--;
+      account.addBytes(-paymentBytes(oldest));
+      if (oldest !== stored) account.write(['p-', account.keyId, oldest.id]);
+    }
+    this.trimRecords(account, undefined);
+    if (account.payments.get(stored.id) === stored) account.writePayment(stored);
+    return stored;
+  }
+
+  /**
+   * Puts a payment read back from the journal: replaces the key's payment with the same id (its
+   * latest state), or adds it as the newest.
+   */
+  restorePayment(account: Account, record: PaymentRecord): void {
+    const stored = account.payments.get(record.id);
+    if (stored === undefined) {
+      this.insertPayment(account, record);
+      return;
+    }
+    const before = paymentBytes(stored);
+    stored.json = record.json;
+    stored.token = intern(record.token);
+    stored.settlesAt = record.settlesAt;
+    stored.changes = record.timeline[3] ?? undefined;
+    account.addBytes(paymentBytes(stored) - before);
+  }
+
+  /** Forgets one payment of the key (the journal's record of an eviction). */
+  forgetPayment(account: Account, id: string): void {
+    const removed = account.removePayment(id);
+    if (removed === undefined) return;
+    this.paymentTotal--;
+    account.addBytes(-paymentBytes(removed));
+  }
+
+  /** Deletes everything of a key read back from the journal (by key id), as `reset` does. */
+  resetRestored(keyId: string): void {
+    this.reset(RESTORED + keyId);
+  }
+
+  /** Stores an idempotency record, evicting the oldest ones while a cap is exceeded. */
+  addIdempotencyRecord(account: Account, record: IdempotencyRecord): void {
+    record.method = intern(record.method);
+    record.path = intern(record.path);
+    account.idempotencyRecords.set(record.key, record);
+    account.addBytes(recordBytes(record));
+    record.owner = account;
+    this.recordTotal++;
+    this.recordOrder.push(record);
+    this.recordOrderOf(account).push(record);
+    this.trimRecords(account, record);
+    this.recordOrder.compact(this.recordTotal, this.isLiveRecord);
+  }
+
+  /** Stores the first answer of a record; the key's oldest records go if it is over budget. */
+  completeIdempotencyRecord(
+    account: Account,
+    record: IdempotencyRecord,
+    response: StoredResponse,
+  ): void {
+    record.response = response;
+    if (record.owner !== account) return; // forgotten meanwhile
+    if (account.journaling) {
+      account.write(recordLine(account.keyId, record, (id) => account.payments.get(id)?.json));
+    }
+    account.addBytes(responseBytes(response));
+    this.trimRecords(account, record);
+  }
+
+  /** Forgets one idempotency record. */
+  deleteIdempotencyRecord(account: Account, record: IdempotencyRecord): void {
+    if (account.idempotencyRecords.get(record.key) === record) {
+      account.idempotencyRecords.delete(record.key);
+    }
+    if (record.owner !== account) return;
+    record.owner = undefined;
+    this.recordTotal--;
+    if (record.response !== undefined) account.write(['i-', account.keyId, record.key]);
+    account.addBytes(
+      -(recordBytes(record) + (record.response ? responseBytes(record.response) : 0)),
+    );
+  }
+
+  /**
+   * Forgets the key's own oldest idempotency records (never `keep`, the one being written) while
+   * it holds more than its record cap or its byte budget.
+   */
+  private trimRecords(account: Account, keep: IdempotencyRecord | undefined): void {
+    const accountOrder = this.recordOrderOf(account);
+    while (
+      account.idempotencyRecords.size > this.limits.maxIdempotencyRecordsPerKey ||
+      account.overBudget()
+    ) {
+      const oldest = accountOrder.oldest(this.isLiveRecord);
+      if (oldest === undefined || oldest === keep) break;
+      this.deleteIdempotencyRecord(account, oldest);
+    }
+    accountOrder.compact(account.idempotencyRecords.size, this.isLiveRecord);
+  }
+
+  /**
+   * Drops the account's idempotency records that expired on its clock. Records expire in the
+   * order they were made, so this stops at the first live one: amortized O(1).
+   */
+  expireIdempotencyRecords(account: Account, accountNow: number): void {
+    const accountOrder = this.accountRecordOrders.get(account);
+    if (accountOrder === undefined) return;
+    for (;;) {
+      const record = accountOrder.oldest(this.isLiveRecord);
+      if (record === undefined || record.expiresAt > accountNow) return;
+      this.deleteIdempotencyRecord(account, record);
+    }
+  }
+
+  /**
+   * Drops idempotency records that expired on the server's clock in any account, even ones no
+   * longer used, and accounts left empty by it. Amortized O(1) per call.
+   */
+  sweep(serverNow: number): void {
+    this.serverNow = serverNow;
+    for (;;) {
+      const record = this.recordOrder.oldest(this.isLiveRecord);
+      if (record === undefined || record.serverExpiresAt > serverNow) return;
+      const account = record.owner as Account | undefined;
+      if (account === undefined) return; // `oldest` returns only records it holds
+      this.deleteIdempotencyRecord(account, record);
+      this.dropIfEmpty(account);
+    }
+  }
+
+  /** Deletes everything of the key: payments, idempotency records, faults, clock offset. */
+  reset(apiKey: string): number {
+    const account = this.accounts.get(apiKey);
+    if (account === undefined) return 0;
+    const deleted = account.paymentCount;
+    account.write(['r', account.keyId]);
+    this.paymentTotal -= account.paymentCount;
+    for (const record of account.idempotencyRecords.values()) {
+      if (record.owner === account) {
+        record.owner = undefined;
+        this.recordTotal--;
+      }
+    }
+    this.remove(account);
+    return deleted;
+  }
+
+  /** Whether the sandbox is over its byte budget or a total cap. */
+  private full(): boolean {
+    return (
+      this.totalBytes >= this.limits.memoryBudgetBytes ||
+      this.paymentTotal >= this.limits.maxPaymentsTotal ||
+      this.recordTotal >= this.limits.maxIdempotencyRecordsTotal
+    );
+  }
+
+  /** Forgets idle accounts, least recently used first, until `enough()` or none is idle; each is logged. */
+  private forgetIdleAccounts(enough: () => boolean): void {
+    const idleBefore = this.serverNow - this.limits.idleMs;
+    for (const [apiKey, account] of this.accounts) {
+      if (enough()) return;
+      // The Map is least recently used first: the first active account ends the search.
+      if (account.lastUsedAt > idleBefore) return;
+      const bytes = account.bytes;
+      this.reset(apiKey);
+      this.context.log?.(
+        `sandbox: forgot an idle key (unused for over ${Math.round(this.limits.idleMs / 60_000)} min, ${bytes} bytes) to make room`,
+      );
+    }
+  }
+
+  /** Forgets an account that holds nothing any more. */
+  dropIfEmpty(account: Account): void {
+    if (account.isEmpty()) this.remove(account);
+  }
+
+  release(account: AccountStore): void {
+    if (account instanceof Account) this.dropIfEmpty(account);
+  }
+
+  /** How much the store holds, for tests and diagnostics. */
+  stats(): { accounts: number; payments: number; idempotencyRecords: number; bytes: number } {
+    return {
+      accounts: this.accounts.size,
+      payments: this.paymentTotal,
+      idempotencyRecords: this.recordTotal,
+      bytes: this.totalBytes,
+    };
+  }
+
+  /**
+   * An account read back from the journal, under its key id until a request of its API key
+   * comes: created empty when none is there yet. For the journal's replay only.
+   */
+  restoredAccount(keyId: string): Account {
+    const placeholder = RESTORED + keyId;
+    const existing = this.accounts.get(placeholder);
+    if (existing !== undefined) return existing;
+    this.restored++;
+    return this.newAccount(placeholder, keyId);
+  }
+
+  /** Every account, with the API key or key id it is held under. */
+  *allAccounts(): IterableIterator<Account> {
+    yield* this.accounts.values();
+  }
+
+  /** Moves an account read back from the journal under the API key whose id it has. */
+  private claim(apiKey: string): Account | undefined {
+    const placeholder = RESTORED + keyIdOf(apiKey);
+    const account = this.accounts.get(placeholder);
+    if (account === undefined) return undefined;
+    this.accounts.delete(placeholder);
+    this.accounts.set(apiKey, account);
+    this.apiKeys.set(account, apiKey);
+    this.restored--;
+    return account;
+  }
+
+  private recordOrderOf(account: Account): FifoQueue<IdempotencyRecord> {
+    let order = this.accountRecordOrders.get(account);
+    if (order === undefined) {
+      order = new FifoQueue<IdempotencyRecord>();
+      this.accountRecordOrders.set(account, order);
+    }
+    return order;
+  }
+
+  private remove(account: Account): void {
+    if (!account.closed) this.totalBytes -= account.bytes;
+    const apiKey = this.apiKeys.get(account);
+    if (apiKey !== undefined && this.accounts.get(apiKey) === account) {
+      this.accounts.delete(apiKey);
+      if (apiKey.startsWith(RESTORED)) this.restored--;
+      if (this.mostRecentKey === apiKey) this.mostRecentKey = undefined;
+    }
+    account.closed = true;
+  }
+}
