@@ -135,9 +135,8 @@ export function operationPipeline(
       service.waited();
     }
     if (shape.api) {
-      // Every /v1 request settles what is due first: at once when nothing is (memory store).
-      const settling = service.payments.settleDue();
-      const { events } = settling instanceof Promise ? await settling : settling;
+      // Every /v1 request settles what is due first (the store is asked only when one may be).
+      const { events } = await service.payments.settleDue();
       if (events.length > 0) await deliver(events);
     }
     if (pending?.claim.account.closed === true) {
@@ -304,11 +303,11 @@ export function operationPipeline(
   };
 
   /**
-   * On a store that reads ahead (a networked one), what the request's steps will ask of it, in
-   * one round trip before the faults: a valid POST opens the account, claims its
-   * Idempotency-Key (only if no fault is armed) and asks for room; a payment's path reads the
-   * payment. The body is read first (a POST), kept for `afterFaults`: the faults still answer
-   * before its problems.
+   * Opens the request's store session before the faults, asking in one go what the request's
+   * steps will ask of the store: a valid POST opens the account, claims its Idempotency-Key
+   * (only if no fault is armed) and asks for room; a payment's path reads the payment; any other
+   * finds the account. The body is read first (a POST), kept for `afterFaults`: the faults still
+   * answer before its problems.
    */
   const readAhead = async (
     c: Context<MockEnv>,
@@ -317,11 +316,14 @@ export function operationPipeline(
   ): Promise<RequestRead | undefined> => {
     const paymentId = shape.paymentId ? (c.req.param('id') ?? '') : undefined;
     if (!shape.post) {
-      if (paymentId !== undefined) await service.readAhead(false, undefined, paymentId);
+      await service.readAhead(false, undefined, paymentId);
       return undefined;
     }
     const early = await readRequest(c);
-    if (early.prepared?.ok !== true || early.keyError !== undefined) return early;
+    if (early.prepared?.ok !== true || early.keyError !== undefined) {
+      await service.readAhead(false, undefined, paymentId);
+      return early;
+    }
     const key = takesKey ? c.req.header('idempotency-key') : undefined;
     const request: IdempotentRequest | undefined =
       key === undefined
@@ -357,14 +359,11 @@ export function operationPipeline(
     const service = serviceFor(auth.apiKey);
     exchange.service = service;
     if (!shape.api) return afterFaults(c, exchange, service, undefined);
-    const early = service.readsAhead ? await readAhead(c, exchange, service) : undefined;
-    // Read on every /v1 request: no await when the store answers at once (the memory store),
-    // nor when it was read ahead.
-    const latencyRead = service.faults.latencyMs();
-    const latencyMs = latencyRead instanceof Promise ? await latencyRead : latencyRead;
+    const early = await readAhead(c, exchange, service);
+    // As the session read the faults with the account.
+    const latencyMs = service.faults.latencyMs();
     if (latencyMs === 0) {
-      const taken = service.faults.takeFailure();
-      const failure = taken instanceof Promise ? await taken : taken;
+      const failure = await service.faults.takeFailure();
       if (failure !== undefined) return answerProblem(exchange, failure);
       return afterFaults(c, exchange, service, undefined, early);
     }

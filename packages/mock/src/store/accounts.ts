@@ -13,7 +13,14 @@ import {
 import { FifoQueue } from './fifo-queue.js';
 import { keyIdOf, recordLine, type StoreJournal } from './journal.js';
 import { paymentBytes, recordBytes, responseBytes } from './memory.js';
-import type { AccountStore, IdempotencyCompletion, SandboxStore } from './store.js';
+import { memorySession } from './memory-session.js';
+import type {
+  AccountStore,
+  IdempotencyCompletion,
+  SandboxStore,
+  SessionAsk,
+  StoreSession,
+} from './store.js';
 
 type Payment = components['schemas']['Payment'];
 
@@ -146,6 +153,14 @@ export class MemoryStore implements SandboxStore, AccountOwner {
     if (!this.full()) return true;
     this.forgetIdleAccounts(() => !this.full());
     return !this.full();
+  }
+
+  /** `admit`, answered as a promise (a session's). */
+  readonly admitLater = (): Promise<boolean> => Promise.resolve(this.admit());
+
+  /** A request's session, read (and claimed) at once: see memory-session.ts. */
+  session(apiKey: string, ask: SessionAsk): Promise<StoreSession> {
+    return Promise.resolve(memorySession(this, apiKey, ask));
   }
 
   /**
