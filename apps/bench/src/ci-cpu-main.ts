@@ -40,8 +40,9 @@ try {
   );
   console.log(`CPU-seconds by turbo task (user + system, every process the task started):`);
   for (const task of result.tasks) console.log(line(task));
+  console.log(`${result.tasksSeconds.toFixed(1).padStart(7)}  sum of tasks`);
   console.log(line(result.unattributed));
-  console.log(`${result.totalSeconds.toFixed(1).padStart(7)}  total`);
+  console.log(`${result.totalSeconds.toFixed(1).padStart(7)}  every accounted process`);
 } catch (error) {
   console.error(`ci-cpu: ${(error as Error).message}`);
   process.exitCode = 2;

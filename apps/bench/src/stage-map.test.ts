@@ -58,7 +58,12 @@ describe('the stage map', () => {
   it('places every module on the request path of the CLI', () => {
     const modules = cliModules();
     // The request path's own modules are among them (the walk follows the real imports).
-    for (const module of ['http/pipeline', 'http/auth', 'service/idempotency', 'store/accounts']) {
+    for (const module of [
+      'http/pipeline',
+      'http/auth',
+      'service/idempotency',
+      'store/memory/memory-store',
+    ]) {
       expect(modules).toContain(module);
     }
     const missing = modules.filter((module) => mockFrameStage(module, '') === undefined);
@@ -90,8 +95,8 @@ describe('the stage map', () => {
   it('gives a function its own stage over its module’s', () => {
     expect(mockFrameStage('http/pipeline', 'withKey')).toBe('idempotency');
     expect(mockFrameStage('http/pipeline', '')).toBe('http');
-    expect(mockFrameStage('store/account', 'claimIdempotencyKey')).toBe('idempotency');
-    expect(mockFrameStage('store/account', 'insertPayment')).toBe('operation');
+    expect(mockFrameStage('store/memory/account', 'claimIdempotencyKey')).toBe('idempotency');
+    expect(mockFrameStage('store/memory/account', 'insertPayment')).toBe('operation');
     expect(mockFrameStage('no/such-module', 'f')).toBeUndefined();
     // A folder's default places its new modules; a module named in the map keeps its own.
     expect(mockFrameStage('store/redis/new-module', 'f')).toBe('operation');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACCT_V3_RECORD_BYTES, decodeCompT, readAcctV3 } from './acct.js';
-import { cpuByTask } from './by-task.js';
+import { cpuByTask, runTurbo } from './by-task.js';
 import { readTurboSummary } from './summary.js';
 
 interface Fake {
@@ -85,6 +85,58 @@ describe('cpuByTask', () => {
     // turbo itself and the orphan.
     expect(result.unattributed.cpuSeconds).toBeCloseTo(1.7);
     expect(result.totalSeconds).toBeCloseTo(9.4);
+  });
+});
+
+describe('runTurbo', () => {
+  // Two runs side by side (started in the same second, the second ends 100 s later), a turbo that
+  // lived longer than both (another engineer's watch), and a test's own short turbo inside run A.
+  const machine = readAcctV3(
+    Buffer.concat(
+      [
+        { pid: 100, ppid: 1, start: T - 600, elapsed: 2000, ticks: 900, command: 'turbo' },
+        { pid: 10, ppid: 5, start: T - 1, elapsed: 302, ticks: 100, command: 'turbo' },
+        { pid: 20, ppid: 6, start: T - 1, elapsed: 402, ticks: 100, command: 'turbo' },
+        // run A's task a#test (its package manager, then vitest), which starts turbo itself
+        { pid: 11, ppid: 10, start: T, elapsed: 300, ticks: 50, command: 'npm test' },
+        { pid: 12, ppid: 11, start: T + 1, elapsed: 298, ticks: 6000, command: 'node' },
+        { pid: 13, ppid: 12, start: T + 50, elapsed: 5, ticks: 40, command: 'turbo' },
+        { pid: 14, ppid: 13, start: T + 51, elapsed: 3, ticks: 200, command: 'node' },
+        // run B's task a#test
+        { pid: 21, ppid: 20, start: T, elapsed: 400, ticks: 60, command: 'npm test' },
+        { pid: 22, ppid: 21, start: T + 1, elapsed: 398, ticks: 7000, command: 'node' },
+        // the long turbo's own task
+        { pid: 101, ppid: 100, start: T + 10, elapsed: 100, ticks: 5000, command: 'node' },
+      ].map(encode),
+    ),
+  );
+  const runA = [{ taskId: 'a#test', startMs: T * 1000, endMs: (T + 300) * 1000 }];
+  const runB = [{ taskId: 'a#test', startMs: T * 1000 + 200, endMs: (T + 400) * 1000 }];
+
+  it("picks the turbo whose start and end match the summary's, not the longest-lived", () => {
+    expect(runTurbo(machine, runA).pid).toBe(10);
+    expect(runTurbo(machine, runB).pid).toBe(20);
+  });
+
+  it('charges each of two parallel runs only with its own processes, a nested turbo included', () => {
+    const a = cpuByTask(machine, runA);
+    expect(a.tasks.map((task) => [task.taskId, task.cpuSeconds])).toEqual([['a#test', 62.9]]);
+    expect(a.tasks[0]?.byCommand).toEqual({ 'npm test': 0.5, node: 62, turbo: 0.4 });
+    expect(a.tasksSeconds).toBeCloseTo(62.9);
+    const b = cpuByTask(machine, runB);
+    expect(b.tasks.map((task) => [task.taskId, task.cpuSeconds])).toEqual([['a#test', 70.6]]);
+    // outside run B: the three turbos themselves (9 + 1 + 1), run A (62.9), the long turbo's task (50)
+    expect(b.unattributed.cpuSeconds).toBeCloseTo(9 + 1 + 1 + 62.9 + 50);
+    expect(b.totalSeconds).toBeCloseTo(a.totalSeconds);
+  });
+
+  it('refuses a summary that no accounted turbo ran, naming the nearest', () => {
+    const later = [{ taskId: 'a#test', startMs: (T + 5000) * 1000, endMs: (T + 5300) * 1000 }];
+    expect(() => runTurbo(machine, later)).toThrow(
+      /no turbo process ran the summarized tasks .* the nearest, pid \d+, is \d+ s off/,
+    );
+    expect(() => runTurbo([], runA)).toThrow('no turbo process in the accounting file');
+    expect(() => runTurbo(machine, [])).toThrow('the turbo run summary has no tasks');
   });
 });
 

@@ -3,7 +3,7 @@ import type { SandboxComponents } from '@payment-service/openapi';
 import type { TokenBehaviour } from '../domain/tokens.js';
 import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { type Clock, systemClock } from '../shared/time.js';
-import { DEFAULT_KEY_MEMORY_BUDGET_BYTES, DEFAULT_MEMORY_BUDGET_BYTES } from '../store/memory.js';
+import { DEFAULT_KEY_MEMORY_BUDGET_BYTES, DEFAULT_MEMORY_BUDGET_BYTES } from '../store/limits.js';
 import { DEFAULT_PREFIX } from '../store/redis/keys.js';
 import { parseRedisUrl } from '../store/redis/url.js';
 

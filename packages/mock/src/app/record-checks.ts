@@ -5,7 +5,7 @@ import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { recordedRequest } from '../service/inspector.js';
 import type { ApiValidators, SandboxValidators } from '../shared/validation.js';
 import type { RecordChecks, RecordProblem, UncheckedPayment } from '../store/record-checks.js';
-import type { RecordedEntry } from '../store/request-log.js';
+import type { RecordedEntry } from '../store/request-records.js';
 import { offsetOf } from '../testing/snapshot.js';
 import {
   isRecord,

@@ -20,11 +20,11 @@ import {
   createSchemaValidators,
   type SandboxValidators,
 } from '../shared/validation.js';
-import { MemoryStore } from '../store/accounts.js';
 import { DataDirectory } from '../store/data-dir/data-directory.js';
 import { dumpStore } from '../store/data-dir/dump.js';
 import { replayJournal } from '../store/data-dir/replay.js';
-import { IDLE_ACCOUNT_MS } from '../store/memory.js';
+import { IDLE_ACCOUNT_MS } from '../store/limits.js';
+import { MemoryStore } from '../store/memory/memory-store.js';
 import { OpeningStore } from '../store/opening-store.js';
 import { outsideStoreBudget } from '../store/redis/budget.js';
 import { StoreFormatError } from '../store/redis/errors.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MEMORY_BUDGET_BYTES } from '../store/memory.js';
+import { DEFAULT_MEMORY_BUDGET_BYTES } from '../store/limits.js';
 import { heapLimitFlags, heapLimitMiB, RELAUNCHED_ENV } from './heap-limit.js';
 
 /** V8's default limit on this kind of machine (a few GiB), and what it reports under our flag. */

@@ -1,6 +1,6 @@
 // How large the CLI lets V8's heap grow: sized from the memory budget, so the process stays under 512 MiB RSS.
 
-import { DEFAULT_MEMORY_BUDGET_BYTES } from '../store/memory.js';
+import { DEFAULT_MEMORY_BUDGET_BYTES } from '../store/limits.js';
 import { readCli } from './options.js';
 
 /** Set in the environment of a CLI that was started with its heap limit (it never relaunches again). */

@@ -5,7 +5,7 @@ import type { ProblemInit } from '../shared/problems.js';
 import { maskSecrets } from '../shared/secrets.js';
 import { formatLogTime } from '../shared/time.js';
 import type { StoredResponse } from '../store/records.js';
-import { clip } from '../store/request-log.js';
+import { clip } from '../store/request-records.js';
 import { StoreUnavailableError } from '../store/store.js';
 import type { Exchange, MockEnv } from './env.js';
 

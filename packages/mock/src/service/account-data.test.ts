@@ -1,7 +1,7 @@
 // A key's data read and written through the store seam: the same on the memory store and on an asynchronous one.
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../app/runtime.js';
-import type { MemoryStore } from '../store/accounts.js';
+import type { MemoryStore } from '../store/memory/memory-store.js';
 import { asyncStore } from '../test-support/async-store.js';
 import { createHarness, TEST_KEY, validCreateBody } from '../test-support/harness.js';
 import { readAccountData, replaceAccountData } from './account-data.js';

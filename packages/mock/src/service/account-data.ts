@@ -14,7 +14,7 @@ import type {
   QueuedDelivery,
   StoredEvent,
   WebhookDelivery,
-} from '../store/webhook-state.js';
+} from '../store/webhook-records.js';
 import type { SandboxState } from './sandbox-state.js';
 
 type Payment = components['schemas']['Payment'];

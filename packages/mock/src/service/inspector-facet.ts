@@ -1,7 +1,7 @@
 // The console inspector of one key: one snapshot of everything it shows, and the record of each request.
 import type { SandboxComponents } from '@payment-service/openapi';
 import { normalizeFaults } from '../shared/faults.js';
-import { type RecordedEntry, recordedEntry } from '../store/request-log.js';
+import { type RecordedEntry, recordedEntry } from '../store/request-records.js';
 import { clockBody } from './clock-facet.js';
 import { inspectAccount } from './inspector.js';
 import type { KeySession } from './key-session.js';

@@ -3,7 +3,7 @@ import type { components, SandboxComponents } from '@payment-service/openapi';
 import { extend } from '../shared/objects.js';
 import { maskBody, maskSecrets, maskUrl } from '../shared/secrets.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { RecordedEntry } from '../store/request-log.js';
+import type { RecordedEntry } from '../store/request-records.js';
 import type { AccountStore } from '../store/store.js';
 
 type Schemas = SandboxComponents['schemas'];

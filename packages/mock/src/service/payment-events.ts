@@ -1,8 +1,8 @@
 // The event a payment's new status causes: built before a change is committed, recorded after it.
 import type { components } from '@payment-service/openapi';
 import type { AccountStore } from '../store/store.js';
-import { hasSubscribers } from '../store/webhook-state.js';
 import { paymentEvent } from '../webhooks/events.js';
+import { hasSubscribers } from '../webhooks/receivers.js';
 import type { EventDelivery, SandboxState } from './sandbox-state.js';
 
 type Payment = components['schemas']['Payment'];

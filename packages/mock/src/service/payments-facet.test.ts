@@ -1,6 +1,6 @@
 // The payments facet on a store whose compare-and-set is refused: another change came first (as on a networked store).
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../store/accounts.js';
+import { MemoryStore } from '../store/memory/memory-store.js';
 import type { AccountStore, SandboxStore } from '../store/store.js';
 import { asyncStore } from '../test-support/async-store.js';
 import { testSandboxState } from '../test-support/sandbox-state.js';

@@ -4,7 +4,7 @@ import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
 import type { RandomSource } from '../shared/ids.js';
 import type { Clock } from '../shared/time.js';
 import type { AccountStore, SandboxStore } from '../store/store.js';
-import type { EndpointRecord, StoredEvent } from '../store/webhook-state.js';
+import type { EndpointRecord, StoredEvent } from '../store/webhook-records.js';
 import type { PendingWrites } from './pending-writes.js';
 
 /** What every account service of one server shares: the store, tokens, clock and settings. */

@@ -6,8 +6,9 @@ import { checkWebhookUrl } from '../domain/webhook-url.js';
 import { type RandomSource, systemRandom } from '../shared/ids.js';
 import { extend } from '../shared/objects.js';
 import { formatTimestamp } from '../shared/time.js';
+import { MAX_ENDPOINTS_PER_KEY } from '../store/limits.js';
 import type { AccountStore } from '../store/store.js';
-import { MAX_ENDPOINTS_PER_KEY, type WebhookEndpoint } from '../store/webhook-state.js';
+import type { WebhookEndpoint } from '../store/webhook-records.js';
 import { newSigningSecret } from '../webhooks/signing.js';
 
 type Schemas = components['schemas'];

@@ -3,7 +3,7 @@ import type { components, SandboxComponents } from '@payment-service/openapi';
 import type { DomainResult } from '../domain/payments.js';
 import { extend } from '../shared/objects.js';
 import { maskUrl } from '../shared/secrets.js';
-import { receiversOf } from '../store/webhook-state.js';
+import { receiversOf } from '../webhooks/receivers.js';
 import type { KeySession } from './key-session.js';
 import { type Change, noEvents } from './sandbox-state.js';
 import * as endpoints from './webhook-endpoints.js';

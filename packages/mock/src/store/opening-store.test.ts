@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from './accounts.js';
+import { MemoryStore } from './memory/memory-store.js';
 import { OpeningStore } from './opening-store.js';
 
 const limits = {

@@ -3,10 +3,10 @@ import type { components } from '@payment-service/openapi';
 import { describe, expect, it } from 'vitest';
 import { asyncStore } from '../test-support/async-store.js';
 import { testPayment } from '../test-support/payment.js';
-import { MemoryStore } from './accounts.js';
+import { MemoryStore } from './memory/memory-store.js';
 import { jsonResponse, type PackedTimeline, type PaymentRecord } from './records.js';
 import type { SandboxStore } from './store.js';
-import type { EndpointRecord } from './webhook-state.js';
+import type { EndpointRecord } from './webhook-records.js';
 
 type Payment = components['schemas']['Payment'];
 

@@ -8,13 +8,13 @@ import type {
   StoredResponse,
   TimelineStep,
 } from './records.js';
-import type { RecordedEntry } from './request-log.js';
+import type { RecordedEntry } from './request-records.js';
 import type {
   EndpointRecord,
   QueuedDelivery,
   StoredEvent,
   WebhookDelivery,
-} from './webhook-state.js';
+} from './webhook-records.js';
 
 type Payment = components['schemas']['Payment'];
 
@@ -33,9 +33,9 @@ type Faults = SandboxComponents['schemas']['Faults'];
  *
  * The service layer (service/*) and webhook delivery (webhooks/*) reach the sandbox's state only
  * through `SandboxStore` (every key) and `AccountStore` (one key, with its `WebhookStore`). The
- * memory store (store/accounts.ts `MemoryStore`, whose accounts are store/account.ts `Account`,
- * journaled to a data directory when one is given) is one implementation; a networked store
- * (Valkey/Redis) is meant to be another.
+ * memory store (store/memory/: `MemoryStore`, whose accounts are `Account`, journaled to a data
+ * directory when one is given) is one implementation; a networked store (Valkey/Redis) is meant
+ * to be another.
  *
  * Rules a store keeps:
  * - Anything that must be atomic is one call: `AccountStore.createPayment` (a payment with the

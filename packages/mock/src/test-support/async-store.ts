@@ -1,6 +1,6 @@
 // Test support: the store seam of a memory store made asynchronous, as a networked store answers: every @async call runs and answers on a later tick.
 import type { RuntimeHooks } from '../app/runtime.js';
-import type { MemoryStore } from '../store/accounts.js';
+import type { MemoryStore } from '../store/memory/memory-store.js';
 import { NO_CLAIM, ReadSession } from '../store/read-session.js';
 import type {
   AccountStore,

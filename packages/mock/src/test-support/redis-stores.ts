@@ -8,12 +8,12 @@ import {
   sandboxRequestValidators,
 } from '../generated/request-validators.js';
 import { createSchemaValidators } from '../shared/validation.js';
-import type { StoreLimits } from '../store/accounts.js';
+import type { StoreLimits } from '../store/limits.js';
 import type { RecordChecks } from '../store/record-checks.js';
 import type { IdempotencyRecord, PackedTimeline, PaymentRecord } from '../store/records.js';
 import { createRedisClient } from '../store/redis/client.js';
 import { RedisStore } from '../store/redis/redis-store.js';
-import type { RecordedEntry } from '../store/request-log.js';
+import type { RecordedEntry } from '../store/request-records.js';
 import { testPayment } from './payment.js';
 
 type Payment = components['schemas']['Payment'];

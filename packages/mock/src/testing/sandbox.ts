@@ -12,7 +12,7 @@ import {
 import { AccountService } from '../service/account-service.js';
 import { newTestApiKey, seededRandom, systemRandom } from '../shared/ids.js';
 import type { Awaitable } from '../store/store.js';
-import type { EndpointRecord } from '../store/webhook-state.js';
+import type { EndpointRecord } from '../store/webhook-records.js';
 import { advanceClock, durationMs, manualClock } from './clock.js';
 import { chaosDeliveryPlan } from './delivery-plan.js';
 import { paymentsFromFixtures } from './fixtures.js';

@@ -3,7 +3,7 @@ import { openapiDocument, sandboxDocument } from '@payment-service/openapi';
 import type { TokenTable } from '../domain/tokens.js';
 import type { PaymentData } from '../service/account-data.js';
 import type { ApiValidators } from '../shared/validation.js';
-import { MAX_TIMELINE_STEPS, type TimelineStep } from '../store/account.js';
+import { MAX_TIMELINE_STEPS, type TimelineStep } from '../store/records.js';
 import { lifecycleErrors } from './fixtures.js';
 import {
   arrayOf,

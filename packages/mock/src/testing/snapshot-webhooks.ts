@@ -5,14 +5,12 @@ import { checkWebhookUrl } from '../domain/webhook-url.js';
 import type { QueuedData, WebhookData } from '../service/account-data.js';
 import type { ApiValidators, SandboxValidators } from '../shared/validation.js';
 import {
-  type EndpointRecord,
   MAX_ENDPOINTS_PER_KEY,
   MAX_EVENTS_PER_KEY,
   MAX_LOG_ENTRIES_PER_KEY,
   MAX_QUEUED_PER_KEY,
-  type StoredEvent,
-  type WebhookDelivery,
-} from '../store/webhook-state.js';
+} from '../store/limits.js';
+import type { EndpointRecord, StoredEvent, WebhookDelivery } from '../store/webhook-records.js';
 import { MAX_ATTEMPTS } from '../webhooks/schedule.js';
 import {
   arrayOf,

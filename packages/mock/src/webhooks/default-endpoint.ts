@@ -2,7 +2,7 @@
 
 import { checkWebhookUrl } from '../domain/webhook-url.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { EndpointRecord } from '../store/webhook-state.js';
+import type { EndpointRecord } from '../store/webhook-records.js';
 import { newSigningSecret, parseSigningSecret } from './signing.js';
 
 /** The id of the default endpoint, as shown in the delivery log. */

@@ -2,15 +2,10 @@
 import { PUBLIC_AND_LOOPBACK, type WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { maskSecrets, maskUrl } from '../shared/secrets.js';
 import { type Clock, formatLogTime, formatTimestamp } from '../shared/time.js';
+import { MAX_QUEUED_PER_KEY } from '../store/limits.js';
 import type { AccountStore, WebhookStore } from '../store/store.js';
-import {
-  type EndpointRecord,
-  hasSubscribers,
-  MAX_QUEUED_PER_KEY,
-  type QueuedDelivery,
-  receiversOf,
-  type StoredEvent,
-} from '../store/webhook-state.js';
+import type { EndpointRecord, QueuedDelivery, StoredEvent } from '../store/webhook-records.js';
+import { hasSubscribers, receiversOf } from './receivers.js';
 import { retryDelayMs } from './schedule.js';
 import { signMessage } from './signing.js';
 import {

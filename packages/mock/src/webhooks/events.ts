@@ -2,7 +2,7 @@
 import type { Payment, PaymentStatus } from '../domain/types.js';
 import { type RandomSource, systemRandom } from '../shared/ids.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { EventType, StoredEvent } from '../store/webhook-state.js';
+import type { EventType, StoredEvent } from '../store/webhook-records.js';
 
 const EVENT_TYPES: Readonly<Record<PaymentStatus, EventType>> = {
   PENDING: 'payment.pending',

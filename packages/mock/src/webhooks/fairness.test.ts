@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Account } from '../store/account.js';
-import { AccountWebhooks } from '../store/webhook-state.js';
+import { Account } from '../store/memory/account.js';
+import { AccountWebhooks } from '../store/memory/webhook-state.js';
 import { type Delivery, WebhookDispatcher } from './dispatcher.js';
 
 const NOW = Date.UTC(2025, 0, 15, 12);

@@ -15,7 +15,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { JournalLine, StoreJournal } from '../journal.js';
+import type { JournalLine, StoreJournal } from './journal.js';
 import {
   changeJson,
   checkJournalHeader,

@@ -1,8 +1,8 @@
 // The whole store as journal changes: what a compaction writes.
-import type { Account } from '../account.js';
-import type { MemoryStore } from '../accounts.js';
-import { type JournalLine, recordLine } from '../journal.js';
-import type { QueuedDelivery } from '../webhook-state.js';
+import type { Account } from '../memory/account.js';
+import type { MemoryStore } from '../memory/memory-store.js';
+import type { QueuedDelivery } from '../webhook-records.js';
+import { type JournalLine, recordLine } from './journal.js';
 
 /**
  * Every change that rebuilds `store` as it is now, key by key: clock offset, faults, payments

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalLine } from '../journal.js';
+import type { JournalLine } from './journal.js';
 import { changeJson, encodeLine, encodeStep, type ReadAt, readJournal } from './journal-file.js';
 import { DataDirectoryError } from './lock.js';
 

@@ -2,7 +2,7 @@
 import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import type { JournalLine } from '../journal.js';
+import type { JournalLine } from './journal.js';
 import { DataDirectoryError } from './lock.js';
 
 /** The journal format this build writes and reads. */

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, TEST_KEY } from '../../test-support/harness.js';
-import { keyIdOf } from '../journal.js';
 import { DataDirectoryError } from './data-directory.js';
+import { keyIdOf } from './journal.js';
 import { encodeLine } from './journal-file.js';
 
 type Line = unknown[];

@@ -1,10 +1,10 @@
 // Rebuilds the store from a journal: each change applied in order, later lines replacing earlier ones.
-import type { Account } from '../account.js';
-import type { MemoryStore } from '../accounts.js';
-import { isKeyId, type JournalAttempt, type JournalLine } from '../journal.js';
+import type { Account } from '../memory/account.js';
+import type { MemoryStore } from '../memory/memory-store.js';
 import { describeProblem, type RecordChecks, type RecordProblem } from '../record-checks.js';
 import type { IdempotencyRecord } from '../records.js';
-import type { EndpointRecord } from '../webhook-state.js';
+import type { EndpointRecord } from '../webhook-records.js';
+import { isKeyId, type JournalAttempt, type JournalLine } from './journal.js';
 import { DataDirectoryError } from './lock.js';
 
 /**

@@ -1,6 +1,6 @@
 // The Valkey/Redis client: ioredis with the options that make an unreachable store fail fast and recover by itself.
 import type { Redis } from 'ioredis';
-import type { StoreLimits } from '../accounts.js';
+import type { StoreLimits } from '../limits.js';
 import { STORE_WAIT_MS } from './budget.js';
 import { ReplyMeter } from './reply-meter.js';
 import { describeRedisUrl, parseRedisUrl } from './url.js';

@@ -7,8 +7,8 @@ import {
   recordData,
   StoredPayment,
 } from '../records.js';
-import type { RecordedEntry } from '../request-log.js';
-import type { EndpointRecord, QueuedDelivery } from '../webhook-state.js';
+import type { RecordedEntry } from '../request-records.js';
+import type { EndpointRecord, QueuedDelivery } from '../webhook-records.js';
 import type { RecordReading } from './reading.js';
 
 /** What the store keeps of a payment besides its JSON: token, settlement, creation step. */

@@ -1,5 +1,5 @@
 // What every account handle of one Redis store shares: the runner, the prefix, the limits, the clock.
-import type { StoreLimits } from '../accounts.js';
+import type { StoreLimits } from '../limits.js';
 import type { LeaseKeeper } from './lease-keeper.js';
 import type { RecordReading } from './reading.js';
 import type { ScriptRunner } from './runner.js';

@@ -1,5 +1,5 @@
 // Opens the Redis store from its URL: the client, the connection, the format check, and a description safe to print.
-import type { StoreLimits } from '../accounts.js';
+import type { StoreLimits } from '../limits.js';
 import type { RecordChecks } from '../record-checks.js';
 import { createRedisClient, maxReplyBytes } from './client.js';
 import { DEFAULT_PREFIX } from './keys.js';

@@ -2,7 +2,13 @@
 import type { components, SandboxComponents } from '@payment-service/openapi';
 import { takeDrop, takeFailure } from '../../shared/faults.js';
 import type { ProblemInit } from '../../shared/problems.js';
-import { paymentBytes, recordBytes, responseBytes, stringBytes } from '../memory.js';
+import {
+  paymentBytes,
+  recordBytes,
+  requestBytes,
+  responseBytes,
+  stringBytes,
+} from '../byte-sizes.js';
 import type {
   IdempotencyRecord,
   PaymentRecord,
@@ -11,7 +17,7 @@ import type {
   TimelineStep,
 } from '../records.js';
 import { MAX_TIMELINE_STEPS, StoredPayment as Stored } from '../records.js';
-import type { RecordedEntry } from '../request-log.js';
+import type { RecordedEntry } from '../request-records.js';
 import type { AccountStore, IdempotencyCompletion, PaymentPage } from '../store.js';
 import {
   decodeEntry,
@@ -37,8 +43,6 @@ export type AccountState = [string, string, string, string, number, number, stri
 
 /** How many elements of a `psm_find`/`psm_open` answer are the account's state. */
 export const ACCOUNT_STATE_LENGTH = 7;
-
-const ENTRY_BYTES = 256;
 
 /**
  * The arguments of `psm_claim_key` after the account's hash and generation (also the claim of
@@ -393,12 +397,7 @@ export class RedisAccount implements AccountStore {
 
   /** Records a request; a store failure is ignored (the answer was already given). */
   recordRequest(entry: RecordedEntry): Promise<void> {
-    const bytes =
-      ENTRY_BYTES +
-      stringBytes(entry.requestId) +
-      stringBytes(entry.path) +
-      stringBytes(entry.requestBody) +
-      stringBytes(entry.responseBody);
+    const bytes = requestBytes(entry);
     // Nobody waits on it (the request was answered): it goes with the next call's round trip.
     return this.context.runner
       .later(

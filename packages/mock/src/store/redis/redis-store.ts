@@ -1,7 +1,7 @@
 // The sandbox's state in Valkey/Redis, shared by every instance of a fleet: the SandboxStore of a networked store.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { StoreLimits } from '../accounts.js';
+import type { StoreLimits } from '../limits.js';
 import { NO_CLAIM, ReadSession } from '../read-session.js';
 import type { RecordChecks } from '../record-checks.js';
 import type { IdempotencyRecord, StoredPayment } from '../records.js';

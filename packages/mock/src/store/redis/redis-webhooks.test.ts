@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.js';
 import { fleet, paymentRecord, ROOMY_LIMITS } from '../../test-support/redis-stores.js';
-import type { EndpointRecord, StoredEvent } from '../webhook-state.js';
+import type { EndpointRecord, StoredEvent } from '../webhook-records.js';
 import type { RedisStore } from './redis-store.js';
 
 const KEY = 'sk_test_redis_hooks_01';

@@ -1,12 +1,12 @@
 // One key's webhooks in Valkey/Redis: endpoints, events, the delivery log, and attempts claimed and leased by one instance at a time.
-import { stringBytes } from '../memory.js';
+import { deliveryBytes, eventBytes } from '../byte-sizes.js';
 import type { WebhookStore } from '../store.js';
 import type {
   EndpointRecord,
   QueuedDelivery,
   StoredEvent,
   WebhookDelivery,
-} from '../webhook-state.js';
+} from '../webhook-records.js';
 import {
   decodeDelivery,
   decodeEndpoint,
@@ -16,9 +16,6 @@ import {
 } from './codec.js';
 import { StoreReplyError } from './errors.js';
 import type { RedisAccount } from './redis-account.js';
-
-const EVENT_BYTES = 160;
-const LOG_ENTRY_BYTES = 400;
 
 /** The member of an attempt in the account's schedule: its sequence, zero-padded (ties sort by it). */
 export function attemptMember(sequence: number): string {
@@ -116,7 +113,7 @@ export class RedisWebhooks implements WebhookStore {
   }
 
   async rememberEvent(event: StoredEvent): Promise<void> {
-    const bytes = EVENT_BYTES + stringBytes(event.id) + stringBytes(event.body);
+    const bytes = eventBytes(event);
     const json = JSON.stringify({ id: event.id, type: event.type, body: event.body });
     await this.account.run('psm_event', event.id, bytes, json, this.maxBytes);
   }
@@ -134,11 +131,7 @@ export class RedisWebhooks implements WebhookStore {
   }
 
   async record(entry: WebhookDelivery): Promise<void> {
-    const bytes =
-      LOG_ENTRY_BYTES +
-      stringBytes(entry.url) +
-      stringBytes(entry.error) +
-      stringBytes(entry.response_body);
+    const bytes = deliveryBytes(entry);
     await this.account.run('psm_log', bytes, JSON.stringify(entry), this.maxBytes);
   }
 

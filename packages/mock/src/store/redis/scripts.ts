@@ -1,15 +1,13 @@
 // The store's Lua scripts: each atomic call of the seam is one script, run by the server as one step.
-import { ACCOUNT_BYTES } from '../memory.js';
-import { MAX_RECORDED_REQUESTS, MAX_REQUEST_LOG_BYTES } from '../request-log.js';
+import { ACCOUNT_BYTES, QUEUED_BYTES } from '../byte-sizes.js';
 import {
   MAX_EVENTS_PER_KEY,
   MAX_LOG_ENTRIES_PER_KEY,
   MAX_QUEUED_PER_KEY,
-} from '../webhook-state.js';
+  MAX_RECORDED_REQUESTS,
+  MAX_REQUEST_LOG_BYTES,
+} from '../limits.js';
 import { ACCOUNT_PARTS } from './keys.js';
-
-/** Bytes one scheduled attempt counts (as the memory store's webhook state). */
-export const QUEUED_BYTES = 160;
 
 /** How long a reset or forgotten account's generation is remembered, so late writes change nothing (ms). */
 export const TOMBSTONE_MS = 60_000;
@@ -18,7 +16,7 @@ export const TOMBSTONE_MS = 60_000;
  * Every script takes KEYS[1] = the account's hash key (`<prefix>a:<hash>`) and KEYS[2] = the
  * prefix, then ARGV[1] = the account hash and ARGV[2] = the generation the caller's handle was
  * opened at. A write whose generation is no longer the account's (it was reset or released since)
- * changes nothing and answers 'CLOSED'. Sizes follow store/memory.ts; those of data made by the
+ * changes nothing and answers 'CLOSED'. Sizes follow store/byte-sizes.ts; those of data made by the
  * service are computed by the caller (JavaScript string lengths) and stored with it, so what an
  * eviction frees is exactly what was counted.
  */

@@ -1,8 +1,9 @@
 import type { components } from '@payment-service/openapi';
 import { describe, expect, it } from 'vitest';
-import { testPayment } from '../test-support/payment.js';
-import { Account, MAX_TIMELINE_STEPS, type PackedTimeline } from './account.js';
-import { ACCOUNT_BYTES, paymentBytes } from './memory.js';
+import { testPayment } from '../../test-support/payment.js';
+import { ACCOUNT_BYTES, paymentBytes } from '../byte-sizes.js';
+import { MAX_TIMELINE_STEPS, type PackedTimeline } from '../records.js';
+import { Account } from './account.js';
 
 type Payment = components['schemas']['Payment'];
 

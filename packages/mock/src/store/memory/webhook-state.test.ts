@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AccountWebhooks,
-  type EndpointRecord,
-  MAX_EVENTS_PER_KEY,
-  MAX_LOG_ENTRIES_PER_KEY,
-  MAX_QUEUED_PER_KEY,
-  type WebhookDelivery,
-} from './webhook-state.js';
+import { MAX_EVENTS_PER_KEY, MAX_LOG_ENTRIES_PER_KEY, MAX_QUEUED_PER_KEY } from '../limits.js';
+import type { EndpointRecord, WebhookDelivery } from '../webhook-records.js';
+import { AccountWebhooks } from './webhook-state.js';
 
 const target = { endpoint: { id: 'we_1' }, key: Buffer.alloc(32) } as unknown as EndpointRecord;
 

@@ -1,8 +1,9 @@
 // The memory store's session of one request: everything asked is read (and claimed) at once, in the same tick.
+
+import { NO_CLAIM, ReadSession } from '../read-session.js';
+import type { IdempotencyRecord } from '../records.js';
+import type { OpenClaim, SessionAsk, StoreSession } from '../store.js';
 import type { Account } from './account.js';
-import { NO_CLAIM, ReadSession } from './read-session.js';
-import type { IdempotencyRecord } from './records.js';
-import type { OpenClaim, SessionAsk, StoreSession } from './store.js';
 
 /** What of a memory store a session reads. */
 export interface MemorySessionSource {

@@ -1,53 +1,16 @@
 // What one sandbox key remembers about webhooks: endpoints, recent events, queued deliveries, the log.
-import type { components, SandboxComponents } from '@payment-service/openapi';
-import { extend } from '../shared/objects.js';
-import type { JournalLine } from './journal.js';
-import { stringBytes } from './memory.js';
+import { extend } from '../../shared/objects.js';
+import { deliveryBytes, eventBytes, QUEUED_BYTES } from '../byte-sizes.js';
+import type { JournalLine } from '../data-dir/journal.js';
+import { MAX_EVENTS_PER_KEY, MAX_LOG_ENTRIES_PER_KEY, MAX_QUEUED_PER_KEY } from '../limits.js';
+import type { WebhookStore } from '../store.js';
+import type {
+  EndpointRecord,
+  QueuedDelivery,
+  StoredEvent,
+  WebhookDelivery,
+} from '../webhook-records.js';
 import { MinHeap } from './min-heap.js';
-import type { WebhookStore } from './store.js';
-
-/** An event type, such as `payment.succeeded`. */
-export type EventType = components['schemas']['EventType'];
-/** A webhook endpoint as listed (no secret). */
-export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
-/** One logged delivery attempt, as the sandbox spec describes it. */
-export type WebhookDelivery = SandboxComponents['schemas']['WebhookDelivery'];
-
-/** An endpoint and its signing key. */
-export interface EndpointRecord {
-  endpoint: WebhookEndpoint;
-  key: Uint8Array;
-}
-
-/** An event as sent: its id and type, and the exact body that is signed. */
-export interface StoredEvent {
-  id: string;
-  type: EventType;
-  body: string;
-}
-
-/** One attempt waiting to be made. */
-export interface QueuedDelivery {
-  event: StoredEvent;
-  target: EndpointRecord;
-  attempt: number;
-  /** When it is due, on the key's sandbox clock (ms epoch). */
-  dueAt: number;
-  sequence: number;
-}
-
-/** Endpoints one key may register. */
-export const MAX_ENDPOINTS_PER_KEY = 16;
-/** Events one key keeps for redelivery; the oldest is forgotten first. */
-export const MAX_EVENTS_PER_KEY = 1000;
-/** Delivery attempts one key's log keeps; the oldest is dropped first. */
-export const MAX_LOG_ENTRIES_PER_KEY = 500;
-/** Attempts one key may have waiting; beyond it a new delivery is dropped (and logged). */
-export const MAX_QUEUED_PER_KEY = 10_000;
-
-const EVENT_BYTES = 160;
-const LOG_ENTRY_BYTES = 400;
-const QUEUED_BYTES = 160;
 
 /** Where a key's webhook state reports what it holds, and how much it may hold. */
 export interface WebhookBudget {
@@ -168,7 +131,7 @@ export class AccountWebhooks implements WebhookStore {
   rememberEvent(event: StoredEvent): void {
     this.write?.(['v', this.keyId, event]);
     this.events.set(event.id, event);
-    this.change(EVENT_BYTES + stringBytes(event.id) + stringBytes(event.body));
+    this.change(eventBytes(event));
     if (this.events.size > MAX_EVENTS_PER_KEY) this.forgetOldestEvent();
     this.trim();
   }
@@ -203,7 +166,7 @@ export class AccountWebhooks implements WebhookStore {
   record(entry: WebhookDelivery): void {
     this.write?.(['l', this.keyId, entry]);
     this.log.push(entry);
-    this.change(logEntryBytes(entry));
+    this.change(deliveryBytes(entry));
     if (this.log.length > MAX_LOG_ENTRIES_PER_KEY) this.forgetOldestLogEntry();
     this.trim();
   }
@@ -219,61 +182,16 @@ export class AccountWebhooks implements WebhookStore {
   private forgetOldestEvent(): void {
     const [id, event] = this.events.entries().next().value as [string, StoredEvent];
     this.events.delete(id);
-    this.change(-(EVENT_BYTES + stringBytes(event.id) + stringBytes(event.body)));
+    this.change(-eventBytes(event));
   }
 
   private forgetOldestLogEntry(): void {
     const entry = this.log.shift();
-    if (entry !== undefined) this.change(-logEntryBytes(entry));
+    if (entry !== undefined) this.change(-deliveryBytes(entry));
   }
 
   private change(delta: number): void {
     this.bytes += delta;
     this.budget.onBytes(delta);
   }
-}
-
-function logEntryBytes(entry: WebhookDelivery): number {
-  return (
-    LOG_ENTRY_BYTES +
-    stringBytes(entry.url) +
-    stringBytes(entry.error) +
-    stringBytes(entry.response_body)
-  );
-}
-
-/**
- * Whether any endpoint listens to a key: one of its own, or the server's enabled default one.
- *
- * @example
- * hasSubscribers(account.webhooks, undefined); // false for a key with no endpoints
- */
-export function hasSubscribers(
-  state: WebhookStore | undefined,
-  defaultEndpoint: EndpointRecord | undefined,
-): boolean {
-  return (
-    defaultEndpoint?.endpoint.status === 'enabled' ||
-    (state !== undefined && state.endpointCount() > 0)
-  );
-}
-
-/**
- * The enabled endpoints (the key's own, then the default one) that receive events of `type`.
- *
- * @example
- * (await receiversOf(account.webhooks, undefined, 'payment.succeeded')).length; // 0 with no endpoints
- */
-export async function receiversOf(
-  state: WebhookStore | undefined,
-  defaultEndpoint: EndpointRecord | undefined,
-  type: EventType,
-): Promise<EndpointRecord[]> {
-  const targets = state === undefined ? [] : await state.listEndpoints();
-  if (defaultEndpoint !== undefined) targets.push(defaultEndpoint);
-  return targets.filter(({ endpoint }) => {
-    return (
-      endpoint.status === 'enabled' && (endpoint.events === null || endpoint.events.includes(type))
-    );
-  });
 }

@@ -1,33 +1,21 @@
 // One sandbox account: payments in creation order, settlements, idempotency, faults, clock offset.
 import type { components, SandboxComponents } from '@payment-service/openapi';
-import { takeDrop, takeFailure } from '../shared/faults.js';
-import type { ProblemInit } from '../shared/problems.js';
-import type { JournalLine, JournalTarget } from './journal.js';
-import { ACCOUNT_BYTES, paymentBytes } from './memory.js';
-import { MinHeap } from './min-heap.js';
+import { takeDrop, takeFailure } from '../../shared/faults.js';
+import type { ProblemInit } from '../../shared/problems.js';
+import { ACCOUNT_BYTES, paymentBytes } from '../byte-sizes.js';
+import type { JournalLine, JournalTarget } from '../data-dir/journal.js';
 import {
   type IdempotencyRecord,
   type PaymentRecord,
   StoredPayment,
   type StoredResponse,
   type TimelineStep,
-} from './records.js';
-import { type RecordedEntry, RequestLog } from './request-log.js';
-import type { AccountStore, IdempotencyCompletion, PaymentPage } from './store.js';
+} from '../records.js';
+import type { RecordedEntry } from '../request-records.js';
+import type { AccountStore, IdempotencyCompletion, PaymentPage } from '../store.js';
+import { MinHeap } from './min-heap.js';
+import { RequestLog } from './request-log.js';
 import { AccountWebhooks } from './webhook-state.js';
-
-export {
-  type IdempotencyRecord,
-  MAX_TIMELINE_STEPS,
-  type PackedTimeline,
-  type PaymentRecord,
-  packTimeline,
-  recordData,
-  StoredPayment,
-  type StoredResponse,
-  type TimelineStep,
-} from './records.js';
-export type { PaymentPage } from './store.js';
 
 type Payment = components['schemas']['Payment'];
 

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_RECORDED_REQUESTS,
-  MAX_REQUEST_LOG_BYTES,
-  type RecordedEntry,
-  RequestLog,
-} from './request-log.js';
+import { MAX_RECORDED_REQUESTS, MAX_REQUEST_LOG_BYTES } from '../limits.js';
+import type { RecordedEntry } from '../request-records.js';
+import { RequestLog } from './request-log.js';
 
 function entry(n: number, responseBody: string | null = '{"id":"pay_1"}'): RecordedEntry {
   return {

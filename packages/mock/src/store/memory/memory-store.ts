@@ -1,45 +1,28 @@
 // Every sandbox account by sk_test_ key, with the memory bounds: byte budgets per key and overall, caps and record expiry.
 import type { components } from '@payment-service/openapi';
-import { intern } from '../shared/intern.js';
-import {
-  Account,
-  type AccountOwner,
-  type IdempotencyRecord,
-  type PackedTimeline,
-  type PaymentRecord,
-  type StoredPayment,
-  type StoredResponse,
-} from './account.js';
-import { FifoQueue } from './fifo-queue.js';
-import { keyIdOf, recordLine, type StoreJournal } from './journal.js';
-import { paymentBytes, recordBytes, responseBytes } from './memory.js';
-import { memorySession } from './memory-session.js';
+import { intern } from '../../shared/intern.js';
+import { paymentBytes, recordBytes, responseBytes } from '../byte-sizes.js';
+import { keyIdOf, recordLine, type StoreJournal } from '../data-dir/journal.js';
+import type { StoreLimits } from '../limits.js';
+import type {
+  IdempotencyRecord,
+  PackedTimeline,
+  PaymentRecord,
+  StoredPayment,
+  StoredResponse,
+} from '../records.js';
 import type {
   AccountStore,
   IdempotencyCompletion,
   SandboxStore,
   SessionAsk,
   StoreSession,
-} from './store.js';
+} from '../store.js';
+import { Account, type AccountOwner } from './account.js';
+import { FifoQueue } from './fifo-queue.js';
+import { memorySession } from './memory-session.js';
 
 type Payment = components['schemas']['Payment'];
-
-/** The memory bounds of the store. */
-export interface StoreLimits {
-  maxPaymentsPerKey: number;
-  maxPaymentsTotal: number;
-  /** Idempotency records kept per key and in total follow the payment caps. */
-  maxIdempotencyRecordsPerKey: number;
-  maxIdempotencyRecordsTotal: number;
-  /** Accounts kept; beyond it the least recently used one is forgotten if it is idle. */
-  maxAccounts: number;
-  /** Bytes all accounts may hold together; beyond it new work is refused (`sandbox_full`). */
-  memoryBudgetBytes: number;
-  /** Bytes one key may hold; beyond it the key's own oldest data is forgotten. */
-  keyMemoryBudgetBytes: number;
-  /** An account unused this long (ms) is idle: it may be forgotten to make room. */
-  idleMs: number;
-}
 
 /** Where the store logs what it forgets (idle keys evicted to make room). */
 export interface StoreContext {

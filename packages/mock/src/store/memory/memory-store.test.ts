@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 
 type Payment = components['schemas']['Payment'];
 
-import type { IdempotencyRecord } from './account.js';
-import { MemoryStore } from './accounts.js';
+import type { IdempotencyRecord } from '../records.js';
+import { MemoryStore } from './memory-store.js';
 
 let counter = 0;
 function payment(): Payment {

@@ -1,7 +1,7 @@
 // What the store tells a durable log of each change: one line per change, replayed at start-up.
 import { hash } from 'node:crypto';
 import type { components, SandboxComponents } from '@payment-service/openapi';
-import { type IdempotencyRecord, type PackedTimeline, recordData } from './records.js';
+import { type IdempotencyRecord, type PackedTimeline, recordData } from '../records.js';
 
 type Faults = SandboxComponents['schemas']['Faults'];
 type WebhookEndpoint = components['schemas']['WebhookEndpoint'];

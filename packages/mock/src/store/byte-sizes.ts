@@ -1,12 +1,7 @@
-// What the sandbox's data costs in memory: conservative byte estimates and the default budgets.
+// What the sandbox's data costs in memory: conservative byte estimates every store counts alike.
 import type { IdempotencyRecord, StoredPayment, StoredResponse } from './records.js';
-
-/** The whole sandbox's data budget by default (the process stays under 512 MiB RSS). */
-export const DEFAULT_MEMORY_BUDGET_BYTES = 256 * 1024 * 1024;
-/** One key's data budget by default; beyond it the key's own oldest data goes. */
-export const DEFAULT_KEY_MEMORY_BUDGET_BYTES = 16 * 1024 * 1024;
-/** A key unused for this long may be forgotten when the sandbox is full (and the eviction logged). */
-export const IDLE_ACCOUNT_MS = 60 * 60 * 1000;
+import type { RecordedEntry } from './request-records.js';
+import type { StoredEvent, WebhookDelivery } from './webhook-records.js';
 
 /** An empty account: the object, its maps, queues and heap. */
 export const ACCOUNT_BYTES = 2048;
@@ -57,4 +52,47 @@ export function recordBytes(record: IdempotencyRecord): number {
  */
 export function stringBytes(value: string | null | undefined): number {
   return text(value);
+}
+
+/** One delivery attempt waiting in a key's queue. */
+export const QUEUED_BYTES = 160;
+
+const EVENT_BYTES = 160;
+const DELIVERY_BYTES = 400;
+const REQUEST_BYTES = 256;
+
+/**
+ * The bytes one event kept for redelivery holds.
+ *
+ * @example
+ * eventBytes({ id: 'evt_1', type: 'payment.succeeded', body: '{}' }); // 174
+ */
+export function eventBytes(event: StoredEvent): number {
+  return EVENT_BYTES + text(event.id) + text(event.body);
+}
+
+/**
+ * The bytes one entry of a key's webhook delivery log holds.
+ *
+ * @example
+ * deliveryBytes(entry); // 400 + twice the characters of its URL, error and response body
+ */
+export function deliveryBytes(entry: WebhookDelivery): number {
+  return DELIVERY_BYTES + text(entry.url) + text(entry.error) + text(entry.response_body);
+}
+
+/**
+ * The bytes one request recorded for the inspector holds.
+ *
+ * @example
+ * requestBytes(entry); // 256 + twice the characters of its id, path and bodies
+ */
+export function requestBytes(entry: RecordedEntry): number {
+  return (
+    REQUEST_BYTES +
+    text(entry.requestId) +
+    text(entry.path) +
+    text(entry.requestBody) +
+    text(entry.responseBody)
+  );
 }
