@@ -29,7 +29,7 @@ beforeAll(async () => {
   redis = await startTestRedis();
   admin = await createRedisClient(redis.url);
   await admin.connect();
-  const made = await fleet(redis.url, 1);
+  const made = await fleet(redis.url, 1, { log: (line) => logged.push(line) });
   store = made.stores[0] as RedisStore;
   close = made.close;
 });
@@ -83,6 +83,9 @@ describe('scripts loaded by name and version', () => {
     expect(payment?.id).toBe('pay_flushed');
     // Three calls met NOSCRIPT; two scripts were lost: one SCRIPT LOAD each, then each call again.
     expect(store.runner.reloads - reloads).toBe(3);
+    expect(logged.join('\n')).toMatch(
+      /store: .+: the server no longer held the script psm_(find|payment) \(restarted, flushed or failed over\?\): it is loaded again/,
+    );
     const sent = trace.flat();
     expect(sent.filter((name) => name === 'script')).toHaveLength(2);
     expect(sent.filter((name) => name === 'psm_find')).toHaveLength(4);
