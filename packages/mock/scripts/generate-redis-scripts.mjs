@@ -22,8 +22,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const source = join(root, 'src/store/redis/lua');
-const target = join(root, 'src/generated/redis-scripts.ts');
+const { values } = parseArgs({
+  options: {
+    check: { type: 'boolean', default: false },
+    // For the generator's own tests: another tree of sources, another module.
+    source: { type: 'string', default: join(root, 'src/store/redis/lua') },
+    target: { type: 'string', default: join(root, 'src/generated/redis-scripts.ts') },
+  },
+});
+const { source, target } = values;
 
 const REPLIES = new Set(['array', 'array?', 'integer', 'string?', 'array|string']);
 const TYPES = {
@@ -323,8 +330,13 @@ ${table.join('\n')}
 `;
 }
 
-const { values } = parseArgs({ options: { check: { type: 'boolean', default: false } } });
-const rendered = render();
+let rendered;
+try {
+  rendered = render();
+} catch (error) {
+  console.error(`generate-redis-scripts: ${error.message}`);
+  process.exit(1);
+}
 if (values.check) {
   let current = '';
   try {

@@ -91,7 +91,7 @@ export function operationPipeline(
     takesKey && reclaimKey,
   ];
   const faults = api && applyFaults(context.sleep);
-  // The order every store but one that reads ahead takes: the faults before the body.
+  // A /v1 request opens its store session first (`ahead`); the sandbox controls go on here.
   const afterAccount = composeSteps([faults, body, validate, ...serve], operation);
   const ahead = !api
     ? undefined

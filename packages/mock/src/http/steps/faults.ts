@@ -7,8 +7,8 @@ import { answerProblem, internalError } from '../exchange.js';
 import type { RequestState, Step, StepFactory } from './state.js';
 
 /**
- * Applies the key's faults, read on every /v1 request (no await when the store answers at once,
- * the memory store, nor when it was read ahead). Without latency, an armed `fail_next` answers
+ * Applies the key's faults, as the request's store session read them with the account (no store
+ * call unless one is armed). Without latency, an armed `fail_next` answers
  * at once. With latency, the request takes one of the key's held slots (`503` when none is
  * free) and the steps after it spend the latency (`spendLatency`) before the operation; what an
  * answer made before that did not spend (a 400) is waited here. A failure under latency is
@@ -21,31 +21,21 @@ export function applyFaults(sleep: (ms: number) => Promise<void>): StepFactory {
   return (next) => (c, request) => {
     const service = request.service;
     if (service === undefined) throw new Error('unreachable: the account is open');
-    const latencyRead = service.faults.latencyMs();
-    if (latencyRead instanceof Promise) {
-      return latencyRead.then((ms) => afterLatencyRead(next, sleep, c, request, service, ms));
-    }
-    return afterLatencyRead(next, sleep, c, request, service, latencyRead);
+    const latencyMs = service.faults.latencyMs();
+    if (latencyMs !== 0) return held(next, sleep, c, request, service, latencyMs);
+    return failOrGoOn(next, c, request, service);
   };
 }
 
-function afterLatencyRead(
+/** Without latency: an armed `fail_next` answers, else the request goes on. */
+async function failOrGoOn(
   next: Step,
-  sleep: (ms: number) => Promise<void>,
   c: Context<MockEnv>,
   request: RequestState,
   service: AccountService,
-  latencyMs: number,
 ): Promise<Response> {
-  if (latencyMs !== 0) return held(next, sleep, c, request, service, latencyMs);
-  const taken = service.faults.takeFailure();
-  if (taken instanceof Promise) {
-    return taken.then((failure) =>
-      failure === undefined ? next(c, request) : answerProblem(request, failure),
-    );
-  }
-  if (taken !== undefined) return Promise.resolve(answerProblem(request, taken));
-  return next(c, request);
+  const failure = await service.faults.takeFailure();
+  return failure === undefined ? next(c, request) : answerProblem(request, failure);
 }
 
 /** A request of a key with `latency_ms` armed: held in one of the key's slots while it runs. */

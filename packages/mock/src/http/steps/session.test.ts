@@ -4,12 +4,11 @@ import { NEXT_STATUS, problemOf, runStep } from '../../test-support/steps.js';
 import { closeSession, openAccount, readAhead } from './session.js';
 import type { RequestState, Step } from './state.js';
 
-/** A stand-in for the account service of a store that reads ahead: records what it is asked. */
-function aheadService(readsAhead = true) {
+/** A stand-in for the account service: records what its session is asked. */
+function aheadService() {
   const readAheadCalls: unknown[][] = [];
   let givenBack = 0;
   const service = {
-    readsAhead,
     async readAhead(...args: unknown[]) {
       readAheadCalls.push(args);
     },
@@ -76,9 +75,9 @@ describe('closeSession', () => {
 
 describe('openAccount', () => {
   it('opens the account service of the authenticated key', async () => {
-    const service = aheadService(false).service;
+    const service = aheadService().service;
     const serviceFor = vi.fn(() => service);
-    const run = await runStep(openAccount(serviceFor, aheadAnswer), {
+    const run = await runStep(openAccount(serviceFor), {
       before: (request) => {
         request.apiKey = 'sk_test_12345678';
       },
@@ -88,15 +87,15 @@ describe('openAccount', () => {
     expect(run.response.status).toBe(NEXT_STATUS);
   });
 
-  it('goes on through the steps composed for a store that reads ahead', async () => {
-    const { service } = aheadService(true);
+  it('goes on through the steps composed for a /v1 request (its session opens first)', async () => {
+    const { service } = aheadService();
     const run = await runStep(openAccount(() => service, aheadAnswer));
     expect(run.nextCalls).toBe(0);
     expect(run.response.status).toBe(298);
   });
 
   it('goes on through the usual steps when none are composed for reading ahead', async () => {
-    const { service } = aheadService(true);
+    const { service } = aheadService();
     const run = await runStep(openAccount(() => service));
     expect(run.nextCalls).toBe(1);
   });
@@ -118,14 +117,14 @@ describe('readAhead', () => {
     expect(ahead.readAheadCalls).toEqual([[false, undefined, 'pay_1']]);
   });
 
-  it('asks nothing ahead for a read of no payment', async () => {
+  it('finds the account for a read of no payment', async () => {
     const ahead = aheadService();
     await runStep(readAhead({ post: false, paymentId: false }), {
       before: (request) => {
         request.service = ahead.service;
       },
     });
-    expect(ahead.readAheadCalls).toEqual([]);
+    expect(ahead.readAheadCalls).toEqual([[false, undefined, undefined]]);
   });
 
   it('claims a valid POST’s Idempotency-Key ahead, with its body', async () => {
@@ -168,7 +167,7 @@ describe('readAhead', () => {
     expect(ahead.readAheadCalls).toEqual([[true, undefined, undefined]]);
   });
 
-  it('asks nothing ahead for an invalid POST (its problem is answered after the faults)', async () => {
+  it('only finds the account for an invalid POST (its problem is answered after the faults)', async () => {
     for (const before of [
       (request: RequestState) => {
         request.read = { ok: false, problem: { code: 'invalid_json', detail: 'x' } };
@@ -190,7 +189,7 @@ describe('readAhead', () => {
         },
       });
       expect(run.nextCalls).toBe(1);
-      expect(ahead.readAheadCalls).toEqual([]);
+      expect(ahead.readAheadCalls).toEqual([[false, undefined, undefined]]);
     }
   });
 });

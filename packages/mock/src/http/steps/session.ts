@@ -31,8 +31,8 @@ export function closeSession(persist: () => ProblemInit | undefined): StepFactor
 }
 
 /**
- * Opens the account service of the authenticated key. On a store that reads ahead (a networked
- * one) the request goes on through `ahead`, the steps composed for it (see `readAhead`); else
+ * Opens the account service of the authenticated key. A /v1 request goes on through `ahead`, the
+ * steps composed for it (see `readAhead`: its store session opens before the faults); any other
  * through `next`.
  *
  * @example
@@ -45,16 +45,18 @@ export function openAccount(
   return (next) => (c, request) => {
     const service = serviceFor(request.apiKey);
     request.service = service;
-    if (ahead !== undefined && service.readsAhead) return ahead(c, request);
+    if (ahead !== undefined) return ahead(c, request);
     return next(c, request);
   };
 }
 
 /**
- * On a store that reads ahead, what the request's steps will ask of it, in one round trip before
- * the faults: a valid POST opens the account, claims its Idempotency-Key (only if no fault is
- * armed) and asks for room; a payment's path reads the payment. A POST's body was read and
- * checked before this step; its problems are answered after the faults (`refuseInvalid`).
+ * Opens the request's store session before the faults, asking in one go (one round trip on a
+ * networked store, at once in memory) what the request's steps will ask of the store: a valid
+ * POST opens the account, claims its Idempotency-Key (only if no fault is armed) and asks for
+ * room; a payment's path reads the payment; any other request finds the account. A POST's body
+ * was read and checked before this step; its problems are answered after the faults
+ * (`refuseInvalid`).
  *
  * @example
  * composeSteps([readBody(65_536), validateRequest(shape), readAhead(shape)], rest);
@@ -64,10 +66,10 @@ export function readAhead(shape: { post: boolean; paymentId: boolean }): StepFac
     const service = request.service;
     if (service === undefined) throw new Error('unreachable: the account is open');
     const paymentId = shape.paymentId ? (c.req.param('id') ?? '') : undefined;
-    if (!shape.post) {
-      if (paymentId !== undefined) await service.readAhead(false, undefined, paymentId);
-    } else if (request.prepared?.ok === true && request.keyError === undefined) {
+    if (shape.post && request.prepared?.ok === true && request.keyError === undefined) {
       await service.readAhead(true, idempotentRequest(request), paymentId);
+    } else {
+      await service.readAhead(false, undefined, paymentId);
     }
     return next(c, request);
   };

@@ -65,4 +65,64 @@ export function durabilityTests(common: SuiteCommon): void {
       },
     );
   });
+
+  describe('a second server on the store while the first runs', () => {
+    const titles = {
+      none: 'is a store of its own: it sees nothing of the first',
+      'one server at a time':
+        'is refused, naming why, and the first serves on; it opens once the first is closed',
+      'a fleet':
+        'answers as one sandbox with the first: a payment made on one is captured on the other, replayed on both',
+    } as const;
+    it(titles[manifest.sharing], async () => {
+      const key = newKey('sharing');
+      const first = await factory.open();
+      const opened = [first];
+      try {
+        const created = await call(first, key, 'POST', '/v1/payments', {
+          body: createBody({ capture: false }),
+          idempotencyKey: 'shared',
+        });
+        expect(created.status).toBe(201);
+        const { id } = created.body;
+        if (factory.reopen === undefined) {
+          const other = await factory.open();
+          opened.push(other);
+          expect(await paymentIds(other, key)).toEqual([]);
+          return;
+        }
+        if (manifest.sharing === 'one server at a time') {
+          await expect(factory.reopen(first)).rejects.toThrow(/in use by another sandbox/);
+          expect((await createPayment(first, key)).status).toBe('SUCCEEDED');
+          await first.close();
+          opened.shift();
+          const next = await factory.reopen(first);
+          opened.push(next);
+          expect(await paymentIds(next, key)).toHaveLength(2);
+          return;
+        }
+        const second = await factory.reopen(first);
+        opened.push(second);
+        const captured = await call(second, key, 'POST', `/v1/payments/${id}/capture`, {
+          body: {},
+          idempotencyKey: 'capture',
+        });
+        expect(captured.body).toMatchObject({ id, status: 'SUCCEEDED' });
+        const replayed = await call(first, key, 'POST', `/v1/payments/${id}/capture`, {
+          body: {},
+          idempotencyKey: 'capture',
+        });
+        expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+        expect(replayed.text).toBe(captured.text);
+        const again = await call(second, key, 'POST', '/v1/payments', {
+          body: createBody({ capture: false }),
+          idempotencyKey: 'shared',
+        });
+        expect(again.text).toBe(created.text);
+        expect(await paymentIds(second, key)).toEqual(await paymentIds(first, key));
+      } finally {
+        for (const sandbox of opened) await sandbox.close();
+      }
+    });
+  });
 }

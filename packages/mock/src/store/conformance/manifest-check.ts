@@ -28,8 +28,9 @@ function testFiles(folder: string): string[] {
 export function manifestTests(common: SuiteCommon): void {
   const { manifest, factory } = common;
   describe('the manifest', () => {
-    it('says durable exactly when the factory can open a store again', () => {
+    it('says durable exactly when the factory can open a store again, and shared only then', () => {
       expect(factory.reopen !== undefined).toBe(manifest.durable);
+      expect(manifest.sharing === 'none').toBe(!manifest.durable);
     });
 
     it('lists safety tests that exist: each title in a test file of that name under src/', () => {

@@ -23,6 +23,12 @@ export interface StoreManifest {
    */
   durable: boolean;
   /**
+   * Who may serve the store at once: each server its own store (memory), one server at a time
+   * (the data directory's lock refuses a second, in this process or another), or a fleet of
+   * servers answering as one (Valkey/Redis).
+   */
+  sharing: 'none' | 'one server at a time' | 'a fleet';
+  /**
    * The clock by which a key counts as idle (forgotten first when the sandbox is full): the
    * server's injected clock, or the store server's own time (Valkey/Redis `TIME`, the same for
    * every instance of a fleet, so a test's injected clock does not make a key idle there).
@@ -42,6 +48,7 @@ export interface StoreManifest {
 export const MEMORY_MANIFEST: StoreManifest = {
   store: 'memory',
   durable: false,
+  sharing: 'none',
   idleClock: 'server',
   unavailableWhen: 'never',
   safetyTests: [
@@ -68,6 +75,7 @@ export const MEMORY_MANIFEST: StoreManifest = {
 export const DATA_DIR_MANIFEST: StoreManifest = {
   store: 'data-dir',
   durable: true,
+  sharing: 'one server at a time',
   idleClock: 'server',
   unavailableWhen: 'disk refuses writes',
   safetyTests: [
@@ -106,6 +114,7 @@ export const DATA_DIR_MANIFEST: StoreManifest = {
 export const REDIS_MANIFEST: StoreManifest = {
   store: 'redis',
   durable: true,
+  sharing: 'a fleet',
   idleClock: 'store',
   unavailableWhen: 'server unreachable or misbehaving',
   safetyTests: [

@@ -25,7 +25,15 @@ async function transcript(sandbox: Sandbox, key: string, scenario: Scenario): Pr
   const runner: Runner = {
     sandbox,
     async send(method, path, send = {}) {
-      const answer = await call(sandbox, key, method, path, send);
+      let answer: Answer;
+      try {
+        answer = await call(sandbox, key, method, path, send);
+      } catch (error) {
+        // The drop_after_commit fault: the change is made, the connection dropped.
+        lines.push(`${method} ${path} → ${String(error)}`);
+        await sandbox.settled();
+        return { status: 0, headers: new Headers(), text: '', body: {} };
+      }
       await sandbox.settled();
       lines.push(line(`${method} ${path}`, answer).replace(REAL_TIME, '"latency_ms":<ms>'));
       return answer;
@@ -86,6 +94,10 @@ const lifecycle: Scenario = async ({ sandbox, send, note }) => {
   await send('PUT', '/_sandbox/faults', { body: { fail_next: { count: 1, status: 503 } } });
   await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'after-fault' });
   await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'after-fault' });
+  await send('PUT', '/_sandbox/faults', { body: { drop_after_commit: { count: 1 } } });
+  await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'dropped' });
+  await send('GET', '/_sandbox/faults');
+  await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'dropped' });
   await send('GET', '/v1/webhook_endpoints');
   await send('POST', '/_sandbox/reset');
   await send('GET', '/v1/payments');
@@ -135,6 +147,59 @@ const limits: Scenario = async ({ send, wait }) => {
     idempotencyKey: 'small-4',
   });
   await send('GET', '/v1/payments?limit=100');
+  // Pending payments evicted before they settle are never settled; the kept ones are, once.
+  const pending: string[] = [];
+  for (let index = 0; index < 6; index++) {
+    const made = await send('POST', '/v1/payments', {
+      body: createBody({ ...PENDING, amount: 200 + index }),
+    });
+    pending.push(made.body.id);
+  }
+  await send('GET', `/v1/payments?starting_after=${pending[0]}`);
+  await send('GET', `/v1/payments?starting_after=${pending[5]}`);
+  await send('POST', '/_sandbox/clock/advance', { body: { seconds: 10 } });
+  await send('POST', '/_sandbox/clock/advance', { body: { seconds: 10 } });
+  await send('GET', '/v1/payments?limit=100');
+  await send('GET', '/_sandbox/inspector');
+};
+
+/** Endpoints: a filter, a receiver that fails to the end of the schedule, one gone (410), the cap. */
+const webhooks: Scenario = async ({ sandbox, send, note }) => {
+  sandbox.receiverStatus = (url) =>
+    url.endsWith('/failing') ? 500 : url.endsWith('/gone') ? 410 : 200;
+  await send('POST', '/v1/webhook_endpoints', {
+    body: { url: 'https://receiver.example/failing' },
+  });
+  await send('POST', '/v1/webhook_endpoints', {
+    body: { url: 'https://receiver.example/failed-only', events: ['payment.failed'] },
+  });
+  await send('POST', '/v1/webhook_endpoints', { body: { url: 'https://receiver.example/gone' } });
+  const succeeded = await send('POST', '/v1/payments', { body: createBody() });
+  await send('POST', '/v1/payments', {
+    body: createBody({ payment_method: { type: 'token', token: 'tok_test_declined' } }),
+  });
+  await send('GET', '/v1/webhook_endpoints');
+  for (const seconds of [10, 60, 300, 1800, 3600, 7200, 14_400, 28_800, 86_400]) {
+    await send('POST', '/_sandbox/clock/advance', { body: { seconds } });
+  }
+  await send('GET', '/_sandbox/webhook_deliveries');
+  note(`(received: ${sandbox.received.map((a) => `${a.url} ${a.type} ${a.eventId}`).join(', ')})`);
+  const [first] = sandbox.received;
+  await send('POST', `/_sandbox/events/${first?.eventId}/redeliver`);
+  await send('GET', `/_sandbox/webhook_deliveries?event_id=${first?.eventId}`);
+  for (let index = 0; index < 14; index++) {
+    await send('POST', '/v1/webhook_endpoints', {
+      body: { url: `https://receiver.example/n${index}` },
+    });
+  }
+  const listed = await send('GET', '/v1/webhook_endpoints');
+  await send('DELETE', `/v1/webhook_endpoints/${listed.body.data[0].id}`);
+  await send('DELETE', `/v1/webhook_endpoints/${listed.body.data[0].id}`);
+  await send('POST', '/v1/webhook_endpoints', { body: { url: 'https://receiver.example/last' } });
+  await send('GET', '/v1/webhook_endpoints');
+  await send('POST', `/v1/payments/${succeeded.body.id}/refunds`, { body: { amount: 1000 } });
+  note(`(received: ${sandbox.received.length} attempts)`);
+  await send('GET', '/_sandbox/inspector');
 };
 
 const SCENARIOS: Array<[string, SandboxOptions, Scenario]> = [
@@ -147,6 +212,11 @@ const SCENARIOS: Array<[string, SandboxOptions, Scenario]> = [
     'a key over its byte budget and its count, replays expiring on either clock',
     { maxPaymentsPerKey: 4, idempotencyTtlSeconds: 60, limits: { keyMemoryBudgetBytes: 16_384 } },
     limits,
+  ],
+  [
+    'webhooks: a filter, retries to the end, a gone endpoint, a redelivery, the cap of 16',
+    {},
+    webhooks,
   ],
 ];
 

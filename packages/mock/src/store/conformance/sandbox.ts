@@ -30,8 +30,8 @@ export interface Sandbox {
   readonly clock: TestClock;
   /** Every webhook attempt made so far, oldest first. */
   readonly received: ReceivedAttempt[];
-  /** The status the receiver answers (200 by default). */
-  receiverStatus: number;
+  /** The status the receiver answers (200 by default), or the status of each URL. */
+  receiverStatus: number | ((url: string) => number);
   /**
    * Resolves once no webhook attempt is due now and the inspector's records of the requests
    * answered so far are stored (a networked store writes them after the answer).
@@ -82,10 +82,7 @@ export async function openSandbox(
     },
   };
   const received: ReceivedAttempt[] = [];
-  const sandbox = {
-    received,
-    receiverStatus: 200,
-  } as { received: ReceivedAttempt[]; receiverStatus: number };
+  const sandbox: Pick<Sandbox, 'received' | 'receiverStatus'> = { received, receiverStatus: 200 };
   const runtime = createRuntime({
     seed: SUITE_SEED,
     ...options,
@@ -95,7 +92,9 @@ export async function openSandbox(
       const body = String(init.body);
       const event = JSON.parse(body) as { id: string; type: string };
       received.push({ url, eventId: event.id, type: event.type, body });
-      return new Response('ok', { status: sandbox.receiverStatus });
+      const { receiverStatus } = sandbox;
+      const status = typeof receiverStatus === 'number' ? receiverStatus : receiverStatus(url);
+      return new Response(`answered ${status}`, { status });
     },
   });
   const mock = mockServerOf(runtime);

@@ -2,9 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StoreLimits } from '../limits.js';
+import { NO_CLAIM, ReadSession } from '../read-session.js';
 import type { RecordChecks } from '../record-checks.js';
 import type { IdempotencyRecord, StoredPayment } from '../records.js';
-import type { AccountStore, OpenAhead, OpenClaim, SandboxStore } from '../store.js';
+import type { AccountStore, OpenClaim, SandboxStore, SessionAsk, StoreSession } from '../store.js';
 import { withStoreBudget } from './budget.js';
 import type { RedisContext } from './context.js';
 import { StoreFormatError, StoreReplyError, StoreUnavailableError } from './errors.js';
@@ -264,7 +265,7 @@ export class RedisStore implements SandboxStore {
     serverNow: number,
     makeRecord: ((accountNow: number) => IdempotencyRecord) | undefined,
     paymentId: string | undefined,
-  ): Promise<OpenAhead & { account: RedisAccount }> {
+  ): Promise<{ account: RedisAccount; claim: OpenClaim; payment: StoredPayment | undefined }> {
     const hash = accountHash(apiKey);
     let record: IdempotencyRecord | undefined;
     let claiming: ScriptArguments['psm_open']['claiming'];
@@ -303,6 +304,47 @@ export class RedisStore implements SandboxStore {
     }
     const account = this.handle(hash, state as AccountState);
     return { account, payment: account.decodePayments(state, ACCOUNT_STATE_LENGTH)[0] };
+  }
+
+  /**
+   * A request's session in one round trip: a write opens the account with `openAhead` (claiming
+   * the Idempotency-Key, reading the payment) and asks `admit` in the same tick (sent together);
+   * a read of a payment is `findWithPayment`; any other read, `find`.
+   */
+  async session(apiKey: string, ask: SessionAsk): Promise<StoreSession> {
+    const { paymentId } = ask;
+    if (ask.write) {
+      const opening = this.openAhead(apiKey, ask.serverNow, ask.claim, paymentId);
+      const admitted = this.admit();
+      // Awaited only if the request gets to its capacity check (not on a replay).
+      admitted.catch(() => {});
+      const { account, claim, payment } = await opening;
+      const { settlesNext } = account;
+      return new ReadSession({
+        account,
+        claim,
+        paymentId,
+        payment,
+        settlesNext,
+        admit: () => admitted,
+      });
+    }
+    const admit = () => this.admit();
+    if (paymentId !== undefined) {
+      const { account, payment } = await this.findWithPayment(apiKey, paymentId);
+      const settlesNext = account?.settlesNext;
+      return new ReadSession({ account, claim: NO_CLAIM, paymentId, payment, settlesNext, admit });
+    }
+    const account = await this.find(apiKey);
+    const settlesNext = account?.settlesNext;
+    return new ReadSession({
+      account,
+      claim: NO_CLAIM,
+      paymentId,
+      payment: undefined,
+      settlesNext,
+      admit,
+    });
   }
 
   /** The one handle of a key, up to date with `state`; a handle of an older generation is closed. */

@@ -228,6 +228,10 @@ export class ScriptRunner {
         if (!isNoScript(error)) throw error;
         // The server lost it (restart, SCRIPT FLUSH, failover): nothing ran; load it, retry once.
         this.reloads++;
+        this.tell(
+          'reload',
+          `store: ${this.where}: the server no longer held the script ${script.name} (restarted, flushed or failed over?): it is loaded again`,
+        );
         return this.loadScript(script.name).then(run);
       })
       .then((reply) => {
