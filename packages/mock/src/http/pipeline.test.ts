@@ -18,21 +18,19 @@ afterEach(() => {
   runtime = undefined;
 });
 
-/**
- * A mock on the memory store; `ahead` makes its account services say they read ahead (as the
- * Valkey/Redis store's do), recording what they are asked ahead instead of asking a store.
- */
-function serve(ahead = false): { mock: MockServer; service: AccountService; asked: unknown[][] } {
+/** A mock on the memory store, recording what each request's store session is asked to read. */
+function serve(): { mock: MockServer; service: AccountService; asked: unknown[][] } {
   const built = createRuntime({ clock: manualClock() });
   runtime = built;
   const asked: unknown[][] = [];
   const real = built.serviceFor.bind(built);
   built.serviceFor = (apiKey) => {
     const service = real(apiKey);
-    if (ahead) {
-      Object.defineProperty(service, 'readsAhead', { value: true, configurable: true });
-      service.readAhead = async (...args) => void asked.push(args);
-    }
+    const open = service.readAhead.bind(service);
+    service.readAhead = (...args) => {
+      asked.push(args);
+      return open(...args);
+    };
     return service;
   };
   return { mock: mockServerOf(built), service: built.serviceFor(key), asked };
@@ -42,79 +40,77 @@ async function code(response: Response): Promise<string> {
   return ((await response.json()) as { code: string }).code;
 }
 
-for (const ahead of [false, true]) {
-  describe(`the order of the steps (${ahead ? 'a store that reads ahead' : 'the memory store'})`, () => {
-    it('authenticates before the faults, the id, the body and its check', async () => {
-      const { mock, service } = serve(ahead);
-      await service.faults.set({ fail_next: { count: 1, status: 503 } });
-      const unauthenticated = await mock.fetch('/v1/payments/%00/capture', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"amount":',
-      });
-      expect(unauthenticated.status).toBe(401);
-      expect((await service.faults.get()).fail_next?.count).toBe(1);
+describe('the order of the steps', () => {
+  it('authenticates before the faults, the id, the body and its check', async () => {
+    const { mock, service } = serve();
+    await service.faults.set({ fail_next: { count: 1, status: 503 } });
+    const unauthenticated = await mock.fetch('/v1/payments/%00/capture', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"amount":',
     });
-
-    it('answers an id of no possible form before the faults', async () => {
-      const { mock, service } = serve(ahead);
-      await service.faults.set({ fail_next: { count: 1, status: 503 } });
-      const response = await mock.fetch(`/v1/payments/${'p'.repeat(300)}`, { headers });
-      expect(response.status).toBe(404);
-      expect((await service.faults.get()).fail_next?.count).toBe(1);
-    });
-
-    it('answers the faults before the body’s problems, recording no body', async () => {
-      const { mock, service } = serve(ahead);
-      await service.faults.set({ fail_next: { count: 1, status: 503 } });
-      const init = { method: 'POST', headers, body: '{"amount":' };
-      const failed = await mock.fetch('/v1/payments', init);
-      expect(failed.status).toBe(503);
-      const refused = await mock.fetch('/v1/payments', init);
-      expect(refused.status).toBe(400);
-      expect(await code(refused)).toBe('invalid_json');
-      const { requests } = await service.inspector.get();
-      expect(requests.map((request) => [request.status, request.request_body])).toEqual([
-        [400, '{"amount":'],
-        [503, null],
-      ]);
-    });
-
-    it('lists a bad Idempotency-Key header with the body’s problems, first', async () => {
-      const { mock } = serve(ahead);
-      const response = await mock.fetch('/v1/payments', {
-        method: 'POST',
-        headers: { ...headers, 'idempotency-key': '' },
-        body: JSON.stringify({ amount: 1000 }),
-      });
-      expect(response.status).toBe(400);
-      const problem = (await response.json()) as { errors: { param: string }[] };
-      expect(problem.errors[0]?.param).toBe('Idempotency-Key');
-      expect(problem.errors.length).toBeGreaterThan(1);
-    });
-
-    it('reads the body once and serves a create, its replay and a retrieve', async () => {
-      const { mock } = serve(ahead);
-      const init = {
-        method: 'POST',
-        headers: { ...headers, 'idempotency-key': 'k1' },
-        body: payment,
-      };
-      const created = await mock.fetch('/v1/payments', init);
-      expect(created.status).toBe(201);
-      const { id } = (await created.json()) as { id: string };
-      const replayed = await mock.fetch('/v1/payments', init);
-      expect(replayed.status).toBe(201);
-      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-      const retrieved = await mock.fetch(`/v1/payments/${id}`, { headers });
-      expect(retrieved.status).toBe(200);
-    });
+    expect(unauthenticated.status).toBe(401);
+    expect((await service.faults.get()).fail_next?.count).toBe(1);
   });
-}
 
-describe('reading ahead', () => {
+  it('answers an id of no possible form before the faults', async () => {
+    const { mock, service } = serve();
+    await service.faults.set({ fail_next: { count: 1, status: 503 } });
+    const response = await mock.fetch(`/v1/payments/${'p'.repeat(300)}`, { headers });
+    expect(response.status).toBe(404);
+    expect((await service.faults.get()).fail_next?.count).toBe(1);
+  });
+
+  it('answers the faults before the body’s problems, recording no body', async () => {
+    const { mock, service } = serve();
+    await service.faults.set({ fail_next: { count: 1, status: 503 } });
+    const init = { method: 'POST', headers, body: '{"amount":' };
+    const failed = await mock.fetch('/v1/payments', init);
+    expect(failed.status).toBe(503);
+    const refused = await mock.fetch('/v1/payments', init);
+    expect(refused.status).toBe(400);
+    expect(await code(refused)).toBe('invalid_json');
+    const { requests } = await service.inspector.get();
+    expect(requests.map((request) => [request.status, request.request_body])).toEqual([
+      [400, '{"amount":'],
+      [503, null],
+    ]);
+  });
+
+  it('lists a bad Idempotency-Key header with the body’s problems, first', async () => {
+    const { mock } = serve();
+    const response = await mock.fetch('/v1/payments', {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': '' },
+      body: JSON.stringify({ amount: 1000 }),
+    });
+    expect(response.status).toBe(400);
+    const problem = (await response.json()) as { errors: { param: string }[] };
+    expect(problem.errors[0]?.param).toBe('Idempotency-Key');
+    expect(problem.errors.length).toBeGreaterThan(1);
+  });
+
+  it('reads the body once and serves a create, its replay and a retrieve', async () => {
+    const { mock } = serve();
+    const init = {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': 'k1' },
+      body: payment,
+    };
+    const created = await mock.fetch('/v1/payments', init);
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const replayed = await mock.fetch('/v1/payments', init);
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    const retrieved = await mock.fetch(`/v1/payments/${id}`, { headers });
+    expect(retrieved.status).toBe(200);
+  });
+});
+
+describe('the store session', () => {
   it('asks a valid POST’s key and room ahead, once, before the faults', async () => {
-    const { mock, service, asked } = serve(true);
+    const { mock, service, asked } = serve();
     await service.faults.set({ fail_next: { count: 1, status: 503 } });
     const response = await mock.fetch('/v1/payments', {
       method: 'POST',
@@ -136,28 +132,32 @@ describe('reading ahead', () => {
     ]);
   });
 
-  it('asks nothing ahead for a POST it will refuse', async () => {
-    const { mock, asked } = serve(true);
+  it('only finds the account for a POST it will refuse (nothing claimed)', async () => {
+    const { mock, asked } = serve();
     const response = await mock.fetch('/v1/payments', {
       method: 'POST',
-      headers,
+      headers: { ...headers, 'idempotency-key': 'k1' },
       body: JSON.stringify({ amount: -1 }),
     });
     expect(response.status).toBe(400);
-    expect(asked).toEqual([]);
+    expect(asked).toEqual([[false, undefined, undefined]]);
   });
 
-  it('reads a payment’s path ahead, and nothing for a sandbox control', async () => {
-    const { mock, asked } = serve(true);
+  it('reads a payment’s path with the account, and opens no session for a sandbox control', async () => {
+    const { mock, asked } = serve();
     expect((await mock.fetch('/v1/payments/pay_missing', { headers })).status).toBe(404);
     expect((await mock.fetch('/_sandbox/faults', { headers })).status).toBe(200);
     expect((await mock.fetch('/v1/payments', { headers })).status).toBe(200);
-    expect(asked).toEqual([[false, undefined, 'pay_missing']]);
+    expect(asked).toEqual([
+      [false, undefined, 'pay_missing'],
+      [false, undefined, undefined],
+    ]);
   });
 
-  it('is not asked of the memory store', async () => {
-    const { mock, asked } = serve(false);
-    await mock.fetch('/v1/payments', { method: 'POST', headers, body: payment });
+  it('opens none before auth or the path’s id answer', async () => {
+    const { mock, asked } = serve();
+    expect((await mock.fetch('/v1/payments', { method: 'POST', body: payment })).status).toBe(401);
+    expect((await mock.fetch('/v1/payments/%00', { headers })).status).toBe(404);
     expect(asked).toEqual([]);
   });
 });
