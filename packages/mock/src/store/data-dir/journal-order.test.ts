@@ -22,8 +22,11 @@ async function scenario(): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'psm-order-'));
   directories.push(dataDir);
   const clock = manualClock();
-  const statuses = [500, 410, 204, 500];
-  const webhookFetch = async () => new Response('ok', { status: statuses.shift() ?? 204 });
+  const statuses = [500, 410, 204];
+  const webhookFetch = async () => {
+    const status = statuses.shift() ?? 500;
+    return new Response(status === 204 ? null : 'ok', { status });
+  };
   const journals: string[] = [];
   const open = () => {
     const runtime = createRuntime({
@@ -31,7 +34,7 @@ async function scenario(): Promise<string[]> {
       clock,
       seed: 7,
       webhookFetch,
-      maxPaymentsPerKey: 3,
+      maxPaymentsPerKey: 4,
       idempotencyTtlSeconds: 120,
       settlementDelaySeconds: 5,
       logger: () => {},
@@ -62,13 +65,13 @@ async function scenario(): Promise<string[]> {
 
   const first = open();
   const { call } = first;
-  const endpoint = await call('POST', '/v1/webhook_endpoints', KEY_A, {
-    url: 'http://shop.test/hooks',
-  });
-  await call('POST', '/v1/webhook_endpoints', KEY_A, {
-    url: 'http://shop.test/other',
-    events: ['payment.failed'],
-  });
+  // One delivery in flight at a time (each call's deliveries settle before the next call): the
+  // steps the journal groups do not depend on how the deliveries interleave.
+  const settled = async <T>(answer: Promise<T>): Promise<T> => {
+    const result = await answer;
+    await first.mock.webhooksSettled();
+    return result;
+  };
   const ids: string[] = [];
   for (let index = 0; index < 5; index++) {
     const created = await call(
@@ -88,13 +91,6 @@ async function scenario(): Promise<string[]> {
     currency: 'KZT',
     payment_method: card('tok_test_pending'),
   });
-  await call(
-    'POST',
-    '/v1/payments',
-    KEY_A,
-    { amount: 8, currency: 'KZT', payment_method: card('tok_test_insufficient_funds') },
-    'declined',
-  );
   await call('PUT', '/_sandbox/faults', KEY_A, { fail_next: { count: 1, status: 503 } });
   await call(
     'POST',
@@ -111,18 +107,43 @@ async function scenario(): Promise<string[]> {
     { amount: 10, currency: 'KZT', payment_method: card() },
     'dropped',
   ).catch(() => undefined);
-  await call('POST', '/_sandbox/clock/advance', KEY_A, { seconds: 30 });
-  await call('GET', '/v1/payments', KEY_A);
-  await first.mock.webhooksSettled();
-  clock.advance(60_000);
-  await call('GET', '/v1/payments', KEY_A);
-  await first.mock.webhooksSettled();
+  const endpoint = await call('POST', '/v1/webhook_endpoints', KEY_A, {
+    url: 'http://shop.test/hooks',
+  });
+  await call('POST', '/v1/webhook_endpoints', KEY_A, {
+    url: 'http://shop.test/failed',
+    events: ['payment.failed'],
+  });
+  // Answered 500: a retry is queued; answered 410 when it comes: the endpoint is disabled.
+  await settled(
+    call(
+      'POST',
+      '/v1/payments',
+      KEY_A,
+      { amount: 11, currency: 'KZT', payment_method: card() },
+      'delivered',
+    ),
+  );
+  clock.advance(10_000);
+  await settled(call('GET', '/v1/payments', KEY_A));
+  await settled(call('POST', '/_sandbox/clock/advance', KEY_A, { seconds: 30 }));
+  await settled(call('GET', '/v1/payments', KEY_A));
+  // Answered 204, at the endpoint of failed payments only.
+  await settled(
+    call(
+      'POST',
+      '/v1/payments',
+      KEY_A,
+      { amount: 8, currency: 'KZT', payment_method: card('tok_test_insufficient_funds') },
+      'declined',
+    ),
+  );
   await call('DELETE', `/v1/webhook_endpoints/${endpoint.body.id}`, KEY_A);
   await call(
     'POST',
     '/v1/payments',
     KEY_B,
-    { amount: 11, currency: 'KZT', payment_method: card() },
+    { amount: 12, currency: 'KZT', payment_method: card() },
     'b-1',
   );
   await call('POST', '/_sandbox/reset', KEY_B);
@@ -130,11 +151,11 @@ async function scenario(): Promise<string[]> {
     'POST',
     '/v1/payments',
     KEY_B,
-    { amount: 12, currency: 'KZT', payment_method: card() },
+    { amount: 13, currency: 'KZT', payment_method: card() },
     'b-2',
   );
   clock.advance(200_000);
-  await call('GET', '/v1/payments', KEY_A);
+  await settled(call('GET', '/v1/payments', KEY_A));
   await call('GET', '/v1/payments', KEY_B);
   const directory = first.runtime.dataDirectory as DataDirectory;
   directory.flush();
@@ -145,8 +166,8 @@ async function scenario(): Promise<string[]> {
 
   // After a restart: the replayed keys are claimed by their API keys, then changed again.
   const second = open();
-  const settled = await second.call('GET', `/v1/payments/${pending.body.id}`, KEY_A);
-  expect(settled.body.status).toBe('SUCCEEDED');
+  const read = await second.call('GET', `/v1/payments/${pending.body.id}`, KEY_A);
+  expect(read.body.status).toBe('SUCCEEDED');
   await second.call(
     'POST',
     '/v1/payments',
@@ -154,7 +175,10 @@ async function scenario(): Promise<string[]> {
     { amount: 13, currency: 'KZT', payment_method: card() },
     'after',
   );
-  await second.call('POST', '/_sandbox/reset', KEY_B);
+  // A reset before any other request of the key: the key's data read back is deleted too.
+  const reset = await second.call('POST', '/_sandbox/reset', KEY_B);
+  expect(reset.body).toMatchObject({ deleted_payments: 1 });
+  expect((await second.call('GET', '/v1/payments', KEY_B)).body.data).toEqual([]);
   await second.mock.webhooksSettled();
   const again = second.runtime.dataDirectory as DataDirectory;
   again.flush();
