@@ -22,9 +22,13 @@ async function scenario(): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'psm-order-'));
   directories.push(dataDir);
   const clock = manualClock();
-  const statuses = [500, 410, 204];
-  const webhookFetch = async () => {
-    const status = statuses.shift() ?? 500;
+  // Each address answers by how often it was called, whatever the order the attempts come in.
+  const answers: Record<string, number[]> = {
+    'http://shop.test/hooks': [500, 410],
+    'http://shop.test/failed': [204],
+  };
+  const webhookFetch = async (url: string) => {
+    const status = answers[url]?.shift() ?? 500;
     return new Response(status === 204 ? null : 'ok', { status });
   };
   const journals: string[] = [];
