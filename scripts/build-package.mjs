@@ -31,11 +31,14 @@ const packageDir = process.cwd();
 const typeProjects = values['no-types'] ? [] : (values.types ?? ['tsconfig.build.json']);
 const sourcemap = !values['no-sourcemap'];
 
+/** Folders of tests only, wherever they are: test support, and the mock's store conformance suite. */
+const TEST_FOLDERS = new Set(['test-support', 'conformance']);
+
 /** The library's modules: every .ts under src/ but tests, test support and declaration files. */
 function librarySources(directory = 'src') {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = `${directory}/${entry.name}`;
-    if (entry.isDirectory()) return entry.name === 'test-support' ? [] : librarySources(path);
+    if (entry.isDirectory()) return TEST_FOLDERS.has(entry.name) ? [] : librarySources(path);
     const module = path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.endsWith('.test.ts');
     return module ? [path] : [];
   });

@@ -1,4 +1,5 @@
-// Vitest configuration of the package tests: the tarballs are packed once, before every test file; three files at a time, longest first (each mostly waits on npm, tsc and child processes: 305 s one after another on two cores, 127 s three at a time).
+// Vitest configuration of the package tests: the tarballs are packed once, before every test file; three files at a time, longest first (each mostly waits on npm, tsc and child processes: 305 s one after another on two cores, 127 s three at a time). The files share worker threads and their module graph (no isolation:
+// a fork and its imports per file are work no test needs); tests must not leave global state behind.
 import { defineConfig } from 'vitest/config';
 import { LongestFirst } from './src/longest-first.js';
 
@@ -6,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     globalSetup: ['./src/global-setup.ts'],
+    pool: 'threads',
+    isolate: false,
     maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
     testTimeout: 300_000,

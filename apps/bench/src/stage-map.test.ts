@@ -93,8 +93,9 @@ describe('the stage map', () => {
   });
 
   it('gives a function its own stage over its module’s', () => {
-    expect(mockFrameStage('http/pipeline', 'withKey')).toBe('idempotency');
-    expect(mockFrameStage('http/pipeline', '')).toBe('http');
+    expect(mockFrameStage('http/exchange', 'answerWith')).toBe('serialization');
+    expect(mockFrameStage('http/exchange', '')).toBe('observation');
+    expect(mockFrameStage('http/steps/idempotency', 'f')).toBe('idempotency');
     expect(mockFrameStage('store/memory/account', 'claimIdempotencyKey')).toBe('idempotency');
     expect(mockFrameStage('store/memory/account', 'insertPayment')).toBe('operation');
     expect(mockFrameStage('no/such-module', 'f')).toBeUndefined();

@@ -55,11 +55,18 @@ export async function freshProject(packages: string[]): Promise<string> {
 /** A TypeScript module resolution a merchant's project may use. */
 export type Resolution = 'node16' | 'nodenext' | 'bundler';
 
-/** A strict tsconfig without any `@types` package, for one module resolution, checking `files`. */
+/**
+ * A strict tsconfig without any `@types` package, for one module resolution, checking `files`.
+ * Every declaration file is checked (no `skipLibCheck`: the kit's and its dependencies', as a
+ * merchant's strict project checks them) except TypeScript's own `lib` files
+ * (`skipDefaultLibCheck`: lib.dom.d.ts alone took 4.5 of a check's 26 s; each check 12.7-13.8 ->
+ * 10.0-11.6 CPU-s).
+ */
 export function strictTsconfig(module: Resolution, files: string[] = ['smoke.ts']): string {
   const compilerOptions = {
     strict: true,
     noEmit: true,
+    skipDefaultLibCheck: true,
     types: [],
     target: 'ES2022',
     module: module === 'bundler' ? 'preserve' : module,

@@ -1,6 +1,9 @@
 // Two `npx payment-service-mock --redis-url` from the packed tarballs, on one redis-server: ioredis installs with the mock and the instances answer as one sandbox.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { waitForUrl } from './cli-sandbox.js';
 import { toolPath } from './pack.js';
@@ -37,6 +40,7 @@ function started(child: ChildProcess, ready: RegExp): Promise<() => string> {
 describe('npx payment-service-mock --redis-url from the packed tarballs', () => {
   let project: string;
   let redis: ChildProcess;
+  let redisPort: number;
   const instances: Array<{ child: ChildProcess; url: string; output: () => string }> = [];
   const key = 'sk_test_tarball_fleet_0001';
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -44,6 +48,7 @@ describe('npx payment-service-mock --redis-url from the packed tarballs', () => 
   beforeAll(async () => {
     project = await sharedProject('kit', inject('tarballs'));
     const port = await freePort();
+    redisPort = port;
     redis = spawn(
       REDIS_SERVER,
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -118,4 +123,55 @@ describe('npx payment-service-mock --redis-url from the packed tarballs', () => 
     expect(captured.status).toBe(200);
     expect(((await captured.json()) as { status: string }).status).toBe('SUCCEEDED');
   });
+
+  // The store's Lua ships inside the modules (generated from the .lua sources at build): both
+  // builds of the tarball load it into the server, and load it again once the server lost it.
+  it.each([
+    [
+      'CommonJS',
+      'cjs',
+      "const { startMockServer } = require('@payment-service/mock/node');\nconst Redis = require('ioredis');",
+    ],
+    [
+      'ESM',
+      'mjs',
+      "import { startMockServer } from '@payment-service/mock/node';\nimport Redis from 'ioredis';",
+    ],
+  ])(
+    "%s: runs the store's scripts from the tarball, and loads them again after SCRIPT FLUSH",
+    async (_, extension, imports) => {
+      const file = join(project, `redis-scripts-probe.${extension}`);
+      await writeFile(
+        file,
+        `${imports}
+const url = 'redis://127.0.0.1:${redisPort}';
+const key = { authorization: 'Bearer sk_test_tarball_scripts_${extension}', 'content-type': 'application/json' };
+async function main() {
+  const admin = new Redis(url);
+  const cached = async () => Number(/number_of_cached_scripts:(\\d+)/.exec(await admin.info('memory'))[1]);
+  await admin.script('FLUSH');
+  const server = await startMockServer({ port: 0, redisUrl: url, redisPrefix: 'probe-${extension}:' });
+  const loaded = await cached();
+  const created = await fetch(server.url + '/v1/payments', { method: 'POST', headers: key, body: JSON.stringify({ amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_success' } }) });
+  const { id } = await created.json();
+  await admin.script('FLUSH');
+  const flushed = await cached();
+  const retrieved = await fetch(server.url + '/v1/payments/' + id, { headers: key });
+  const again = await retrieved.json();
+  console.log(JSON.stringify({ loaded, created: created.status, flushed, retrieved: retrieved.status, same: again.id === id, reloaded: await cached() }));
+  await server.close();
+  await admin.quit();
+}
+main().catch((error) => { console.error(error); process.exit(1); });
+`,
+      );
+      const { stdout } = await promisify(execFile)(process.execPath, [file], { cwd: project });
+      const probe = JSON.parse(stdout.trim().split('\n').pop() as string);
+      // Every script loaded at start; none left after the flush; the retrieve's loaded again.
+      expect(probe.loaded).toBeGreaterThanOrEqual(30);
+      expect(probe).toMatchObject({ created: 201, flushed: 0, retrieved: 200, same: true });
+      expect(probe.reloaded).toBeGreaterThanOrEqual(1);
+      expect(probe.reloaded).toBeLessThan(probe.loaded);
+    },
+  );
 });

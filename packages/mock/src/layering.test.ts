@@ -24,10 +24,13 @@ function layerOf(path: string): { layer: number; name: string } {
   return { layer: 0, name: 'entry' }; // app/, cli/, server/, console/, testing/ and the package entries
 }
 
+const TEST_FOLDERS = new Set(['test-support', 'conformance']);
+
 function sources(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name);
-    if (entry.isDirectory()) return entry.name === 'test-support' ? [] : sources(path);
+    // Test-only folders (test support, the store conformance suite) drive the whole server.
+    if (entry.isDirectory()) return TEST_FOLDERS.has(entry.name) ? [] : sources(path);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
   });
 }

@@ -120,7 +120,6 @@ describe('an endless body', () => {
         response.write('{"id":"pay_1"');
         writeForever(response, ' ', 20);
       });
-      const started = Date.now();
       const error = await clientOf(server, fetchOption ? { fetch: fetchOption } : {})
         .payments.retrieve('pay_1', { timeout: 300, maxRetries: 0 })
         .catch((caught: unknown) => caught);
@@ -128,8 +127,10 @@ describe('an endless body', () => {
       expect((error as Error).message).toBe(
         'timeout: no complete response within 300 ms (attempt 1); the timeout option sets the limit',
       );
-      expect(Date.now() - started).toBeLessThan(3_000);
     },
+    // The server trickles forever: a read the timeout did not stop never settles, and fails here
+    // (an explicit bound, where a 3 s upper bound on the wall clock could fail on a loaded machine).
+    30_000,
   );
 });
 

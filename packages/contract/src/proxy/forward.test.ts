@@ -35,12 +35,26 @@ async function serve(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
+/** Told of every exchange a proxy of `proxyTo` hands on. */
+const handed = new EventTarget();
+
+/**
+ * Resolves once `captured` holds `count` exchanges: the proxy hands one on after the answer has
+ * ended, so a test that has read the answer waits for this (not for a guessed number of ms).
+ */
+async function handedOn(captured: CapturedExchange[], count = 1): Promise<void> {
+  while (captured.length < count) {
+    await new Promise((resolve) => handed.addEventListener('exchange', resolve, { once: true }));
+  }
+}
+
 async function proxyTo(target: string, captured: CapturedExchange[] = [], maxBodyBytes?: number) {
   const proxy = await startForwardingProxy({
     target,
     onExchange: (exchange) => {
       captured.push(exchange);
       exchange.release();
+      handed.dispatchEvent(new Event('exchange'));
     },
     ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
   });
@@ -88,7 +102,7 @@ describe('the forwarding proxy', () => {
       rest += new TextDecoder().decode(value);
     }
     expect(rest).toBe('second');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await handedOn(captured);
     expect(captured[0]?.responseBody.toString()).toBe('first;second');
   });
 
@@ -335,7 +349,7 @@ describe('the forwarding proxy', () => {
       body: 'x'.repeat(100_000),
     });
     expect(await answer.text()).toBe('100000');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await handedOn(captured);
     expect(captured[0]?.requestBytes).toBe(100_000);
     expect(captured[0]?.requestBody.byteLength).toBe(1024);
     expect(proxy.bufferedBytes).toBe(0);
@@ -349,7 +363,7 @@ describe('the forwarding proxy', () => {
     const proxy = await proxyTo(url, captured);
     const answer = await fetch(`${proxy.url}/v1/payments`);
     expect(answer.status).toBe(502);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await handedOn(captured);
     expect(captured[0]?.noAnswer).toBe('ECONNREFUSED');
   });
 });

@@ -12,7 +12,6 @@ import {
   settleDuePayments,
 } from '../service/account-service.js';
 import { PendingWrites } from '../service/pending-writes.js';
-import { ServiceCache } from '../service/service-cache.js';
 import { seededRandom, systemRandom } from '../shared/ids.js';
 import type { ProblemInit } from '../shared/problems.js';
 import { maskSecrets } from '../shared/secrets.js';
@@ -30,7 +29,7 @@ import { OpeningStore } from '../store/opening-store.js';
 import { outsideStoreBudget } from '../store/redis/budget.js';
 import { StoreFormatError } from '../store/redis/errors.js';
 import { openRedisStore } from '../store/redis/open.js';
-import { RedisStore } from '../store/redis/redis-store.js';
+import type { RedisStore } from '../store/redis/redis-store.js';
 import type { SandboxStore } from '../store/store.js';
 import { createDefaultEndpoint } from '../webhooks/default-endpoint.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -136,7 +135,6 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     keyMemoryBudgetBytes: resolved.limits.keyMemoryBudgetBytes,
     idleMs: IDLE_ACCOUNT_MS,
   };
-  const store = new MemoryStore(storeLimits, { log: resolved.logger, journal: dataDirectory });
   const tokens = createTokenTable(resolved.extraTokens);
   const validators = createSchemaValidators<
     components['schemas'],
@@ -153,8 +151,11 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     tokens,
     webhookPolicy: resolved.webhookPolicy,
   });
-  // On Valkey/Redis the memory store stays empty: every call goes to the shared store once open.
+  // On Valkey/Redis every call goes to the shared store once open; else the memory store (journaled
+  // to the data directory when there is one).
   const { redisUrl } = resolved;
+  /** The Valkey/Redis store once open (its due index is polled; it is closed with the runtime). */
+  let fleet: RedisStore | undefined;
   const redis =
     redisUrl === undefined
       ? undefined
@@ -167,16 +168,27 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
               checks,
               // Never silenced either: without a logger (--quiet) a process warning, on stderr.
               log: resolved.logger ?? ((line) => process.emitWarning(line, DATA_DIRECTORY_WARNING)),
-            }).then((opened) => opened.store),
+            }).then((opened) => {
+              fleet = opened.store;
+              return opened.store;
+            }),
           // Another format under the prefix stays refused; an unreachable store is tried again.
           (error) => !(error instanceof StoreFormatError),
         );
+  let memory: MemoryStore | undefined;
+  let store: SandboxStore;
+  if (redis === undefined) {
+    memory = new MemoryStore(storeLimits, { log: resolved.logger, journal: dataDirectory });
+    store = hooks.seam?.(memory) ?? memory;
+  } else {
+    store = redis;
+  }
   const defaultEndpoint =
     resolved.webhookUrl === undefined
       ? undefined
       : createDefaultEndpoint(resolved.webhookUrl, resolved.webhookSecret, resolved.clock.now());
   const sandbox: SandboxState = {
-    store: redis ?? hooks.seam?.(store) ?? store,
+    store,
     tokens,
     clock: resolved.clock,
     settlementDelayMs: resolved.settlementDelaySeconds * 1000,
@@ -187,7 +199,6 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     random,
     pendingRecords: new PendingWrites(),
   };
-  const services = new ServiceCache(sandbox);
   const { webhookFetch } = resolved;
   const webhooks = new WebhookDispatcher({
     clock: resolved.clock,
@@ -207,18 +218,19 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
   });
   /** Whether the last persist() was refused by the disk. */
   let refusing = false;
-  if (dataDirectory !== undefined) {
+  if (dataDirectory !== undefined && memory !== undefined) {
+    const replayed = memory;
     try {
-      store.sweep(resolved.clock.now());
+      replayed.sweep(resolved.clock.now());
       const watched = replayJournal(
-        store,
+        replayed,
         (apply) => dataDirectory.replay(apply),
         defaultEndpoint,
         checks,
       );
       dataDirectory.attach({
-        liveBytes: () => store.stats().bytes,
-        dump: () => dumpStore(store),
+        liveBytes: () => replayed.stats().bytes,
+        dump: () => dumpStore(replayed),
       });
       // What fell due while the sandbox was down (deliveries, settlements) goes out now.
       for (const account of watched) webhooks.wake(account);
@@ -234,8 +246,8 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
   if (redis !== undefined) {
     let polling = false;
     duePoll = setInterval(() => {
-      const opened = redis.current;
-      if (polling || !(opened instanceof RedisStore)) return;
+      const opened = fleet;
+      if (polling || opened === undefined) return;
       polling = true;
       opened
         .dueAccounts(resolved.clock.now())
@@ -283,9 +295,8 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     },
     serviceFor(apiKey) {
       sandbox.store.sweep(resolved.clock.now());
-      // On Valkey/Redis each read of the account is a round trip: a request reads it once.
-      if (redis !== undefined) return new AccountService(sandbox, apiKey, true);
-      return services.get(apiKey);
+      // One per request: it holds the request's store session.
+      return new AccountService(sandbox, apiKey);
     },
     async deliver(events) {
       // Delivery runs after a change was committed: its failure is logged, never answered.
@@ -322,8 +333,8 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
       webhooks.close();
       dataDirectory?.close();
       if (duePoll !== undefined) clearInterval(duePoll);
-      const opened = redis?.close();
-      if (opened instanceof RedisStore) void opened.close().catch(() => {});
+      redis?.close();
+      if (fleet !== undefined) void fleet.close().catch(() => {});
       for (const [timer, resolve] of waits) {
         clearTimeout(timer);
         resolve();

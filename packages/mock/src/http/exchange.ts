@@ -50,7 +50,7 @@ export function openExchange(c: Context<MockEnv>, clock: { now(): number }): Exc
     requestId: newRequestId(),
     method: c.req.method,
     path: pathOf(c.req.url),
-    receivedAt: timeOf(clock),
+    receivedAt: clockTime(clock),
     started: performance.now(),
     service: undefined,
     bodyText: undefined,
@@ -60,8 +60,13 @@ export function openExchange(c: Context<MockEnv>, clock: { now(): number }): Exc
   };
 }
 
-/** The clock's time, or undefined when it fails (the request still gets its 500 answer). */
-function timeOf(clock: { now(): number }): number | undefined {
+/**
+ * The clock's time, or undefined when it fails (the request still gets its 500 answer).
+ *
+ * @example
+ * clockTime({ now: () => 1_700_000_000_000 }); // 1700000000000
+ */
+export function clockTime(clock: { now(): number }): number | undefined {
   try {
     return clock.now();
   } catch {

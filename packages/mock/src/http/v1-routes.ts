@@ -70,11 +70,7 @@ export function createV1Routes(
     },
     retrievePayment: {
       body: noBody,
-      handle: ({ service, id }) => {
-        // The hot read path: answered at once when the store answers at once.
-        const found = service.payments.retrieve(id);
-        return found instanceof Promise ? found.then((result) => answer(result)) : answer(found);
-      },
+      handle: async ({ service, id }) => answer(await service.payments.retrieve(id)),
     },
     capturePayment: {
       body: optionalBody(validators.validator('CapturePaymentRequest')),

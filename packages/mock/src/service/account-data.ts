@@ -15,7 +15,7 @@ import type {
   StoredEvent,
   WebhookDelivery,
 } from '../store/webhook-records.js';
-import type { SandboxState } from './key-scope.js';
+import type { SandboxState } from './sandbox-state.js';
 
 type Payment = components['schemas']['Payment'];
 

@@ -1,33 +1,35 @@
 // The account service of one key: its facets (payments, idempotency, faults, clock, webhooks, inspector) over the store seam.
 import type { SandboxComponents } from '@payment-service/openapi';
 import type { ProblemInit } from '../shared/problems.js';
-import type { AccountStore, Awaitable } from '../store/store.js';
+import type { AccountStore } from '../store/store.js';
 import { ClockFacet } from './clock-facet.js';
 import { FaultsFacet } from './faults-facet.js';
 import { type IdempotentRequest, newIdempotencyRecord } from './idempotency.js';
 import { IdempotencyFacet } from './idempotency-facet.js';
 import { InspectorFacet } from './inspector-facet.js';
-import { KeyScope, type SandboxState } from './key-scope.js';
+import { KeySession } from './key-session.js';
 import { PaymentsFacet } from './payments-facet.js';
+import type { SandboxState } from './sandbox-state.js';
 import { WebhooksFacet } from './webhooks-facet.js';
 
 export { MAX_CLOCK_OFFSET_SECONDS } from './clock-facet.js';
-export type { Change, EventDelivery, SandboxState } from './key-scope.js';
 export { settleDuePayments } from './payments-facet.js';
+export type { Change, EventDelivery, SandboxState } from './sandbox-state.js';
 
 /**
  * The operations on one key's sandbox account, as facets: `payments`, `idempotency`, `faults`,
  * `clock`, `webhooks`, `inspector`. Reads never create an account; the first write does. Every
  * state change of the key goes through these facets, and they reach the state only through the
- * store seam (`SandboxState.store`, see store/store.ts). A service holds no state of its own:
- * the runtime keeps one per recently used key, so a request allocates none.
+ * store seam (`SandboxState.store`, see store/store.ts). A service serves one request (or one
+ * call of the testing entry): it holds the request's store session (`readAhead`) and the key's
+ * account as read (see `KeySession`).
  *
  * @example
  * const service = new AccountService(sandbox, 'sk_test_12345678');
  * const { result, events } = await service.payments.create({ amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_success' } });
  */
 export class AccountService {
-  private readonly scope: KeyScope;
+  private readonly scope: KeySession;
   // Each facet is made on first use: a request reaches two or three of the six.
   #payments: PaymentsFacet | undefined;
   #idempotency: IdempotencyFacet | undefined;
@@ -36,13 +38,8 @@ export class AccountService {
   #webhooks: WebhooksFacet | undefined;
   #inspector: InspectorFacet | undefined;
 
-  constructor(
-    sandbox: SandboxState,
-    apiKey: string,
-    /** Serves one request only, reading the key's account once (see `KeyScope`). */
-    perRequest = false,
-  ) {
-    this.scope = new KeyScope(sandbox, apiKey, perRequest);
+  constructor(sandbox: SandboxState, apiKey: string) {
+    this.scope = new KeySession(sandbox, apiKey);
   }
 
   /** Payments: create, retrieve, list, capture, cancel, refund, settlement. */
@@ -91,30 +88,23 @@ export class AccountService {
   }
 
   /**
-   * Whether the store answers a request's first steps in one round trip (see `readAhead`): a
-   * networked store's fast paths; never the memory store, which answers each step at once.
-   */
-  get readsAhead(): boolean {
-    return this.scope.readsAhead;
-  }
-
-  /**
-   * Asks the store, in one round trip, what this request's steps will ask: a POST opens the
-   * account, claims `request`'s Idempotency-Key (when no fault is armed) and asks whether the
-   * sandbox has room; a read finds the account; either reads the payment `paymentId`. The
-   * steps take the answers instead of asking again. Only when `readsAhead`.
+   * Opens the request's store session: the store reads, in one go, what this request's steps
+   * will ask: a POST opens the account, claims `request`'s Idempotency-Key (when no fault is
+   * armed) and asks whether the sandbox has room; a read finds the account; either reads the
+   * payment `paymentId`. The steps then use what was read instead of asking again. One await,
+   * whatever the store: the memory store answers at once, a networked one in one round trip.
    *
    * @example
-   * if (service.readsAhead) await service.readAhead(true, request, undefined);
-   * const decision = await service.idempotency.begin(request); // claimed ahead: no round trip
+   * await service.readAhead(true, request, undefined);
+   * const decision = await service.idempotency.begin(request); // claimed already: no store call
    */
-  readAhead(
+  async readAhead(
     post: boolean,
     request: IdempotentRequest | undefined,
     paymentId: string | undefined,
   ): Promise<void> {
     const { sandbox } = this.scope;
-    const makeRecord =
+    const claim =
       request === undefined
         ? undefined
         : (accountNow: number) =>
@@ -124,28 +114,28 @@ export class AccountService {
               sandbox.clock.now(),
               sandbox.idempotencyTtlMs,
             );
-    return this.scope.readAhead({ post, makeRecord, paymentId });
+    await this.scope.begin({ write: post, claim, paymentId });
   }
 
   /**
-   * Gives back an Idempotency-Key claimed ahead that the request never took (it ended before
-   * its key step): undefined, at once, when there is none.
+   * Gives back an Idempotency-Key claimed with the session that the request never took (it
+   * ended before its key step): undefined, at once, when there is none.
    */
   giveBackUnusedClaim(): Promise<void> | undefined {
-    const ahead = this.scope.takeClaim();
-    if (ahead === undefined || ahead.claim.kind !== 'claimed') return undefined;
-    return Promise.resolve(ahead.account.forgetIdempotencyRecord(ahead.claim.record)).catch(
+    const unused = this.scope.sessionClaim();
+    if (unused === undefined || unused.claim.kind !== 'claimed') return undefined;
+    return Promise.resolve(unused.account.forgetIdempotencyRecord(unused.claim.record)).catch(
       () => {},
     );
   }
 
-  /** The request waited on its latency fault: what was read ahead with the account is stale. */
+  /** The request waited on its latency fault: what its session read is stale. */
   waited(): void {
     this.scope.waited();
   }
 
   /** The key's account, if it holds anything. */
-  find(): Awaitable<AccountStore | undefined> {
+  find(): Promise<AccountStore | undefined> {
     return this.scope.find();
   }
 
@@ -155,8 +145,9 @@ export class AccountService {
    * keys. Nothing of any key is removed to make room for another.
    */
   async checkCapacity(): Promise<ProblemInit | undefined> {
-    // Asked already, in the request's first round trip, when the store reads ahead.
-    const admitted = this.scope.takeAdmitted() ?? this.scope.sandbox.store.admit();
+    // A write's session asked it when it opened (a networked store: in the same round trip).
+    const session = this.scope.session;
+    const admitted = session === undefined ? this.scope.sandbox.store.admit() : session.admit();
     if (await admitted) return undefined;
     return {
       code: 'sandbox_full',

@@ -3,8 +3,9 @@ import type { SandboxComponents } from '@payment-service/openapi';
 import type { DomainResult } from '../domain/payments.js';
 import type { ProblemInit } from '../shared/problems.js';
 import { formatTimestamp } from '../shared/time.js';
-import { type Change, type KeyScope, noEvents } from './key-scope.js';
+import type { KeySession } from './key-session.js';
 import { settleDuePayments } from './payments-facet.js';
+import { type Change, noEvents } from './sandbox-state.js';
 
 type Clock = SandboxComponents['schemas']['Clock'];
 
@@ -18,7 +19,7 @@ export const MAX_CLOCK_OFFSET_SECONDS = 3_155_760_000;
  * (await service.clock.advance(3600)).result; // { ok: true, status: 200, body: { object: 'sandbox_clock', offset_seconds: 3600, … } }
  */
 export class ClockFacet {
-  constructor(private readonly scope: KeyScope) {}
+  constructor(private readonly scope: KeySession) {}
 
   /** The key's clock now (ms epoch): the server's time plus the key's offset. */
   async now(): Promise<number> {

@@ -1,12 +1,12 @@
 // The faults of one key: read, arm and clear them; consume fail_next and drop_after_commit; hold a request for latency_ms.
 import { type Faults, MAX_HELD_REQUESTS_PER_KEY, normalizeFaults } from '../shared/faults.js';
 import type { ProblemInit } from '../shared/problems.js';
-import type { AccountStore, Awaitable } from '../store/store.js';
-import type { KeyScope } from './key-scope.js';
+import type { KeySession } from './key-session.js';
 
-// Read on every /v1 request: a store that answers at once is answered at once (no promise).
-const latencyOf = (account: AccountStore | undefined): number => account?.faults.latency_ms ?? 0;
-const failureOf = (account: AccountStore | undefined) => account?.consumeFailure();
+/** No `drop_after_commit` armed (shared: never changed). */
+const NO_DROP: Promise<boolean> = Promise.resolve(false);
+/** No `fail_next` armed (shared: never changed). */
+const NO_FAILURE: Promise<ProblemInit | undefined> = Promise.resolve(undefined);
 
 /**
  * The fault injection of one key (spec: getSandboxFaults, setSandboxFaults, clearSandboxFaults)
@@ -17,7 +17,7 @@ const failureOf = (account: AccountStore | undefined) => account?.consumeFailure
  * await service.faults.takeFailure(); // the 503 problem, once
  */
 export class FaultsFacet {
-  constructor(private readonly scope: KeyScope) {}
+  constructor(private readonly scope: KeySession) {}
 
   async get(): Promise<Faults> {
     return normalizeFaults((await this.scope.find())?.faults ?? {});
@@ -40,10 +40,12 @@ export class FaultsFacet {
     return {};
   }
 
-  /** The latency armed for the key's /v1 requests, in ms (at once from the memory store). */
-  latencyMs(): Awaitable<number> {
-    const account = this.scope.find();
-    return account instanceof Promise ? account.then(latencyOf) : latencyOf(account);
+  /**
+   * The latency armed for the key's /v1 requests, in ms, as the request's session read the
+   * faults with the account (no store call).
+   */
+  latencyMs(): number {
+    return this.scope.account?.faults.latency_ms ?? 0;
   }
 
   /**
@@ -66,14 +68,27 @@ export class FaultsFacet {
     };
   }
 
-  /** Consumes one armed `fail_next`: the problem to answer with, if any (at once from memory). */
-  takeFailure(): Awaitable<ProblemInit | undefined> {
-    const account = this.scope.find();
-    return account instanceof Promise ? account.then(failureOf) : failureOf(account);
+  /**
+   * Consumes one armed `fail_next`: the problem to answer with, if any. Asks the store only when
+   * one is armed as the request's session read the faults.
+   */
+  takeFailure(): Promise<ProblemInit | undefined> {
+    const account = this.scope.account;
+    if (account?.faults.fail_next === undefined) return NO_FAILURE;
+    return Promise.resolve(account.consumeFailure());
   }
 
-  /** Consumes one armed `drop_after_commit`: whether this answer must be dropped. */
-  async takeDrop(): Promise<boolean> {
+  /**
+   * Consumes one armed `drop_after_commit`: whether this answer must be dropped. Asks the store
+   * only when one is armed as the key's account was read.
+   */
+  takeDrop(): Promise<boolean> {
+    const held = this.scope.account;
+    if (held !== undefined && held.faults.drop_after_commit === undefined) return NO_DROP;
+    return this.consumeDrop();
+  }
+
+  private async consumeDrop(): Promise<boolean> {
     return (await (await this.scope.find())?.consumeDrop()) === true;
   }
 }

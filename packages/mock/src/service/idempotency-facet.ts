@@ -8,7 +8,7 @@ import {
   type IdempotentRequest,
   newIdempotencyRecord,
 } from './idempotency.js';
-import type { KeyScope } from './key-scope.js';
+import type { KeySession } from './key-session.js';
 
 /**
  * Idempotency-Key handling of one key (IETF httpapi draft): the in-flight record a request holds
@@ -19,7 +19,7 @@ import type { KeyScope } from './key-scope.js';
  * if (decision.kind === 'proceed') await service.idempotency.finish(decision, stored);
  */
 export class IdempotencyFacet {
-  constructor(private readonly scope: KeyScope) {}
+  constructor(private readonly scope: KeySession) {}
 
   /**
    * Looks an Idempotency-Key up (opening the account) and decides: proceed (with the account that
@@ -28,8 +28,8 @@ export class IdempotencyFacet {
   async begin(request: IdempotentRequest): Promise<IdempotencyDecision> {
     const { sandbox } = this.scope;
     const ttlMs = sandbox.idempotencyTtlMs;
-    // Claimed (or found held) with the account in the request's first round trip.
-    const ahead = this.scope.takeClaim();
+    // Claimed (or found held) when the request's session opened.
+    const ahead = this.scope.sessionClaim();
     if (ahead !== undefined && ahead.claim.kind === 'claimed') {
       return { kind: 'proceed', record: ahead.claim.record, account: ahead.account };
     }

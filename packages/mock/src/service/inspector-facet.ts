@@ -1,12 +1,10 @@
 // The console inspector of one key: one snapshot of everything it shows, and the record of each request.
 import type { SandboxComponents } from '@payment-service/openapi';
-import { maybeSync, wait } from '../shared/awaitable.js';
 import { normalizeFaults } from '../shared/faults.js';
 import { type RecordedEntry, recordedEntry } from '../store/request-records.js';
-import type { AccountStore, Awaitable } from '../store/store.js';
 import { clockBody } from './clock-facet.js';
 import { inspectAccount } from './inspector.js';
-import type { KeyScope } from './key-scope.js';
+import type { KeySession } from './key-session.js';
 
 /**
  * What the console's inspector shows of one key (spec: getSandboxInspector), and the request log
@@ -16,7 +14,7 @@ import type { KeyScope } from './key-scope.js';
  * (await service.inspector.get()).requests[0]?.path; // '/v1/payments'
  */
 export class InspectorFacet {
-  constructor(private readonly scope: KeyScope) {}
+  constructor(private readonly scope: KeySession) {}
 
   /** One snapshot of everything the inspector shows for the key (secrets masked). Creates nothing. */
   async get(): Promise<SandboxComponents['schemas']['Inspector']> {
@@ -35,41 +33,41 @@ export class InspectorFacet {
   }
 
   /**
-   * Records a request of the key for the inspector, on the key's clock: at once when the store
-   * answers at once; else sent without waiting (the request was answered already), kept in
-   * `pendingRecords` until stored. Skipped when the key has no account and the sandbox has no
-   * room for a new one, or while `pendingRecords` is full (a slow store). Cannot throw.
+   * Records a request of the key for the inspector, on the key's clock: in the account the
+   * request read (its session's), else found (or opened, if the sandbox has room) now. A store
+   * that holds the write back (a networked one) answers with a promise, kept in `pendingRecords`
+   * until stored: the answer never waits for it. Skipped while `pendingRecords` is full (a slow
+   * store), or when the key has no account and the sandbox no room. Cannot throw.
    */
   recordRequest(entry: Omit<RecordedEntry, 'receivedAt'>, receivedAtServer: number): void {
+    const pending = this.scope.sandbox.pendingRecords;
     // A store too slow to take them: this server's records in flight are bounded, the rest skipped.
-    if (this.scope.sandbox.pendingRecords.full) return;
-    let found: Awaitable<AccountStore | undefined>;
-    try {
-      found = this.scope.find();
-      // Every request is recorded: at once, allocating nothing, when the store answers at once.
-      if (found !== undefined && !(found instanceof Promise)) {
-        const recorded = found.recordRequest(recordedEntry(entry, found.now(receivedAtServer)));
-        if (recorded instanceof Promise) this.scope.sandbox.pendingRecords.add(recorded);
-        return;
-      }
-    } catch {
+    if (pending.full) return;
+    const account = this.scope.account;
+    if (account === undefined) {
+      pending.add(this.record(entry, receivedAtServer));
       return;
     }
-    const recording = maybeSync(() => this.record(found, entry, receivedAtServer));
-    if (recording instanceof Promise) this.scope.sandbox.pendingRecords.add(recording);
+    try {
+      const recorded = account.recordRequest(recordedEntry(entry, account.now(receivedAtServer)));
+      // Held back by the store to share a later round trip: stored once it settles.
+      if (recorded !== undefined) pending.add(recorded);
+    } catch {
+      // A record the store could not take is skipped: the request was answered already.
+    }
   }
 
-  private *record(
-    found: Awaitable<AccountStore | undefined>,
+  /** Records a request of a key whose account the request did not read; false when skipped. */
+  private async record(
     entry: Omit<RecordedEntry, 'receivedAt'>,
     receivedAtServer: number,
-  ): Generator<unknown, boolean, unknown> {
+  ): Promise<boolean> {
     try {
       const { store } = this.scope.sandbox;
-      const existing = yield* wait(found);
-      if (existing === undefined && !(yield* wait(store.admit()))) return false;
-      const account = existing ?? (yield* wait(this.scope.open()));
-      yield* wait(account.recordRequest(recordedEntry(entry, account.now(receivedAtServer))));
+      const existing = await this.scope.find();
+      if (existing === undefined && !(await store.admit())) return false;
+      const account = existing ?? (await this.scope.open());
+      await account.recordRequest(recordedEntry(entry, account.now(receivedAtServer)));
       return true;
     } catch {
       // A record the store could not take is skipped: the request was answered already.

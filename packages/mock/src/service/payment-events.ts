@@ -3,7 +3,7 @@ import type { components } from '@payment-service/openapi';
 import type { AccountStore } from '../store/store.js';
 import { paymentEvent } from '../webhooks/events.js';
 import { hasSubscribers } from '../webhooks/receivers.js';
-import type { EventDelivery, SandboxState } from './key-scope.js';
+import type { EventDelivery, SandboxState } from './sandbox-state.js';
 
 type Payment = components['schemas']['Payment'];
 

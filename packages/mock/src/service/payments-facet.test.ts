@@ -50,6 +50,8 @@ function racingSandbox(
     reset: (apiKey) => inner.reset(apiKey),
     release: (account) => inner.release(account),
     sweep: (serverNow) => inner.sweep(serverNow),
+    // The service here opens no request session: each of its calls finds the account above.
+    session: (apiKey, ask) => inner.session(apiKey, ask),
   };
   const sandbox = testSandboxState(store);
   return { service: new AccountService(sandbox, KEY), race };

@@ -13,16 +13,11 @@ import {
   type StoredPayment,
   type TimelineStep,
 } from '../store/records.js';
-import type { AccountStore, Awaitable } from '../store/store.js';
+import type { AccountStore } from '../store/store.js';
 import type { IdempotencyClaim } from './idempotency.js';
-import {
-  type Change,
-  type EventDelivery,
-  type KeyScope,
-  noEvents,
-  type SandboxState,
-} from './key-scope.js';
+import type { KeySession } from './key-session.js';
 import { commitEvent, prepareEvent } from './payment-events.js';
+import { type Change, type EventDelivery, noEvents, type SandboxState } from './sandbox-state.js';
 
 type Schemas = components['schemas'];
 type Payment = Schemas['Payment'];
@@ -45,27 +40,28 @@ const TRANSITION_ATTEMPTS = 3;
  * @example
  * const { result: settled, events } = await settleDuePayments(sandbox, account, account.now(Date.now()));
  */
-export function settleDuePayments(
+export async function settleDuePayments(
   sandbox: SandboxState,
   account: AccountStore,
   accountNow: number,
-): Awaitable<Change<number>> {
-  const due = account.takeDueSettlements(accountNow);
-  // Nothing due (every request asks): answered at once when the store answers at once.
-  if (!(due instanceof Promise) && due.length === 0) return { result: 0, events: noEvents };
-  return settleTaken(sandbox, account, accountNow, due);
+): Promise<Change<number>> {
+  return settleTaken(sandbox, account, accountNow, await account.takeDueSettlements(accountNow));
 }
+
+/** Nothing settled (shared: never changed). */
+const NONE_SETTLED: Promise<Change<number>> = Promise.resolve({ result: 0, events: noEvents });
 
 /** Settles the payments taken off the schedule (each this caller's alone). */
 async function settleTaken(
   sandbox: SandboxState,
   account: AccountStore,
   accountNow: number,
-  taken: Awaitable<StoredPayment[]>,
+  taken: StoredPayment[],
 ): Promise<Change<number>> {
+  if (taken.length === 0) return { result: 0, events: noEvents };
   const events: EventDelivery[] = [];
   let settled = 0;
-  for (const stored of await taken) {
+  for (const stored of taken) {
     const behaviour = sandbox.tokens.behaviourOf(stored.token);
     const before = stored.json;
     const payment = stored.payment;
@@ -90,23 +86,34 @@ async function settleTaken(
  * const { result, events } = await service.payments.create({ amount: 1000, currency: 'KZT', payment_method: { type: 'token', token: 'tok_test_success' } });
  */
 export class PaymentsFacet {
-  constructor(private readonly scope: KeyScope) {}
+  constructor(private readonly scope: KeySession) {}
 
-  /** Settles the key's pending payments that are due (at once when none is, on the memory store). */
-  settleDue(): Awaitable<Change<number>> {
-    const account = this.scope.find();
-    if (account instanceof Promise) return account.then((found) => this.settleDueOf(found));
-    return this.settleDueOf(account);
+  /**
+   * Settles the key's pending payments that are due. With the request's session open, asks the
+   * store only when one may be due as the account was read (a shared answer otherwise: no call).
+   */
+  settleDue(): Promise<Change<number>> {
+    const { session } = this.scope;
+    if (session === undefined) return this.settleDueNow();
+    const account = this.scope.account;
+    if (account === undefined || account !== session.account) {
+      // The key had no account when the request began, or was reset since: read it again.
+      return account === undefined && session.account === undefined
+        ? NONE_SETTLED
+        : this.settleDueNow();
+    }
+    const accountNow = this.scope.now(account);
+    if (!session.mayHaveDue(accountNow)) return NONE_SETTLED;
+    return session
+      .takeDueSettlements(accountNow)
+      .then((taken) => settleTaken(this.scope.sandbox, account, accountNow, taken));
   }
 
-  private settleDueOf(account: AccountStore | undefined): Awaitable<Change<number>> {
+  /** Settles what is due, reading the account (no session, or its account went). */
+  private async settleDueNow(): Promise<Change<number>> {
+    const account = await this.scope.find();
     if (account === undefined) return { result: 0, events: noEvents };
-    const accountNow = this.scope.now(account);
-    // A networked store read when the next payment settles with the account: none is due.
-    if (!this.scope.mayHaveDue(account, accountNow)) return { result: 0, events: noEvents };
-    // A payment read ahead may settle now.
-    this.scope.dropPayment();
-    return settleDuePayments(this.scope.sandbox, account, accountNow);
+    return settleDuePayments(this.scope.sandbox, account, this.scope.now(account));
   }
 
   /**
@@ -149,23 +156,26 @@ export class PaymentsFacet {
     return { result: { ok: true, status: 201, body: payment, text: json }, events };
   }
 
-  /** One payment (at once from the memory store: the hot read path allocates no promise). */
-  retrieve(id: string): Awaitable<payments.DomainResult<Payment>> {
-    const account = this.scope.find();
-    if (account instanceof Promise) return account.then((found) => this.retrieveFrom(found, id));
-    return this.retrieveFrom(account, id);
+  /** One payment: as the request's session read it with the account, else read now. */
+  async retrieve(id: string): Promise<payments.DomainResult<Payment>> {
+    const read = this.asRead(id);
+    if (read !== undefined) return payments.retrievePayment(read.payment, id);
+    const account = await this.scope.find();
+    return payments.retrievePayment(
+      account === undefined ? undefined : await account.payment(id),
+      id,
+    );
   }
 
-  private retrieveFrom(
-    account: AccountStore | undefined,
-    id: string,
-  ): Awaitable<payments.DomainResult<Payment>> {
-    // Read with the account, in the request's first round trip (a networked store).
-    const ahead = account === undefined ? undefined : this.scope.takePayment(id, account);
-    if (ahead !== undefined) return payments.retrievePayment(ahead.payment, id);
-    const stored = account?.payment(id);
-    if (stored instanceof Promise) return stored.then((read) => payments.retrievePayment(read, id));
-    return payments.retrievePayment(stored, id);
+  /**
+   * The payment `id` as the request's session read it, while its account is the one held (none
+   * when the key held nothing: then no payment either).
+   */
+  private asRead(id: string): { payment: StoredPayment | undefined } | undefined {
+    const { session } = this.scope;
+    // Another account than the one read (a reset since) holds other payments.
+    if (session === undefined || session.account !== this.scope.account) return undefined;
+    return session.paymentAsRead(id);
   }
 
   async list(
@@ -234,9 +244,9 @@ export class PaymentsFacet {
     if (account === undefined) return { result: payments.paymentNotFound(id), events: noEvents };
     const accountNow = this.scope.now(account);
     for (let attempt = 1; ; attempt++) {
-      // First as read with the account (a networked store's first round trip), if it was: a
-      // change made since fails the compare-and-set below, and the next attempt reads again.
-      const ahead = attempt === 1 ? this.scope.takePayment(id, account) : undefined;
+      // First as the session read it with the account, if it did: a change made since fails the
+      // compare-and-set below, and the next attempt reads again.
+      const ahead = attempt === 1 && account === this.scope.account ? this.asRead(id) : undefined;
       const stored = ahead === undefined ? await account.payment(id) : ahead.payment;
       if (stored === undefined) return { result: payments.paymentNotFound(id), events: noEvents };
       const before = stored.json;

@@ -4,7 +4,8 @@ import type { DomainResult } from '../domain/payments.js';
 import { extend } from '../shared/objects.js';
 import { maskUrl } from '../shared/secrets.js';
 import { receiversOf } from '../webhooks/receivers.js';
-import { type Change, type KeyScope, noEvents } from './key-scope.js';
+import type { KeySession } from './key-session.js';
+import { type Change, noEvents } from './sandbox-state.js';
 import * as endpoints from './webhook-endpoints.js';
 
 type Schemas = components['schemas'];
@@ -18,7 +19,7 @@ type SandboxSchemas = SandboxComponents['schemas'];
  * await service.webhooks.createEndpoint({ url: 'http://127.0.0.1:3000/webhooks' }); // 201 with the whsec_ secret
  */
 export class WebhooksFacet {
-  constructor(private readonly scope: KeyScope) {}
+  constructor(private readonly scope: KeySession) {}
 
   async createEndpoint(
     request: Schemas['CreateWebhookEndpointRequest'],

@@ -1,6 +1,5 @@
 // A store that opens asynchronously (Valkey/Redis): every call waits for the open, and a failed open is tried again.
-import type { IdempotencyRecord, StoredPayment } from './records.js';
-import type { AccountStore, OpenAhead, SandboxStore } from './store.js';
+import type { AccountStore, SandboxStore, SessionAsk, StoreSession } from './store.js';
 
 /** What opens the store; it rejects when the store cannot be opened now. */
 export type StoreOpener = () => Promise<SandboxStore>;
@@ -79,20 +78,8 @@ export class OpeningStore implements SandboxStore {
     this.opened?.sweep(serverNow);
   }
 
-  /** The opened store's fast path, or `open` then a read of the payment (nothing claimed). */
-  async openAhead(
-    apiKey: string,
-    serverNow: number,
-    makeRecord: ((accountNow: number) => IdempotencyRecord) | undefined,
-    paymentId: string | undefined,
-  ): Promise<OpenAhead> {
-    const store = await this.ready();
-    if (store.openAhead !== undefined) {
-      return store.openAhead(apiKey, serverNow, makeRecord, paymentId);
-    }
-    const account = await store.open(apiKey);
-    const payment = paymentId === undefined ? undefined : await account.payment(paymentId);
-    return { account, claim: { kind: 'skipped' }, payment };
+  async session(apiKey: string, ask: SessionAsk): Promise<StoreSession> {
+    return (await this.ready()).session(apiKey, ask);
   }
 
   /** The opened store's health; before it is open, why not (an open is started, not waited on). */
@@ -106,16 +93,5 @@ export class OpeningStore implements SandboxStore {
   /** Sends the opened store's held-back writes now. */
   flush(): void {
     this.opened?.flush?.();
-  }
-
-  /** The opened store's fast path, or `find` then a read of the payment. */
-  async findWithPayment(
-    apiKey: string,
-    id: string,
-  ): Promise<{ account: AccountStore | undefined; payment: StoredPayment | undefined }> {
-    const store = await this.ready();
-    if (store.findWithPayment !== undefined) return store.findWithPayment(apiKey, id);
-    const account = await store.find(apiKey);
-    return { account, payment: account === undefined ? undefined : await account.payment(id) };
   }
 }

@@ -60,31 +60,27 @@ type Faults = SandboxComponents['schemas']['Faults'];
  * flight per key and the keys it watches for due work (keyed by the handles `find`/`open`
  * return: a networked store keeps one handle per key, or the dispatcher keys them by API key).
  *
- * SYNCHRONOUS IN MEMORY, ASYNC FOR A NETWORKED STORE
+ * AWAITED, WHATEVER THE STORE
  *
- * The calls marked `@async` below return an `Awaitable<T>`: the memory store answers in the same
- * tick with a plain value (its classes implement them as synchronous methods), a networked store
- * with a Promise. Callers `await` every such call (awaiting a plain value costs a microtask, about
- * 0.1 µs; a Promise-only seam would cost the memory store the same and change its classes), and
- * never read, decide and write back across an await: a reset or another request may run at any
- * await. The `@async` calls:
- * `SandboxStore.find`, `open`, `admit`, `reset`, `release`; on `AccountStore` every read
- * (`payment`, `listPayments`, `storedPayments`, `idempotencyRecord`, `listIdempotencyRecords`,
- * `recentRequests`) and every write; on `WebhookStore` every call but `endpointCount`. `faults` and `offsetSeconds`
- * stay properties: a networked store reads them with the account in `find`/`open` (one round
- * trip), so `now(serverNow)` stays synchronous too; `closed` is a property of the handle. The
- * in-flight Idempotency-Key record is what makes a concurrent request with the same key a 409: with an async store the claim is the
- * atomic set-if-absent `claimIdempotencyKey`, so this holds without the synchronous step.
+ * The calls marked `@async` below return an `Awaitable<T>` (the memory store's classes answer
+ * with plain values, a networked store with Promises); callers `await` every one of them and
+ * never branch on which it was, nor read, decide and write back across an await: a reset or
+ * another request may run at any await. `faults`, `offsetSeconds` and `closed` stay properties,
+ * read with the account, so `now(serverNow)` is synchronous. The in-flight Idempotency-Key
+ * record is what makes a concurrent request with the same key a 409: the claim is the atomic
+ * set-if-absent `claimIdempotencyKey` (or a session's `claim`).
  *
- * FAST PATHS (OPTIONAL)
+ * ONE SESSION PER REQUEST
  *
- * A networked store may offer `SandboxStore.openAhead` and `findWithPayment` (both, or neither):
- * the request pipeline then asks in its first round trip what its later steps would each ask
- * (the account, the Idempotency-Key's claim when no fault is armed, the path's payment; `admit`
- * in the same tick), and `AccountStore.mayHaveDueSettlements` lets it skip `takeDueSettlements`
- * when the account as read has nothing due. It may hold back writes nobody waits on (the
- * inspector's records) to send them with its next call, and send them at once on `flush`. The
- * memory store has none of them: its path is unchanged and synchronous.
+ * The service reaches a key's state through one `StoreSession` per request
+ * (`SandboxStore.session(apiKey, ask)`, one await for every store): the session holds what the
+ * store read for the request at its start (the account, the Idempotency-Key's claim, the payment
+ * of the path, when the next payment settles), asked in one go, so that the request's later
+ * steps read it instead of asking again. The memory store answers it at once; a networked store
+ * in one round trip (a write also asks whether the sandbox has room in the same tick). What a
+ * session read is as of its start: a request that waited (its latency fault) drops it, and its
+ * later steps ask the account. Each store builds its session its own way and hands out a
+ * `ReadSession` (read-session.ts) over what it read.
  */
 
 /** Seconds a client is told to wait (`Retry-After`) while the store is unreachable. */
@@ -111,7 +107,7 @@ export interface IdempotencyCompletion {
   response: StoredResponse;
 }
 
-/** What `SandboxStore.openAhead` did with the Idempotency-Key. */
+/** What a session did with the Idempotency-Key it was asked to claim (`SessionAsk.claim`). */
 export type OpenClaim =
   /** Nothing: claim it with `claimIdempotencyKey` (after answering any armed fault). */
   | { kind: 'skipped' }
@@ -120,12 +116,55 @@ export type OpenClaim =
   /** The key already had this record: replay it, or answer 409/422. */
   | { kind: 'held'; record: IdempotencyRecord };
 
-/** What `SandboxStore.openAhead` read with the account. */
-export interface OpenAhead {
-  account: AccountStore;
-  claim: OpenClaim;
-  /** The payment asked for, as read; undefined when none was asked or the key holds no such one. */
-  payment: StoredPayment | undefined;
+/** What a request asks its session to read (and claim) when it opens, in one go. */
+export interface SessionAsk {
+  /**
+   * A write: open the account (created on first write), and ask whether the sandbox has room
+   * (`StoreSession.admit`) in the same go. Else the account is only found (never created).
+   */
+  write: boolean;
+  /** The server's time the request started at (ms epoch): the claim's record is made on it. */
+  serverNow: number;
+  /**
+   * A write's Idempotency-Key claim: the in-flight record built on the key's clock. Claimed only
+   * when no fault of the key is armed (the faults answer first); else `skipped`, and the caller
+   * claims with `AccountStore.claimIdempotencyKey` after answering them.
+   */
+  claim?: ((accountNow: number) => IdempotencyRecord) | undefined;
+  /** The payment of the path's `{id}`, to read with the account. */
+  paymentId?: string | undefined;
+}
+
+/**
+ * One request's door to one key's state: what the store read for it when it opened
+ * (`SandboxStore.session`), and the calls whose answer depends on that read. Every other call
+ * goes to `account` (awaited, whatever the store). What it read is as of its start: a request
+ * that waited takes a new session.
+ *
+ * @example
+ * const session = await store.session(apiKey, { write: false, serverNow, paymentId: 'pay_1' });
+ * session.paymentAsRead('pay_1')?.payment; // read with the account: no other call
+ */
+export interface StoreSession {
+  /** The key's account as read: undefined when it holds nothing and the session only found it. */
+  readonly account: AccountStore | undefined;
+  /** What was done with the Idempotency-Key asked for (`skipped` when none was). */
+  readonly claim: OpenClaim;
+  /**
+   * The payment `id` as read with the account (`{ payment: undefined }`: the key holds none),
+   * while nothing of this session may have changed it (`takeDueSettlements` drops it);
+   * undefined when it was not read: read it from `account`.
+   */
+  paymentAsRead(id: string): { payment: StoredPayment | undefined } | undefined;
+  /**
+   * Whether a payment of the account may be due to settle at `accountNow`, as the account was
+   * read: false lets a request skip `takeDueSettlements`.
+   */
+  mayHaveDue(accountNow: number): boolean;
+  /** `AccountStore.takeDueSettlements` of the account (the payment read ahead is read again). */
+  takeDueSettlements(accountNow: number): Promise<StoredPayment[]>;
+  /** Whether the sandbox has room for new work (a write's session asked it when it opened). */
+  admit(): Promise<boolean>;
 }
 
 /** A page of an account's payments, newest first. */
@@ -161,21 +200,11 @@ export interface SandboxStore {
    */
   sweep(serverNow: number): void;
 
-  // Optional fast paths of a networked store, where every call is a round trip: a request asks
-  // in its first round trip what its later steps would each ask. The memory store has none
-  // (it answers each call at once).
   /**
-   * `open`, and in the same round trip: claims the Idempotency-Key of the record `makeRecord`
-   * builds on the key's clock (given the offset last read; the claim is made only if that offset
-   * still holds and no fault is armed, else `skipped`: the caller answers the faults first, then
-   * claims with `claimIdempotencyKey`), and reads the payment `paymentId`. @async
+   * Opens one request's session on the key: reads (and, for a write, opens and claims) what
+   * `ask` names, in one go: at once in memory, one round trip on a networked store.
    */
-  openAhead?(
-    apiKey: string,
-    serverNow: number,
-    makeRecord: ((accountNow: number) => IdempotencyRecord) | undefined,
-    paymentId: string | undefined,
-  ): Promise<OpenAhead>;
+  session(apiKey: string, ask: SessionAsk): Promise<StoreSession>;
   /**
    * Sends now the writes the store holds back to share a later round trip (the inspector's
    * request records): before a read that must see them.
@@ -186,11 +215,6 @@ export interface SandboxStore {
    * show nothing secret (no address, no key). Asked by `GET /_sandbox/health`.
    */
   health?(): Promise<string | undefined>;
-  /** `find`, and the payment `id` of the account found, in one round trip. @async */
-  findWithPayment?(
-    apiKey: string,
-    id: string,
-  ): Promise<{ account: AccountStore | undefined; payment: StoredPayment | undefined }>;
 }
 
 /**
@@ -261,12 +285,6 @@ export interface AccountStore {
   takeDueSettlements(accountNow: number): Awaitable<StoredPayment[]>;
   /** When the next PENDING payment settles, if any. @async */
   nextSettlementAt(): Awaitable<number | undefined>;
-  /**
-   * Optional (a networked store, which reads when the next PENDING payment settles with the
-   * account): false when none settles by `accountNow` as the account was last read, so a request
-   * need not ask `takeDueSettlements`. Payments made since that read are the caller's later ones.
-   */
-  mayHaveDueSettlements?(accountNow: number): boolean;
 
   // Idempotency records.
   /** The record of an Idempotency-Key, if held and not expired. @async */
@@ -296,10 +314,11 @@ export interface AccountStore {
 
   // The inspector's request log.
   /**
-   * Records a request (bounded in count and bytes; cannot throw; a networked store may hold it
-   * back to share its next call's round trip, resolving once stored). @async
+   * Records a request (bounded in count and bytes; cannot throw). Undefined once stored; a
+   * networked store may hold it back to share its next call's round trip: then a promise that
+   * resolves once stored (the caller does not wait for it before answering).
    */
-  recordRequest(entry: RecordedEntry): Awaitable<void>;
+  recordRequest(entry: RecordedEntry): Promise<void> | undefined;
   /** The recorded requests, newest first. @async */
   recentRequests(): Awaitable<RecordedEntry[]>;
 }

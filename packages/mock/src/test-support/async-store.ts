@@ -1,7 +1,15 @@
 // Test support: the store seam of a memory store made asynchronous, as a networked store answers: every @async call runs and answers on a later tick.
 import type { RuntimeHooks } from '../app/runtime.js';
 import type { MemoryStore } from '../store/memory/memory-store.js';
-import type { AccountStore, SandboxStore, WebhookStore } from '../store/store.js';
+import { NO_CLAIM, ReadSession } from '../store/read-session.js';
+import type {
+  AccountStore,
+  OpenClaim,
+  SandboxStore,
+  SessionAsk,
+  StoreSession,
+  WebhookStore,
+} from '../store/store.js';
 
 /** Runs a store operation on a later tick of the event loop and answers with its result. */
 function later<T>(operation: () => T): Promise<T> {
@@ -119,10 +127,38 @@ export function asyncStore(store: MemoryStore): SandboxStore {
   const wrapFound = (account: AccountStore | undefined) =>
     account === undefined ? undefined : wrapAccount(account);
 
+  const admit = () => later(() => store.admit());
+
+  /** A session read call by call, each on a later tick (no store of this kind reads in one go). */
+  const session = async (apiKey: string, ask: SessionAsk): Promise<StoreSession> => {
+    const account = ask.write
+      ? await later(() => wrapAccount(store.open(apiKey)))
+      : await later(() => wrapFound(store.find(apiKey)));
+    let claim: OpenClaim = NO_CLAIM;
+    if (
+      account !== undefined &&
+      ask.claim !== undefined &&
+      Object.keys(account.faults).length === 0
+    ) {
+      const accountNow = account.now(ask.serverNow);
+      const record = ask.claim(accountNow);
+      const held = await account.claimIdempotencyKey(record, accountNow);
+      claim = held === undefined ? { kind: 'claimed', record } : { kind: 'held', record: held };
+    }
+    const { paymentId } = ask;
+    const payment =
+      paymentId === undefined || account === undefined
+        ? undefined
+        : await account.payment(paymentId);
+    const settlesNext = account === undefined ? undefined : await account.nextSettlementAt();
+    return new ReadSession({ account, claim, paymentId, payment, settlesNext, admit });
+  };
+
   return {
     find: (apiKey) => later(() => wrapFound(store.find(apiKey))),
     open: (apiKey) => later(() => wrapAccount(store.open(apiKey))),
-    admit: () => later(() => store.admit()),
+    admit,
+    session,
     reset: (apiKey) => later(() => store.reset(apiKey)),
     release: (account) => later(() => store.release(unwrapped.get(account) ?? account)),
     sweep: (serverNow) => store.sweep(serverNow),

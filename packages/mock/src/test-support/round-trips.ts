@@ -1,5 +1,4 @@
 // Counts what a store call costs on the wire: round trips (socket writes, each a batch the client then waits on) and the commands in them.
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { SCRIPTS } from '../store/redis/scripts.js';
 
@@ -46,12 +45,7 @@ export async function wireCost(
 }
 
 /** The store's scripts by the SHA1 their EVALSHA names them with. */
-const scriptNames = new Map(
-  Object.entries(SCRIPTS).map(([name, lua]) => [
-    createHash('sha1').update(lua).digest('hex'),
-    name,
-  ]),
-);
+const scriptNames = new Map(Object.values(SCRIPTS).map((script) => [script.sha, script.name]));
 
 /** One command as sent: its name, a store script by its name (`psm_open`). */
 function commandName(command: { name: string; args: unknown[] }): string {

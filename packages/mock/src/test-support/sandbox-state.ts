@@ -1,8 +1,8 @@
 // Test support: the state every account service of a test shares, over a given store (a fixed clock, seeded ids).
 import { createTokenTable } from '../domain/tokens.js';
 import { PUBLIC_AND_LOOPBACK } from '../domain/webhook-address.js';
-import type { SandboxState } from '../service/key-scope.js';
 import { PendingWrites } from '../service/pending-writes.js';
+import type { SandboxState } from '../service/sandbox-state.js';
 import { seededRandom } from '../shared/ids.js';
 import type { SandboxStore } from '../store/store.js';
 

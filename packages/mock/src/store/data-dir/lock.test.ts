@@ -217,4 +217,20 @@ describe('what the lock refuses, said as it is', () => {
     release();
     expect(readFileSync(join(dir, 'LOCK'), 'utf8')).not.toBe('');
   });
+
+  it('refuses a second sandbox of this very process on a directory it holds, by any path, and gives it once released', () => {
+    const dir = newDirectory();
+    const release = lockDataDirectory(dir);
+    for (const path of [dir, `${dir}/.`, join(dir, '..', dir.split('/').at(-1) as string)]) {
+      expect(() => lockDataDirectory(path)).toThrowError(
+        `is in use by another sandbox of this process (pid ${process.pid}`,
+      );
+    }
+    // The refusals changed nothing: the lock is still the first one's, released by it alone.
+    expect(readFileSync(join(dir, 'LOCK'), 'utf8').split('\n')[0]).toBe(String(process.pid));
+    release();
+    expect(readdirSync(dir)).toEqual([]);
+    const again = lockDataDirectory(dir);
+    again();
+  });
 });

@@ -7,12 +7,13 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  realpathSync,
   renameSync,
   unlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /** The lock file's name inside a data directory. */
 export const LOCK_FILE = 'LOCK';
@@ -182,6 +183,22 @@ function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/**
+ * The directories whose lock this process holds now: a LOCK naming this very process is a live
+ * sandbox of it (two servers of one process on one directory would both write the journal), not
+ * one gone that can be taken over.
+ */
+const heldHere = new Set<string>();
+
+/** The directory as one name, whatever path reached it. */
+function canonical(directory: string): string {
+  try {
+    return realpathSync(directory);
+  } catch {
+    return resolve(directory);
+  }
+}
+
 /** How many times a lock another process is taking over is looked at again, a few ms apart. */
 const ATTEMPTS = 100;
 
@@ -203,6 +220,7 @@ const ATTEMPTS = 100;
 export function lockDataDirectory(directory: string): () => void {
   const path = join(directory, LOCK_FILE);
   const me: LockOwner = { pid: process.pid, start: processStart(process.pid) };
+  const here = canonical(directory);
   const ours = join(directory, `${LOCK_FILE}.${me.pid}.new`);
   try {
     writeFileSync(ours, lockText(me), { mode: 0o600 });
@@ -211,16 +229,21 @@ export function lockDataDirectory(directory: string): () => void {
   }
   try {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      if (createExclusive(ours, path, me)) return releaser(path, me);
+      if (createExclusive(ours, path, me)) return releaser(path, me, here);
       const held = readLock(path, directory);
       if (held === undefined) continue; // released meanwhile: create it again
+      if (held !== 'unreadable' && held.pid === me.pid && heldHere.has(here)) {
+        throw new DataDirectoryError(
+          `the data directory ${directory} is in use by another sandbox of this process (pid ${me.pid}, lock file ${path}). Close that one first (mock.close()), or give each sandbox its own data directory.`,
+        );
+      }
       if (held !== 'unreadable' && (held.pid !== me.pid || held.start !== me.start)) {
         const state = held.pid === me.pid ? 'dead' : ownerState(held);
         if (state !== 'dead') throw refusal(directory, path, held, state);
       }
       // Its owner is gone (or it names nobody): take it over, one process at a time.
       const outcome = takeOver(directory, path, ours, held, me);
-      if (outcome === 'taken') return releaser(path, me);
+      if (outcome === 'taken') return releaser(path, me, here);
       if (outcome === 'busy') pause(1 + Math.floor(Math.random() * 4));
     }
   } finally {
@@ -339,12 +362,14 @@ function refusal(
 const CANDIDATE = /^LOCK\.(\d+)\.new$/;
 
 /** Removes `LOCK` at exit, if it is still ours; first clears what dead processes left beside it. */
-function releaser(path: string, me: LockOwner): () => void {
+function releaser(path: string, me: LockOwner, here: string): () => void {
   clearLeftovers(dirname(path), me);
+  heldHere.add(here);
   let released = false;
   return () => {
     if (released) return;
     released = true;
+    heldHere.delete(here);
     try {
       const now = parseLock(readFileSync(path, 'utf8'));
       if (now?.pid === me.pid && now.start === me.start) unlinkSync(path);

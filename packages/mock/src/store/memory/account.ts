@@ -160,8 +160,9 @@ export class Account implements AccountStore {
     return this.idempotencyRecords.values();
   }
 
-  recordRequest(entry: RecordedEntry): void {
+  recordRequest(entry: RecordedEntry): undefined {
     this.requestLog().record(entry);
+    return undefined;
   }
 
   recentRequests(): RecordedEntry[] {

@@ -11,9 +11,16 @@ import type {
   StoredPayment,
   StoredResponse,
 } from '../records.js';
-import type { AccountStore, IdempotencyCompletion, SandboxStore } from '../store.js';
+import type {
+  AccountStore,
+  IdempotencyCompletion,
+  SandboxStore,
+  SessionAsk,
+  StoreSession,
+} from '../store.js';
 import { Account, type AccountOwner } from './account.js';
 import { FifoQueue } from './fifo-queue.js';
+import { memorySession } from './memory-session.js';
 
 type Payment = components['schemas']['Payment'];
 
@@ -129,6 +136,14 @@ export class MemoryStore implements SandboxStore, AccountOwner {
     if (!this.full()) return true;
     this.forgetIdleAccounts(() => !this.full());
     return !this.full();
+  }
+
+  /** `admit`, answered as a promise (a session's). */
+  readonly admitLater = (): Promise<boolean> => Promise.resolve(this.admit());
+
+  /** A request's session, read (and claimed) at once: see memory-session.ts. */
+  session(apiKey: string, ask: SessionAsk): Promise<StoreSession> {
+    return Promise.resolve(memorySession(this, apiKey, ask));
   }
 
   /**

@@ -1,6 +1,7 @@
 // What a networked store's failures become: a typed "store unavailable" the service answers 503 with.
 
 import { StoreUnavailableError } from '../store.js';
+import { SCRIPT_CODES } from './scripts.js';
 
 export { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../store.js';
 
@@ -38,9 +39,13 @@ export function storeError(error: unknown, where: string): Error {
   if (error instanceof StoreUnavailableError || error instanceof StoreFormatError) return error;
   const message = error instanceof Error ? error.message : String(error);
   const isReply = error instanceof Error && error.name === 'ReplyError';
-  if (isReply && message.includes('PSM_FORMAT')) {
+  const refused = message.indexOf(SCRIPT_CODES.FORMAT_REFUSED);
+  if (isReply && refused !== -1) {
     return new StoreFormatError(
-      message.replace(/^.*PSM_FORMAT\s*/s, '').replace(/\s*script:.*$/s, ''),
+      message
+        .slice(refused + SCRIPT_CODES.FORMAT_REFUSED.length)
+        .trimStart()
+        .replace(/\s*script:.*$/s, ''),
     );
   }
   if (isReply && !TRANSIENT_REPLIES.test(message)) return error as Error;

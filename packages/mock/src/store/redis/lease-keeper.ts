@@ -1,8 +1,10 @@
 // Keeps the leases of the delivery attempts this instance is sending: renewed every third of a lease until finished.
 
+import type { ScriptArguments } from './scripts.js';
+
 /** An account handle as the keeper uses it: runs its scripts. */
 interface LeaseHolder {
-  run(name: 'psm_renew', ...args: (string | number)[]): Promise<unknown>;
+  run(name: 'psm_renew', args: ScriptArguments['psm_renew']): Promise<unknown>;
 }
 
 /**
@@ -60,7 +62,12 @@ export class LeaseKeeper {
     const renewed = await Promise.all(
       [...this.held].map(([account, members]) =>
         account
-          .run('psm_renew', now, this.options.leaseMs, this.options.owner, ...members)
+          .run('psm_renew', {
+            now,
+            leaseMs: this.options.leaseMs,
+            owner: this.options.owner,
+            members: [...members],
+          })
           .then(Number, () => 0),
       ),
     );

@@ -16,7 +16,7 @@ import type {
   StoredResponse,
   TimelineStep,
 } from '../records.js';
-import { MAX_TIMELINE_STEPS, StoredPayment as Stored } from '../records.js';
+import { StoredPayment as Stored } from '../records.js';
 import type { RecordedEntry } from '../request-records.js';
 import type { AccountStore, IdempotencyCompletion, PaymentPage } from '../store.js';
 import {
@@ -30,7 +30,12 @@ import {
 import type { RedisContext } from './context.js';
 import { StoreUnavailableError } from './errors.js';
 import { RedisWebhooks } from './redis-webhooks.js';
-import type { ScriptName } from './scripts.js';
+import {
+  SCRIPT_CODES,
+  type ScriptArguments,
+  type ScriptCallArguments,
+  type ScriptName,
+} from './scripts.js';
 
 type Payment = components['schemas']['Payment'];
 type Faults = SandboxComponents['schemas']['Faults'];
@@ -45,31 +50,32 @@ export type AccountState = [string, string, string, string, number, number, stri
 export const ACCOUNT_STATE_LENGTH = 7;
 
 /**
- * The arguments of `psm_claim_key` after the account's hash and generation (also the claim of
- * `psm_open`): the record, its bytes, the key's time, the per-key caps, and the instance taking
- * it with its clock (a record in flight for an instance that stopped beating may be taken over).
+ * The arguments of `psm_claim_key` (also the claim of `psm_open`): the record, its bytes, the
+ * key's time, the per-key caps, and the instance taking it with its clock (a record in flight for
+ * an instance that stopped beating may be taken over).
  *
  * @example
- * await account.run('psm_claim_key', ...claimArguments(context, record, accountNow));
+ * await account.run('psm_claim_key', claimArguments(context, record, accountNow));
  */
 export function claimArguments(
   context: Pick<RedisContext, 'limits' | 'owner' | 'clock'>,
   record: IdempotencyRecord,
   accountNow: number,
-): (string | number)[] {
+): ScriptArguments['psm_claim_key'] {
   const { limits, owner, clock } = context;
-  return [
-    record.key,
-    encodeRecord(record),
-    recordBytes(record) + (record.response === undefined ? 0 : responseBytes(record.response)),
+  return {
+    key: record.key,
+    json: encodeRecord(record),
+    bytes:
+      recordBytes(record) + (record.response === undefined ? 0 : responseBytes(record.response)),
     accountNow,
-    record.expiresAt,
-    record.serverExpiresAt,
-    limits.maxIdempotencyRecordsPerKey,
-    limits.keyMemoryBudgetBytes,
+    expiresAt: record.expiresAt,
+    serverExpiresAt: record.serverExpiresAt,
+    maxRecords: limits.maxIdempotencyRecordsPerKey,
+    budget: limits.keyMemoryBudgetBytes,
     owner,
-    clock === undefined ? '' : clock(),
-  ];
+    serverNow: clock === undefined ? '' : clock(),
+  };
 }
 
 /**
@@ -125,13 +131,9 @@ export class RedisAccount implements AccountStore {
     if (hooks === '1') this.hooks ??= new RedisWebhooks(this);
   }
 
-  /** Runs a script on this account (its hash and generation first). */
-  run(name: ScriptName, ...args: (string | number)[]): Promise<unknown> {
-    return this.context.runner.script(
-      name,
-      [this.key, this.context.prefix],
-      [this.hash, this.generation, ...args],
-    );
+  /** Runs a script on this account (its key, hash and generation) with its named arguments. */
+  run<N extends ScriptName>(name: N, ...args: ScriptCallArguments<N>): Promise<unknown> {
+    return this.context.runner.script(name, this, ...args);
   }
 
   /** Runs one plain command. */
@@ -160,12 +162,13 @@ export class RedisAccount implements AccountStore {
 
   async setOffset(seconds: number): Promise<void> {
     this.offsetSeconds = seconds;
-    if ((await this.run('psm_set', 'off', seconds)) === 0) this.closed = true;
+    if ((await this.run('psm_set', { field: 'off', value: seconds })) === 0) this.closed = true;
   }
 
   async setFaults(faults: Faults): Promise<void> {
     this.faults = faults;
-    if ((await this.run('psm_set', 'f', JSON.stringify(faults))) === 0) this.closed = true;
+    if ((await this.run('psm_set', { field: 'f', value: JSON.stringify(faults) })) === 0)
+      this.closed = true;
   }
 
   consumeFailure(): Promise<ProblemInit | undefined> | undefined {
@@ -186,7 +189,7 @@ export class RedisAccount implements AccountStore {
   }
 
   private async consume(which: 'fail_next' | 'drop_after_commit'): Promise<unknown> {
-    const answer = (await this.run('psm_consume_fault', which)) as [string, string] | null;
+    const answer = (await this.run('psm_consume_fault', { which })) as [string, string] | null;
     if (answer === null) {
       delete this.faults[which];
       return undefined;
@@ -202,11 +205,14 @@ export class RedisAccount implements AccountStore {
   }
 
   async payment(id: string): Promise<StoredPayment | undefined> {
-    return this.decodePayments((await this.run('psm_payment', id)) as unknown[], 0)[0];
+    return this.decodePayments((await this.run('psm_payment', { id })) as unknown[], 0)[0];
   }
 
   async listPayments(limit: number, startingAfter?: string): Promise<PaymentPage | undefined> {
-    const answer = (await this.run('psm_list', limit, startingAfter ?? '')) as unknown[] | null;
+    const answer = (await this.run('psm_list', {
+      limit,
+      startingAfter: startingAfter ?? '',
+    })) as unknown[] | null;
     if (answer === null) return undefined;
     return { data: this.decodePayments(answer, 1), has_more: answer[0] === 1 };
   }
@@ -235,33 +241,37 @@ export class RedisAccount implements AccountStore {
     const { reading } = this.context;
     const meta = paymentMeta(record);
     rememberPayment(reading, record, meta);
-    const args: (string | number)[] = [
-      record.id,
-      record.json,
+    const args: ScriptArguments['psm_create'] = {
+      id: record.id,
+      json: record.json,
       meta,
-      record.settlesAt ?? '',
-      paymentBytes(build(0)),
-      limits.maxPaymentsPerKey,
-      limits.keyMemoryBudgetBytes,
-      limits.maxIdempotencyRecordsPerKey,
-      changes ?? '',
-    ];
+      settlesAt: record.settlesAt ?? '',
+      bytes: paymentBytes(build(0)),
+      maxPayments: limits.maxPaymentsPerKey,
+      budget: limits.keyMemoryBudgetBytes,
+      maxRecords: limits.maxIdempotencyRecordsPerKey,
+      changes: changes ?? '',
+    };
     if (idempotency !== undefined) {
       const { record: claimed, response } = idempotency;
-      const inFlight = encodeRecord({ ...claimed, response: undefined });
-      const completed = encodeRecord({ ...claimed, response });
-      reading.known.add(completed);
-      args.push(claimed.key, inFlight, completed, responseBytes(response));
+      const completedJson = encodeRecord({ ...claimed, response });
+      reading.known.add(completedJson);
+      args.completion = {
+        key: claimed.key,
+        inFlightJson: encodeRecord({ ...claimed, response: undefined }),
+        completedJson,
+        responseBytes: responseBytes(response),
+      };
     }
-    const answer = await this.run('psm_create', ...args);
-    if (answer === 'TAKEN') {
+    const answer = await this.run('psm_create', args);
+    if (answer === SCRIPT_CODES.TAKEN) {
       // Another instance took the key over, this one being presumed dead: it makes the payment.
       throw new StoreUnavailableError(
         'the store gave this Idempotency-Key to another instance while this one did not answer its heartbeat',
       );
     }
     if (idempotency !== undefined) idempotency.record.response = idempotency.response;
-    if (answer === 'CLOSED') {
+    if (answer === SCRIPT_CODES.CLOSED) {
       this.closed = true;
       return build(-1);
     }
@@ -286,34 +296,27 @@ export class RedisAccount implements AccountStore {
     const json = JSON.stringify(payment);
     const bytes = 160 + stringBytes(id) + stringBytes(json);
     const stepJson = JSON.stringify(step);
-    const args: (string | number)[] = [
-      id,
-      expectedJson,
-      json,
-      stepJson,
-      bytes,
-      MAX_TIMELINE_STEPS - 1,
-    ];
+    const args: ScriptArguments['psm_transition'] = { id, expectedJson, json, stepJson, bytes };
     if (idempotency !== undefined) {
       const { record: claimed, response } = idempotency;
       const { limits } = this.context;
-      args.push(
-        claimed.key,
-        encodeRecord({ ...claimed, response: undefined }),
-        encodeRecord({ ...claimed, response }),
-        responseBytes(response),
-        limits.maxIdempotencyRecordsPerKey,
-        limits.keyMemoryBudgetBytes,
-      );
+      args.completion = {
+        key: claimed.key,
+        inFlightJson: encodeRecord({ ...claimed, response: undefined }),
+        completedJson: encodeRecord({ ...claimed, response }),
+        responseBytes: responseBytes(response),
+        maxRecords: limits.maxIdempotencyRecordsPerKey,
+        budget: limits.keyMemoryBudgetBytes,
+      };
     }
-    const answer = await this.run('psm_transition', ...args);
+    const answer = await this.run('psm_transition', args);
     if (answer !== 1) return false;
     if (idempotency !== undefined) idempotency.record.response = idempotency.response;
     return true;
   }
 
   async takeDueSettlements(accountNow: number): Promise<StoredPayment[]> {
-    return this.decodePayments((await this.run('psm_settle', accountNow)) as unknown[], 0);
+    return this.decodePayments((await this.run('psm_settle', { accountNow })) as unknown[], 0);
   }
 
   mayHaveDueSettlements(accountNow: number): boolean {
@@ -341,16 +344,16 @@ export class RedisAccount implements AccountStore {
     record: IdempotencyRecord,
     accountNow: number,
   ): Promise<IdempotencyRecord | undefined> {
-    const answer = await this.run('psm_claim_key', ...this.claimArgs(record, accountNow));
-    if (answer === 'CLOSED') {
+    const answer = await this.run('psm_claim_key', this.claimArgs(record, accountNow));
+    if (answer === SCRIPT_CODES.CLOSED) {
       this.closed = true;
       return undefined;
     }
     return answer === null ? undefined : this.decodeRecord(answer as string);
   }
 
-  /** The arguments of a claim (after the account's hash and generation). */
-  claimArgs(record: IdempotencyRecord, accountNow: number): (string | number)[] {
+  /** The arguments of a claim. */
+  claimArgs(record: IdempotencyRecord, accountNow: number): ScriptArguments['psm_claim_key'] {
     return claimArguments(this.context, record, accountNow);
   }
 
@@ -358,28 +361,27 @@ export class RedisAccount implements AccountStore {
     record: IdempotencyRecord,
     response: StoredResponse,
   ): Promise<void> {
-    const inFlight = encodeRecord({ ...record, response: undefined });
+    const inFlightJson = encodeRecord({ ...record, response: undefined });
     record.response = response;
     const { limits } = this.context;
-    const completed = encodeRecord(record);
-    this.context.reading.known.add(completed);
-    await this.run(
-      'psm_complete_key',
-      record.key,
-      inFlight,
-      completed,
-      responseBytes(response),
-      limits.maxIdempotencyRecordsPerKey,
-      limits.keyMemoryBudgetBytes,
-    );
+    const completedJson = encodeRecord(record);
+    this.context.reading.known.add(completedJson);
+    await this.run('psm_complete_key', {
+      key: record.key,
+      inFlightJson,
+      completedJson,
+      responseBytes: responseBytes(response),
+      maxRecords: limits.maxIdempotencyRecordsPerKey,
+      budget: limits.keyMemoryBudgetBytes,
+    });
   }
 
   async forgetIdempotencyRecord(record: IdempotencyRecord): Promise<void> {
-    await this.run('psm_forget_key', record.key, encodeRecord(record));
+    await this.run('psm_forget_key', { key: record.key, json: encodeRecord(record) });
   }
 
   async expireIdempotencyRecords(accountNow: number): Promise<void> {
-    await this.run('psm_expire_keys', accountNow);
+    await this.run('psm_expire_keys', { accountNow });
   }
 
   async listIdempotencyRecords(): Promise<IdempotencyRecord[]> {
@@ -400,11 +402,7 @@ export class RedisAccount implements AccountStore {
     const bytes = requestBytes(entry);
     // Nobody waits on it (the request was answered): it goes with the next call's round trip.
     return this.context.runner
-      .later(
-        'psm_request',
-        [this.key, this.context.prefix],
-        [this.hash, this.generation, bytes, JSON.stringify(entry)],
-      )
+      .later('psm_request', this, { bytes, entry: JSON.stringify(entry) })
       .then(
         () => undefined,
         () => undefined,

@@ -2,9 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StoreLimits } from '../limits.js';
+import { NO_CLAIM, ReadSession } from '../read-session.js';
 import type { RecordChecks } from '../record-checks.js';
 import type { IdempotencyRecord, StoredPayment } from '../records.js';
-import type { AccountStore, OpenAhead, OpenClaim, SandboxStore } from '../store.js';
+import type { AccountStore, OpenClaim, SandboxStore, SessionAsk, StoreSession } from '../store.js';
 import { withStoreBudget } from './budget.js';
 import type { RedisContext } from './context.js';
 import { StoreFormatError, StoreReplyError, StoreUnavailableError } from './errors.js';
@@ -19,6 +20,7 @@ import {
   RedisAccount,
 } from './redis-account.js';
 import { ScriptRunner } from './runner.js';
+import { FLEET, SCRIPT_CODES, type ScriptArguments } from './scripts.js';
 
 /** How a Redis store is set up. */
 export interface RedisStoreOptions {
@@ -55,8 +57,6 @@ const HEALTH_TIMEOUT_MS = 1000;
 const MAX_HANDLES = 10_000;
 /** How long an attempt's lease lasts without renewal, by default (ms). */
 export const DEFAULT_LEASE_MS = 5000;
-/** Idle accounts one `admit` forgets at most (the next one goes on). */
-const MAX_FORGOTTEN_PER_ADMIT = 100;
 /** How often (ms, server clock) `sweep` asks the store to drop expired idempotency records. */
 const SWEEP_INTERVAL_MS = 1000;
 /** Records one sweep drops at most. */
@@ -97,7 +97,7 @@ export class RedisStore implements SandboxStore {
     const where = options.where ?? 'the configured Valkey/Redis';
     const prefix = options.prefix ?? DEFAULT_PREFIX;
     const keys = storeKeys(prefix);
-    const runner = new ScriptRunner(client, where, options.log);
+    const runner = new ScriptRunner(client, { where, prefix, log: options.log });
     if (client.status === 'wait') {
       let refused: Error | undefined;
       const onError = (error: Error) => {
@@ -143,7 +143,7 @@ export class RedisStore implements SandboxStore {
       new Heartbeat({
         aliveMs: leaseMs,
         clock,
-        beat: (now, aliveMs) => runner.script('psm_beat', ['', prefix], [now, aliveMs, owner]),
+        beat: (now, aliveMs) => runner.script('psm_beat', FLEET, { now, aliveMs, owner }),
       }),
     );
     await store.heartbeat.start();
@@ -190,11 +190,10 @@ export class RedisStore implements SandboxStore {
 
   /** The account stored under a hash (as the fleet-wide due index names them), if it exists. */
   async findByHash(hash: string): Promise<RedisAccount | undefined> {
-    const state = await this.context.runner.script(
-      'psm_find',
-      [this.keys.account(hash), this.keys.prefix],
-      [hash, this.now()],
-    );
+    const state = await this.context.runner.script('psm_find', this.target(hash), {
+      now: this.now(),
+      paymentId: '',
+    });
     if (state !== null) return this.handle(hash, state as AccountState);
     this.forget(hash);
     return undefined;
@@ -202,24 +201,27 @@ export class RedisStore implements SandboxStore {
 
   async open(apiKey: string): Promise<RedisAccount> {
     const hash = accountHash(apiKey);
-    return (await this.openWith(hash, '', [])).account;
+    return (await this.openWith(hash, '', undefined)).account;
   }
 
   /**
-   * Runs `psm_open` (a payment id to read, or ''; the claim's arguments, or none): the handle,
-   * the claim's answer and the payment's fields; logs the idle keys it forgot.
+   * Runs `psm_open` (a payment id to read, or ''; a claim, or none): the handle, the claim's
+   * answer and the payment's fields; logs the idle keys it forgot.
    */
   private async openWith(
     hash: string,
     paymentId: string,
-    claim: (string | number)[],
+    claiming: ScriptArguments['psm_open']['claiming'],
   ): Promise<{ account: RedisAccount; answer: unknown; payment: StoredPayment | undefined }> {
     const { limits } = this.context;
-    const state = (await this.context.runner.script(
-      'psm_open',
-      [this.keys.account(hash), this.keys.prefix],
-      [hash, this.now(), STORE_FORMAT, limits.maxAccounts, limits.idleMs, paymentId, ...claim],
-    )) as unknown[];
+    const state = (await this.context.runner.script('psm_open', this.target(hash), {
+      now: this.now(),
+      format: STORE_FORMAT,
+      maxAccounts: limits.maxAccounts,
+      idleMs: limits.idleMs,
+      paymentId,
+      claiming,
+    })) as unknown[];
     const fields = Number(state[ACCOUNT_STATE_LENGTH + 1]);
     const forgotten = ACCOUNT_STATE_LENGTH + 2 + fields;
     this.logForgotten(state.slice(forgotten) as number[]);
@@ -263,20 +265,20 @@ export class RedisStore implements SandboxStore {
     serverNow: number,
     makeRecord: ((accountNow: number) => IdempotencyRecord) | undefined,
     paymentId: string | undefined,
-  ): Promise<OpenAhead & { account: RedisAccount }> {
+  ): Promise<{ account: RedisAccount; claim: OpenClaim; payment: StoredPayment | undefined }> {
     const hash = accountHash(apiKey);
     let record: IdempotencyRecord | undefined;
-    let claimArgs: (string | number)[] = [];
+    let claiming: ScriptArguments['psm_open']['claiming'];
     if (makeRecord !== undefined) {
       const cached = this.handles.get(hash);
       const offset = cached === undefined || cached.closed ? 0 : cached.offsetSeconds;
       const accountNow = serverNow + offset * 1000;
       record = makeRecord(accountNow);
-      claimArgs = [...claimArguments(this.context, record, accountNow), String(offset)];
+      claiming = { ...claimArguments(this.context, record, accountNow), offset: String(offset) };
     }
-    const { account, answer, payment } = await this.openWith(hash, paymentId ?? '', claimArgs);
+    const { account, answer, payment } = await this.openWith(hash, paymentId ?? '', claiming);
     let claim: OpenClaim;
-    if (record === undefined || answer === 'SKIPPED' || answer === 'NONE')
+    if (record === undefined || answer === SCRIPT_CODES.SKIPPED || answer === SCRIPT_CODES.NONE)
       claim = { kind: 'skipped' };
     else if (answer === null) claim = { kind: 'claimed', record };
     else claim = { kind: 'held', record: account.decodeRecord(answer as string) };
@@ -292,17 +294,57 @@ export class RedisStore implements SandboxStore {
     id: string,
   ): Promise<{ account: RedisAccount | undefined; payment: StoredPayment | undefined }> {
     const hash = accountHash(apiKey);
-    const state = (await this.context.runner.script(
-      'psm_find',
-      [this.keys.account(hash), this.keys.prefix],
-      [hash, this.now(), id],
-    )) as unknown[] | null;
+    const state = (await this.context.runner.script('psm_find', this.target(hash), {
+      now: this.now(),
+      paymentId: id,
+    })) as unknown[] | null;
     if (state === null) {
       this.forget(hash);
       return { account: undefined, payment: undefined };
     }
     const account = this.handle(hash, state as AccountState);
     return { account, payment: account.decodePayments(state, ACCOUNT_STATE_LENGTH)[0] };
+  }
+
+  /**
+   * A request's session in one round trip: a write opens the account with `openAhead` (claiming
+   * the Idempotency-Key, reading the payment) and asks `admit` in the same tick (sent together);
+   * a read of a payment is `findWithPayment`; any other read, `find`.
+   */
+  async session(apiKey: string, ask: SessionAsk): Promise<StoreSession> {
+    const { paymentId } = ask;
+    if (ask.write) {
+      const opening = this.openAhead(apiKey, ask.serverNow, ask.claim, paymentId);
+      const admitted = this.admit();
+      // Awaited only if the request gets to its capacity check (not on a replay).
+      admitted.catch(() => {});
+      const { account, claim, payment } = await opening;
+      const { settlesNext } = account;
+      return new ReadSession({
+        account,
+        claim,
+        paymentId,
+        payment,
+        settlesNext,
+        admit: () => admitted,
+      });
+    }
+    const admit = () => this.admit();
+    if (paymentId !== undefined) {
+      const { account, payment } = await this.findWithPayment(apiKey, paymentId);
+      const settlesNext = account?.settlesNext;
+      return new ReadSession({ account, claim: NO_CLAIM, paymentId, payment, settlesNext, admit });
+    }
+    const account = await this.find(apiKey);
+    const settlesNext = account?.settlesNext;
+    return new ReadSession({
+      account,
+      claim: NO_CLAIM,
+      paymentId,
+      payment: undefined,
+      settlesNext,
+      admit,
+    });
   }
 
   /** The one handle of a key, up to date with `state`; a handle of an older generation is closed. */
@@ -334,6 +376,11 @@ export class RedisStore implements SandboxStore {
     this.handles.delete(hash);
   }
 
+  /** Where an account's scripts run, before its handle is read (no generation yet). */
+  private target(hash: string): { key: string; hash: string; generation: string } {
+    return { key: this.keys.account(hash), hash, generation: '' };
+  }
+
   /** The injected clock's time, or '' for the store server's own. */
   private now(): number | '' {
     return this.context.clock === undefined ? '' : this.context.clock();
@@ -345,30 +392,20 @@ export class RedisStore implements SandboxStore {
    */
   async admit(): Promise<boolean> {
     const { limits } = this.context;
-    const answer = (await this.context.runner.script(
-      'psm_admit',
-      ['', this.keys.prefix],
-      [
-        '',
-        this.now(),
-        limits.memoryBudgetBytes,
-        limits.maxPaymentsTotal,
-        limits.maxIdempotencyRecordsTotal,
-        limits.idleMs,
-        MAX_FORGOTTEN_PER_ADMIT,
-      ],
-    )) as number[];
+    const answer = (await this.context.runner.script('psm_admit', FLEET, {
+      now: this.now(),
+      memoryBudget: limits.memoryBudgetBytes,
+      maxPayments: limits.maxPaymentsTotal,
+      maxRecords: limits.maxIdempotencyRecordsTotal,
+      idleMs: limits.idleMs,
+    })) as number[];
     this.logForgotten(answer.slice(1));
     return answer[0] === 1;
   }
 
   async reset(apiKey: string): Promise<number> {
     const hash = accountHash(apiKey);
-    const deleted = await this.context.runner.script(
-      'psm_reset',
-      [this.keys.account(hash), this.keys.prefix],
-      [hash],
-    );
+    const deleted = await this.context.runner.script('psm_reset', this.target(hash));
     this.forget(hash);
     return Number(deleted);
   }
@@ -396,11 +433,10 @@ export class RedisStore implements SandboxStore {
 
   /** Drops up to one batch of records expired at `serverNow`; how many went. */
   async sweepNow(serverNow: number): Promise<number> {
-    const dropped = await this.context.runner.script(
-      'psm_sweep',
-      ['', this.keys.prefix],
-      [serverNow, SWEEP_BATCH],
-    );
+    const dropped = await this.context.runner.script('psm_sweep', FLEET, {
+      serverNow,
+      most: SWEEP_BATCH,
+    });
     return Number(dropped);
   }
 

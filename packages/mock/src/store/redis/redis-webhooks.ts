@@ -78,7 +78,7 @@ export class RedisWebhooks implements WebhookStore {
   }
 
   async deleteEndpoint(id: string): Promise<boolean> {
-    const deleted = (await this.account.run('psm_endpoint_delete', id)) === 1;
+    const deleted = (await this.account.run('psm_endpoint_delete', { id })) === 1;
     if (deleted) this.account.endpoints = Math.max(0, this.account.endpoints - 1);
     return deleted;
   }
@@ -90,12 +90,11 @@ export class RedisWebhooks implements WebhookStore {
 
   private async store(record: EndpointRecord, onlyIfHeld: '0' | '1'): Promise<void> {
     const count = Number(
-      await this.account.run(
-        'psm_endpoint',
-        record.endpoint.id,
-        encodeEndpoint(record),
+      await this.account.run('psm_endpoint', {
+        id: record.endpoint.id,
+        json: encodeEndpoint(record),
         onlyIfHeld,
-      ),
+      }),
     );
     if (count >= 0) this.account.endpoints = count;
   }
@@ -115,7 +114,12 @@ export class RedisWebhooks implements WebhookStore {
   async rememberEvent(event: StoredEvent): Promise<void> {
     const bytes = eventBytes(event);
     const json = JSON.stringify({ id: event.id, type: event.type, body: event.body });
-    await this.account.run('psm_event', event.id, bytes, json, this.maxBytes);
+    await this.account.run('psm_event', {
+      id: event.id,
+      bytes,
+      json,
+      budget: this.maxBytes,
+    });
   }
 
   async deliveryLog(): Promise<WebhookDelivery[]> {
@@ -131,24 +135,28 @@ export class RedisWebhooks implements WebhookStore {
   }
 
   async record(entry: WebhookDelivery): Promise<void> {
-    const bytes = deliveryBytes(entry);
-    await this.account.run('psm_log', bytes, JSON.stringify(entry), this.maxBytes);
+    await this.account.run('psm_log', {
+      bytes: deliveryBytes(entry),
+      entry: JSON.stringify(entry),
+      budget: this.maxBytes,
+    });
   }
 
   async enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): Promise<boolean> {
-    const sequence = await this.account.run(
-      'psm_enqueue',
-      delivery.dueAt,
-      encodeDelivery(delivery),
-      this.maxBytes / 2,
-    );
+    const sequence = await this.account.run('psm_enqueue', {
+      dueAt: delivery.dueAt,
+      json: encodeDelivery(delivery),
+      budget: this.maxBytes / 2,
+    });
     return Number(sequence) >= 0;
   }
 
   /** When the earliest attempt is due; an attempt whose lease ended (its instance died) is due again. */
   async nextAttemptAt(): Promise<number | undefined> {
     const { clock } = this.account.context;
-    const due = await this.account.run('psm_next_attempt', clock === undefined ? '' : clock());
+    const due = await this.account.run('psm_next_attempt', {
+      serverNow: clock === undefined ? '' : clock(),
+    });
     if (due === null) return undefined;
     const at = Number(due);
     if (!Number.isFinite(at))
@@ -164,15 +172,14 @@ export class RedisWebhooks implements WebhookStore {
     // Without an injected clock the lease runs on the store server's clock (no skew between instances).
     const serverNow = clock === undefined ? '' : clock();
     const leaseUntil = serverNow === '' ? '' : serverNow + leaseMs;
-    const answer = (await this.account.run(
-      'psm_claim_attempt',
+    const answer = (await this.account.run('psm_claim_attempt', {
       accountNow,
       serverNow,
       leaseUntil,
       leaseMs,
       owner,
-      maxLeased ?? '',
-    )) as [string, string] | null;
+      maxLeased: maxLeased ?? '',
+    })) as [string, string] | null;
     if (answer === null) return undefined;
     leases.hold(this.account, answer[0]);
     return decodeDelivery(answer[0], answer[1], this.reading, this.account.part('qd'));
@@ -184,8 +191,13 @@ export class RedisWebhooks implements WebhookStore {
   ): Promise<boolean> {
     const member = attemptMember(delivery.sequence);
     this.account.context.leases.release(this.account, member);
-    const next = retry === undefined ? [] : [retry.dueAt, encodeDelivery(retry), this.maxBytes / 2];
-    const sequence = await this.account.run('psm_finish_attempt', member, ...next);
+    const sequence = await this.account.run('psm_finish_attempt', {
+      member,
+      retry:
+        retry === undefined
+          ? undefined
+          : { dueAt: retry.dueAt, json: encodeDelivery(retry), budget: this.maxBytes / 2 },
+    });
     return Number(sequence) >= 0;
   }
 

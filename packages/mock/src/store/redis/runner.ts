@@ -2,47 +2,24 @@
 import type { Redis } from 'ioredis';
 import { currentStoreBudget, type StoreBudget } from './budget.js';
 import { StoreFormatError, StoreReplyError, StoreUnavailableError, storeError } from './errors.js';
-import { SCRIPTS, type ScriptName } from './scripts.js';
+import {
+  type ReplyShape,
+  SCRIPTS,
+  type Script,
+  type ScriptCallArguments,
+  type ScriptName,
+  type ScriptTarget,
+} from './scripts.js';
 
-/** What a script's reply is at the top: an array, an integer, a string, or nil where allowed. */
-type ReplyShape = 'array' | 'array?' | 'integer' | 'string?' | 'array|string';
+/** The start of the error a server answers EVALSHA with when it does not hold the script. */
+const NOSCRIPT = 'NOSCRIPT';
 
-/** The reply each script returns (Lua false is nil): anything else did not come from it. */
-const REPLY_SHAPES: Record<ScriptName, ReplyShape> = {
-  psm_find: 'array?',
-  psm_open: 'array',
-  psm_payment: 'array',
-  psm_list: 'array?',
-  psm_payments: 'array',
-  psm_create: 'array|string',
-  psm_transition: 'integer',
-  psm_settle: 'array',
-  psm_claim_key: 'string?',
-  psm_complete_key: 'integer',
-  psm_forget_key: 'integer',
-  psm_expire_keys: 'integer',
-  psm_keys: 'array',
-  psm_sweep: 'integer',
-  psm_admit: 'array',
-  psm_reset: 'integer',
-  psm_release: 'integer',
-  psm_set: 'integer',
-  psm_consume_fault: 'array?',
-  psm_request: 'integer',
-  psm_endpoint: 'integer',
-  psm_endpoint_delete: 'integer',
-  psm_endpoints: 'array',
-  psm_event: 'integer',
-  psm_events: 'array',
-  psm_log: 'integer',
-  psm_enqueue: 'integer',
-  psm_claim_attempt: 'array?',
-  psm_finish_attempt: 'integer',
-  psm_renew: 'integer',
-  psm_next_attempt: 'string?',
-  psm_beat: 'integer',
-  psm_attempts: 'array',
-};
+/** Whether `error` is a server's NOSCRIPT answer (it does not hold the script asked for). */
+function isNoScript(error: unknown): boolean {
+  return (
+    error instanceof Error && error.name === 'ReplyError' && error.message.startsWith(NOSCRIPT)
+  );
+}
 
 /** Whether a reply element is what a script can return: a string, an integer, nil or an array of them. */
 function isScriptValue(value: unknown, depth: number): boolean {
@@ -81,8 +58,6 @@ const TIMED_OUT = 'Command timed out';
 /** How often the runner logs a failure of one kind, at most (ms). */
 const LOG_EVERY_MS = 1000;
 
-type ScriptCall = (...args: (string | number)[]) => Promise<unknown>;
-
 /**
  * How long a write held back (`later`) waits for another call to share its round trip before it
  * goes out on its own, in ms: a request's record goes with the next request's first call.
@@ -94,62 +69,108 @@ const MAX_HELD = 256;
 
 /** A script call held back, and how to settle its caller's promise once sent. */
 interface HeldCall {
-  name: ScriptName;
-  keys: [string, string];
-  args: (string | number)[];
+  script: Script;
+  /** The account's hash key ('' for a fleet-wide script). */
+  key: string;
+  /** Its ARGV, packed when it was asked for. */
+  argv: (string | number)[];
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
+/** How a runner reaches its store. */
+export interface ScriptRunnerOptions {
+  /** The store's URL with its password masked, for errors. */
+  where: string;
+  /** The prefix of every key (KEYS[2] of every script). */
+  prefix: string;
+  /** Where failures that are not the network's are told (without the password), once a second each. */
+  log?: (line: string) => void;
+}
+
 /**
- * The store's way to the server: each script defined once on the client (EVALSHA, with EVAL
- * once after a server restart), each failure mapped by `storeError`.
+ * The store's way to the server: every script loaded once by name and version (`SCRIPT LOAD`;
+ * its SHA1 is its version) and run by `EVALSHA` with its named arguments packed in declared
+ * order. A server that lost a script (restarted, `SCRIPT FLUSH`, failed over) answers `NOSCRIPT`:
+ * the script is loaded again (once for all the calls that met it) and the call retried once.
+ * Each failure is mapped by `storeError`.
  *
  * @example
- * const runner = new ScriptRunner(client, 'redis://cache:6379');
- * await runner.script('psm_find', [accountKey, prefix], [hash, '']);
+ * const runner = new ScriptRunner(client, { where: 'redis://cache:6379', prefix: 'psm:' });
+ * await runner.script('psm_find', { key: accountKey, hash, generation: '' }, { now: '', paymentId: '' });
  */
 export class ScriptRunner {
-  private readonly calls: Record<ScriptName, ScriptCall>;
   /** Writes held back (`later`), sent with the next call or after `HOLD_BACK_MS`. */
   private held: HeldCall[] = [];
   private holdTimer: ReturnType<typeof setTimeout> | undefined;
   /** How long a held-back write waits for company (`HOLD_BACK_MS`; a test may lengthen it). */
   holdBackMs = HOLD_BACK_MS;
+  /** The loads in flight, by script: the calls that met NOSCRIPT together wait on one. */
+  private readonly loading = new Map<ScriptName, Promise<void>>();
+  /** How many times a script was loaded again after the server lost it. */
+  reloads = 0;
 
   /** When each kind of failure was last logged. */
   private readonly lastLogged = new Map<string, number>();
+  /** The store's URL with its password masked, for errors. */
+  readonly where: string;
+  private readonly prefix: string;
+  private readonly log: ((line: string) => void) | undefined;
 
   constructor(
     readonly client: Redis,
-    /** The store's URL with its password masked, for errors. */
-    readonly where: string,
-    /** Where failures that are not the network's are told (without the password), once a second each. */
-    private readonly log?: (line: string) => void,
+    options: ScriptRunnerOptions,
   ) {
-    for (const [name, lua] of Object.entries(SCRIPTS)) {
-      client.defineCommand(name, { numberOfKeys: 2, lua });
-    }
-    const methods = client as unknown as Record<string, ScriptCall>;
-    this.calls = Object.fromEntries(
-      Object.keys(SCRIPTS).map((name) => [name, (methods[name] as ScriptCall).bind(client)]),
-    ) as Record<ScriptName, ScriptCall>;
+    this.where = options.where;
+    this.prefix = options.prefix;
+    this.log = options.log;
   }
 
   /** Loads every script into the server's cache, so that the first calls take one round trip. */
   async load(): Promise<void> {
     await this.command(() =>
-      Promise.all(Object.values(SCRIPTS).map((lua) => this.client.script('LOAD', lua))),
+      Promise.all((Object.keys(SCRIPTS) as ScriptName[]).map((name) => this.loadScript(name))),
     );
   }
 
+  /** Loads one script (one load at a time for each), checking the server named it by its SHA1. */
+  private loadScript(name: ScriptName): Promise<void> {
+    const pending = this.loading.get(name);
+    if (pending !== undefined) return pending;
+    const script = SCRIPTS[name];
+    const loaded = this.client
+      .script('LOAD', script.lua)
+      .then((sha) => {
+        if (sha !== script.sha) {
+          throw new StoreReplyError(
+            `the store at ${this.where} answered SCRIPT LOAD of ${name} with ${typeof sha === 'string' ? 'another hash' : typeOf(sha)}, which no Valkey/Redis server does`,
+          );
+        }
+      })
+      .finally(() => this.loading.delete(name));
+    this.loading.set(name, loaded);
+    return loaded;
+  }
+
   /**
-   * Runs one script: KEYS are the account's key and the prefix (sending the held-back writes in
-   * the same round trip). Within a request, the wait counts against its store budget.
+   * Runs one script on `target` (an account, or `FLEET`) with its named arguments, sending the
+   * held-back writes in the same round trip. Within a request, the wait counts against its store
+   * budget.
    */
-  script(name: ScriptName, keys: [string, string], args: (string | number)[]): Promise<unknown> {
+  script<N extends ScriptName>(
+    name: N,
+    target: ScriptTarget,
+    ...args: ScriptCallArguments<N>
+  ): Promise<unknown> {
     this.flush();
-    return this.send(name, keys, args, currentStoreBudget());
+    const script = SCRIPTS[name];
+    let argv: (string | number)[];
+    try {
+      argv = script.argv(target, args[0]);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.send(script, target.key, argv, currentStoreBudget());
   }
 
   /**
@@ -159,11 +180,18 @@ export class ScriptRunner {
    * request already answered). At most `maxHeld` are held; past it, the held ones go at once.
    *
    * @example
-   * void runner.later('psm_request', [accountKey, prefix], [hash, generation, bytes, entryJson]);
+   * void runner.later('psm_request', account, { bytes, entry: entryJson });
    */
-  later(name: ScriptName, keys: [string, string], args: (string | number)[]): Promise<unknown> {
+  later<N extends ScriptName>(
+    name: N,
+    target: ScriptTarget,
+    ...args: ScriptCallArguments<N>
+  ): Promise<unknown> {
     return new Promise<unknown>((resolve, reject) => {
-      this.held.push({ name, keys, args, resolve, reject });
+      const script = SCRIPTS[name];
+      // Packed now: the call is made with the target and arguments of now.
+      const argv = script.argv(target, args[0]);
+      this.held.push({ script, key: target.key, argv, resolve, reject });
       if (this.held.length >= MAX_HELD) {
         this.flush();
       } else if (this.holdTimer === undefined) {
@@ -184,22 +212,42 @@ export class ScriptRunner {
     this.held = [];
     // Not bounded by the request that happens to send them: nobody waits on them.
     for (const call of held)
-      this.send(call.name, call.keys, call.args, undefined).then(call.resolve, call.reject);
+      this.send(call.script, call.key, call.argv, undefined).then(call.resolve, call.reject);
   }
 
+  /** Sends one script call (EVALSHA; on NOSCRIPT, loads it and retries once) and checks its reply's type. */
   private send(
-    name: ScriptName,
-    keys: [string, string],
-    args: (string | number)[],
+    script: Script,
+    key: string,
+    argv: (string | number)[],
     budget: StoreBudget | undefined,
   ): Promise<unknown> {
-    const sent = this.calls[name](...keys, ...args).then((reply) => {
-      if (hasShape(reply, REPLY_SHAPES[name])) return reply;
-      throw new StoreReplyError(
-        `the store at ${this.where} answered ${name} with ${typeOf(reply)}, which no script of this sandbox returns`,
-      );
-    });
+    const run = () => this.client.evalsha(script.sha, 2, key, this.prefix, ...argv);
+    const sent = run()
+      .catch((error: unknown) => {
+        if (!isNoScript(error)) throw error;
+        // The server lost it (restart, SCRIPT FLUSH, failover): nothing ran; load it, retry once.
+        this.reloads++;
+        this.tell(
+          'reload',
+          `store: ${this.where}: the server no longer held the script ${script.name} (restarted, flushed or failed over?): it is loaded again`,
+        );
+        return this.loadScript(script.name).then(run);
+      })
+      .then((reply) => {
+        if (hasShape(reply, script.reply)) return reply;
+        throw new StoreReplyError(
+          `the store at ${this.where} answered ${script.name} with ${typeOf(reply)}, which no script of this sandbox returns`,
+        );
+      });
     return (budget === undefined ? sent : budget.wait(sent)).catch((error: unknown) => {
+      if (isNoScript(error)) {
+        // Lost again right after it was loaded: not a server this sandbox can run on now.
+        error = new StoreUnavailableError(
+          `the store at ${this.where} lost the script ${script.name} again right after loading it`,
+          { cause: error },
+        );
+      }
       throw this.failed(error);
     });
   }

@@ -1,0 +1,76 @@
+// Step: the account session. Where a request reaches its key's account: opened after auth, read ahead on a networked store, closed (and persisted) at the end.
+import type { AccountService } from '../../service/account-service.js';
+import type { ProblemInit } from '../../shared/problems.js';
+import { answerProblem, internalError } from '../exchange.js';
+import { idempotentRequest } from './idempotency.js';
+import type { Step, StepFactory } from './state.js';
+
+/**
+ * The last step to see the answer (first after observation): a 500 problem for whatever the
+ * steps after it throw, then the end of the request's session: an Idempotency-Key claimed ahead
+ * and never taken is given back, and nothing is answered before what the request changed is
+ * stored (`persist`: a durable store's problem replaces the answer).
+ *
+ * @example
+ * composeSteps([closeSession(runtime.persist), authenticateKey(false)], operate);
+ */
+export function closeSession(persist: () => ProblemInit | undefined): StepFactory {
+  return (next) => async (c, request) => {
+    let response: Response;
+    try {
+      response = await next(c, request);
+    } catch (error) {
+      response = internalError(request, error);
+    }
+    const unused = request.service?.giveBackUnusedClaim();
+    if (unused !== undefined) await unused;
+    const unstored = persist();
+    if (unstored !== undefined) response = answerProblem(request, unstored);
+    return response;
+  };
+}
+
+/**
+ * Opens the account service of the authenticated key. A /v1 request goes on through `ahead`, the
+ * steps composed for it (see `readAhead`: its store session opens before the faults); any other
+ * through `next`.
+ *
+ * @example
+ * openAccount(runtime.serviceFor, aheadSteps)(nextSteps);
+ */
+export function openAccount(
+  serviceFor: (apiKey: string) => AccountService,
+  ahead?: Step,
+): StepFactory {
+  return (next) => (c, request) => {
+    const service = serviceFor(request.apiKey);
+    request.service = service;
+    if (ahead !== undefined) return ahead(c, request);
+    return next(c, request);
+  };
+}
+
+/**
+ * Opens the request's store session before the faults, asking in one go (one round trip on a
+ * networked store, at once in memory) what the request's steps will ask of the store: a valid
+ * POST opens the account, claims its Idempotency-Key (only if no fault is armed) and asks for
+ * room; a payment's path reads the payment; any other request finds the account. A POST's body
+ * was read and checked before this step; its problems are answered after the faults
+ * (`refuseInvalid`).
+ *
+ * @example
+ * composeSteps([readBody(65_536), validateRequest(shape), readAhead(shape)], rest);
+ */
+export function readAhead(shape: { post: boolean; paymentId: boolean }): StepFactory {
+  return (next) => async (c, request) => {
+    const service = request.service;
+    if (service === undefined) throw new Error('unreachable: the account is open');
+    const paymentId = shape.paymentId ? (c.req.param('id') ?? '') : undefined;
+    if (shape.post && request.prepared?.ok === true && request.keyError === undefined) {
+      await service.readAhead(true, idempotentRequest(request), paymentId);
+    } else {
+      await service.readAhead(false, undefined, paymentId);
+    }
+    return next(c, request);
+  };
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { AccountService, EventDelivery } from '../../service/account-service.js';
+import { NEXT_STATUS, onService, runStep } from '../../test-support/steps.js';
+import { settleDue } from './settle.js';
+
+const event = { event: { id: 'evt_1' } } as unknown as EventDelivery;
+
+/** An account service whose settleDue answers `answer`. */
+function settling(answer: readonly EventDelivery[]) {
+  const change = { result: answer.length, events: answer };
+  return {
+    payments: { settleDue: () => Promise.resolve(change) },
+  } as unknown as AccountService;
+}
+
+describe('settleDue', () => {
+  it('goes on without delivering when nothing is due', async () => {
+    const delivered: unknown[] = [];
+    const run = await runStep(
+      settleDue(async (events) => void delivered.push(events)),
+      onService(settling([])),
+    );
+    expect(run.response.status).toBe(NEXT_STATUS);
+    expect(delivered).toEqual([]);
+  });
+
+  it('hands what settled to the dispatcher before the operation runs', async () => {
+    const order: string[] = [];
+    const run = await runStep(
+      settleDue(async () => void order.push('delivered')),
+      onService(settling([event])),
+      async () => {
+        order.push('operation');
+        return new Response(null, { status: 204 });
+      },
+    );
+    expect(run.response.status).toBe(204);
+    expect(order).toEqual(['delivered', 'operation']);
+  });
+
+  it('fails the request (a 500) when settling fails, and runs no operation', async () => {
+    const failing = {
+      payments: {
+        settleDue: () => Promise.reject(new Error('store down')),
+      },
+    } as unknown as AccountService;
+    const run = await runStep(
+      settleDue(async () => {}),
+      onService(failing),
+    );
+    expect(run.nextCalls).toBe(0);
+    expect(run.response.status).toBe(500);
+  });
+});

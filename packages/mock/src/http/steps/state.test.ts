@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { runStep } from '../../test-support/steps.js';
+import { composeSteps, RequestState, type Step, type StepFactory } from './state.js';
+
+/** A step that appends its name to a list on the way in and out. */
+function traced(name: string, trace: string[]): StepFactory {
+  return (next) => async (c, request) => {
+    trace.push(`>${name}`);
+    const response = await next(c, request);
+    trace.push(`<${name}`);
+    return response;
+  };
+}
+
+const answer: Step = async () => new Response('done', { status: 200 });
+
+describe('composeSteps', () => {
+  it('runs the steps in the order listed, the last one inside all of them', async () => {
+    const trace: string[] = [];
+    const run = composeSteps([traced('a', trace), false, traced('b', trace)], async () => {
+      trace.push('last');
+      return new Response('done', { status: 200 });
+    });
+    const { response } = await runStep((next) => next, {}, run);
+    expect(response.status).toBe(200);
+    expect(trace).toEqual(['>a', '>b', 'last', '<b', '<a']);
+  });
+
+  it('is the last step itself when every step is left out', () => {
+    expect(composeSteps([false, false], answer)).toBe(answer);
+    expect(composeSteps([], answer)).toBe(answer);
+  });
+
+  it('composes once: running it twice builds no new step', async () => {
+    let built = 0;
+    const counting: StepFactory = (next) => {
+      built++;
+      return next;
+    };
+    const run = composeSteps([counting], answer);
+    await runStep((next) => next, {}, run);
+    await runStep((next) => next, {}, run);
+    expect(built).toBe(1);
+  });
+});
+
+describe('RequestState', () => {
+  it('opens with a request id, the method and the path as sent without its query', async () => {
+    const { request } = await runStep((next) => next, {
+      method: 'POST',
+      path: '/v1/payments?expand=x',
+      route: '/v1/payments',
+    });
+    expect(request).toBeInstanceOf(RequestState);
+    expect(request.requestId).toMatch(/^req_/);
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe('/v1/payments');
+    expect(request.receivedAt).toBe(Date.UTC(2025, 0, 15));
+    expect(request.service).toBeUndefined();
+    expect(request.drop).toBe(false);
+  });
+
+  it('has no arrival time when the clock fails, rather than failing', async () => {
+    const { Hono } = await import('hono');
+    const app = new Hono();
+    let state: RequestState | undefined;
+    app.get('/x', (c) => {
+      state = new RequestState(c, {
+        now: () => {
+          throw new Error('clock down');
+        },
+      });
+      return c.text('ok');
+    });
+    await app.request('/x');
+    expect(state?.receivedAt).toBeUndefined();
+    expect(state?.requestId).toMatch(/^req_/);
+  });
+});

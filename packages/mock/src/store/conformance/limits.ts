@@ -1,0 +1,142 @@
+// Conformance: the caps and byte budgets per key and over the whole sandbox, and what each evicts or refuses.
+import { describe, expect, it } from 'vitest';
+import { call, createBody, createPayment, newKey, paymentIds } from './client.js';
+import { type SuiteCommon, withSandbox } from './common.js';
+import type { Sandbox } from './sandbox.js';
+
+/** The smallest budgets the options allow: a few large payments fill them. */
+const SMALL_BUDGETS = { keyMemoryBudgetBytes: 16_384, memoryBudgetBytes: 65_536 };
+/** A create of the largest description. */
+const LARGE = { description: 'd'.repeat(1000) };
+
+/** Creates payments of `key` until one is refused or `most` are made; returns the ids made and the refusal. */
+async function fill(sandbox: Sandbox, key: string, most: number) {
+  const made: string[] = [];
+  for (let index = 0; index < most; index++) {
+    const answer = await call(sandbox, key, 'POST', '/v1/payments', {
+      body: createBody(LARGE),
+      idempotencyKey: `fill-${index}`,
+    });
+    if (answer.status !== 201) return { made, refused: answer };
+    made.push(answer.body.id);
+  }
+  return { made, refused: undefined };
+}
+
+/**
+ * Caps, budgets and eviction.
+ *
+ * @example
+ * limitTests({ factory: dataDirStores(), manifest: DATA_DIR_MANIFEST });
+ */
+export function limitTests(common: SuiteCommon): void {
+  describe('caps and byte budgets', () => {
+    it("evicts the key's oldest payment beyond maxPaymentsPerKey, never another key's", () =>
+      withSandbox(common, { maxPaymentsPerKey: 3 }, async (sandbox) => {
+        const other = newKey('other');
+        const theirs = await createPayment(sandbox, other);
+        const key = newKey('cap');
+        const made: string[] = [];
+        for (let index = 0; index < 5; index++) made.push((await createPayment(sandbox, key)).id);
+        expect(await paymentIds(sandbox, key)).toEqual(made.slice(2).reverse());
+        expect((await call(sandbox, key, 'GET', `/v1/payments/${made[0]}`)).status).toBe(404);
+        expect(await paymentIds(sandbox, other)).toEqual([theirs.id]);
+      }));
+
+    it("keeps a key within its byte budget by forgetting its own oldest data, never another key's", () =>
+      // A budget over the request log's own 64 KiB, which counts toward it.
+      withSandbox(common, { limits: { keyMemoryBudgetBytes: 131_072 } }, async (sandbox) => {
+        const other = newKey('other');
+        const theirs = await createPayment(sandbox, other, LARGE);
+        const key = newKey('budget');
+        const made: string[] = [];
+        for (let index = 0; index < 30; index++) {
+          made.push((await createPayment(sandbox, key, LARGE)).id);
+        }
+        const kept = await paymentIds(sandbox, key);
+        // The newest ones, in order, and not all of them: the oldest went first.
+        expect(kept.length).toBeGreaterThan(1);
+        expect(kept.length).toBeLessThan(made.length);
+        expect(kept).toEqual(made.slice(made.length - kept.length).reverse());
+        expect((await call(sandbox, key, 'GET', `/v1/payments/${made[0]}`)).status).toBe(404);
+        expect(await paymentIds(sandbox, other)).toEqual([theirs.id]);
+      }));
+
+    it('refuses new work past the global budget with 503 sandbox_full, still serving reads and replays, taking nothing from any key', () =>
+      withSandbox(common, { limits: SMALL_BUDGETS }, async (sandbox) => {
+        // What each key holds once it has made its payments (its own budget may have evicted some).
+        const held = new Map<string, string[]>();
+        let refusal: Awaited<ReturnType<typeof fill>>['refused'];
+        for (let index = 0; index < 12 && refusal === undefined; index++) {
+          const key = newKey(`full${index}`);
+          const { made, refused } = await fill(sandbox, key, 3);
+          refusal = refused;
+          if (made.length > 0) held.set(key, await paymentIds(sandbox, key));
+        }
+        expect(refusal?.status).toBe(503);
+        expect(refusal?.body.code).toBe('sandbox_full');
+        expect(refusal?.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(held.size).toBeGreaterThan(1);
+        // Filling the sandbox took nothing from the keys that came before.
+        for (const [key, ids] of held) expect(await paymentIds(sandbox, key)).toEqual(ids);
+        const [firstKey, firstHeld] = [...held][0] as [string, string[]];
+        const newest = firstHeld[0] as string;
+        const read = await call(sandbox, firstKey, 'GET', `/v1/payments/${newest}`);
+        expect(read.status).toBe(200);
+        const replay = await call(sandbox, firstKey, 'POST', '/v1/payments', {
+          body: createBody(LARGE),
+          idempotencyKey: 'fill-2',
+        });
+        expect(replay.status).toBe(201);
+        expect(replay.headers.get('idempotent-replayed')).toBe('true');
+        expect(replay.body.id).toBe(newest);
+        const stranger = newKey('stranger');
+        expect(await paymentIds(sandbox, stranger)).toEqual([]);
+        expect(
+          (await call(sandbox, stranger, 'POST', '/v1/payments', { body: createBody() })).status,
+        ).toBe(503);
+        // An hour later on the server's clock every key is idle: forgotten to make room where
+        // idleness is judged by that clock; where the store's own time judges it, still full.
+        sandbox.clock.advance(61 * 60 * 1000);
+        const later = await call(sandbox, stranger, 'POST', '/v1/payments', { body: createBody() });
+        if (common.manifest.idleClock === 'server') {
+          expect(later.status).toBe(201);
+          const remaining = await Promise.all(
+            [...held.keys()].map((key) => paymentIds(sandbox, key)),
+          );
+          expect(remaining.some((ids) => ids.length === 0)).toBe(true);
+        } else {
+          expect(later.status).toBe(503);
+          expect(later.body.code).toBe('sandbox_full');
+          expect(await paymentIds(sandbox, firstKey)).toEqual(firstHeld);
+        }
+      }));
+
+    it('refuses new work past maxPaymentsTotal with 503 sandbox_full until a key makes room', () =>
+      withSandbox(common, { maxPaymentsTotal: 4 }, async (sandbox) => {
+        const first = newKey('total_a');
+        const second = newKey('total_b');
+        const theirs = [
+          await createPayment(sandbox, first, {}, 'a-1'),
+          await createPayment(sandbox, first),
+        ];
+        await createPayment(sandbox, second);
+        await createPayment(sandbox, second);
+        const refused = await call(sandbox, second, 'POST', '/v1/payments', { body: createBody() });
+        expect(refused.status).toBe(503);
+        expect(refused.body.code).toBe('sandbox_full');
+        const replay = await call(sandbox, first, 'POST', '/v1/payments', {
+          body: createBody(),
+          idempotencyKey: 'a-1',
+        });
+        expect(replay.headers.get('idempotent-replayed')).toBe('true');
+        expect(await paymentIds(sandbox, first)).toEqual(theirs.map((p) => p.id).reverse());
+        expect((await call(sandbox, second, 'POST', '/_sandbox/reset')).body.deleted_payments).toBe(
+          2,
+        );
+        expect(
+          (await call(sandbox, second, 'POST', '/v1/payments', { body: createBody() })).status,
+        ).toBe(201);
+      }));
+  });
+}

@@ -1,0 +1,245 @@
+// Conformance: the same requests answered byte for byte as the memory store answers them (ids and secrets seeded, time injected).
+import { describe, expect, it } from 'vitest';
+import { type Answer, call, createBody, line, newKey, type Send } from './client.js';
+import { type SuiteCommon, withSandbox } from './common.js';
+import { openSandbox, type Sandbox, type SandboxOptions } from './sandbox.js';
+
+/** What a scenario does to one sandbox; it returns the answers as lines. */
+type Scenario = (run: Runner) => Promise<void>;
+
+/** One scenario's requests, all of one key, each answer kept as a line. */
+interface Runner {
+  sandbox: Sandbox;
+  send(method: string, path: string, send?: Send): Promise<Answer>;
+  /** Moves the server's clock. */
+  wait(ms: number): void;
+  /** Notes something the receiver or the store shows that is not an answer. */
+  note(text: string): void;
+}
+
+/** Answer fields measured in real time, the same on no two runs of one store. */
+const REAL_TIME = /"latency_ms":\d+/g;
+
+async function transcript(sandbox: Sandbox, key: string, scenario: Scenario): Promise<string[]> {
+  const lines: string[] = [];
+  const runner: Runner = {
+    sandbox,
+    async send(method, path, send = {}) {
+      let answer: Answer;
+      try {
+        answer = await call(sandbox, key, method, path, send);
+      } catch (error) {
+        // The drop_after_commit fault: the change is made, the connection dropped.
+        lines.push(`${method} ${path} → ${String(error)}`);
+        await sandbox.settled();
+        return { status: 0, headers: new Headers(), text: '', body: {} };
+      }
+      await sandbox.settled();
+      lines.push(line(`${method} ${path}`, answer).replace(REAL_TIME, '"latency_ms":<ms>'));
+      return answer;
+    },
+    wait(ms) {
+      sandbox.clock.advance(ms);
+      lines.push(`(server clock +${ms} ms)`);
+    },
+    note(text) {
+      lines.push(text);
+    },
+  };
+  await scenario(runner);
+  return lines.map((text) => text.replaceAll(key, '<key>'));
+}
+
+const PENDING = { payment_method: { type: 'token', token: 'tok_test_pending' } };
+
+/** Every step a client can take, with webhooks failing and retried, settlements and a reset. */
+const lifecycle: Scenario = async ({ sandbox, send, note }) => {
+  const receiver = (status: number) => {
+    sandbox.receiverStatus = status;
+    note(
+      `(receiver answers ${status}; received so far: ${sandbox.received.map((a) => `${a.type} ${a.eventId}`).join(', ')})`,
+    );
+  };
+  await send('POST', '/v1/webhook_endpoints', { body: { url: 'https://receiver.example/a' } });
+  receiver(500);
+  const created = await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'one' });
+  await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'one' });
+  await send('POST', '/v1/payments', { body: createBody({ amount: 9 }), idempotencyKey: 'one' });
+  const authorized = await send('POST', '/v1/payments', { body: createBody({ capture: false }) });
+  const id = authorized.body.id as string;
+  await send('POST', `/v1/payments/${id}/capture`, {
+    body: { amount: 600 },
+    idempotencyKey: 'cap',
+  });
+  await send('POST', `/v1/payments/${id}/capture`, {
+    body: { amount: 600 },
+    idempotencyKey: 'cap',
+  });
+  await send('POST', `/v1/payments/${id}/cancel`, { body: {} });
+  await send('POST', `/v1/payments/${id}/refunds`, { body: { amount: 100 } });
+  await send('POST', `/v1/payments/${id}/refunds`, { body: { amount: 100_000 } });
+  await send('POST', '/v1/payments', { body: createBody({ ...PENDING, description: 'later' }) });
+  await send('POST', '/v1/payments', {
+    body: createBody({ payment_method: { type: 'token', token: 'tok_test_declined' } }),
+  });
+  await send('GET', `/v1/payments/${created.body.id}`);
+  await send('GET', '/v1/payments?limit=2');
+  await send('GET', `/v1/payments?limit=2&starting_after=${id}`);
+  await send('POST', '/_sandbox/clock/advance', { body: { seconds: 3 } });
+  receiver(200);
+  await send('POST', '/_sandbox/clock/advance', { body: { seconds: 5 } });
+  await send('POST', '/_sandbox/clock/advance', { body: { seconds: 40 } });
+  await send('GET', '/_sandbox/webhook_deliveries');
+  await send('GET', '/_sandbox/inspector');
+  await send('PUT', '/_sandbox/faults', { body: { fail_next: { count: 1, status: 503 } } });
+  await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'after-fault' });
+  await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'after-fault' });
+  await send('PUT', '/_sandbox/faults', { body: { drop_after_commit: { count: 1 } } });
+  await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'dropped' });
+  await send('GET', '/_sandbox/faults');
+  await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'dropped' });
+  await send('GET', '/v1/webhook_endpoints');
+  await send('POST', '/_sandbox/reset');
+  await send('GET', '/v1/payments');
+  await send('GET', '/_sandbox/clock');
+  note(`(received: ${sandbox.received.map((a) => `${a.url} ${a.type} ${a.eventId}`).join(', ')})`);
+};
+
+/** Budgets and expiry: a key over its count and its bytes, replays expiring on both clocks. */
+const limits: Scenario = async ({ send, wait }) => {
+  for (let index = 0; index < 7; index++) {
+    await send('POST', '/v1/payments', {
+      body: createBody({ description: `${index}`.repeat(900) }),
+      idempotencyKey: `big-${index}`,
+    });
+  }
+  await send('GET', '/v1/payments?limit=100');
+  for (let index = 0; index < 7; index++) {
+    await send('POST', '/v1/payments', {
+      body: createBody({ description: `${index}`.repeat(900) }),
+      idempotencyKey: `big-${index}`,
+    });
+  }
+  await send('POST', '/_sandbox/reset');
+  for (let index = 0; index < 6; index++) {
+    await send('POST', '/v1/payments', {
+      body: createBody({ amount: 100 + index }),
+      idempotencyKey: `small-${index}`,
+    });
+  }
+  await send('GET', '/v1/payments?limit=100');
+  await send('POST', '/v1/payments', {
+    body: createBody({ amount: 100 }),
+    idempotencyKey: 'small-0',
+  });
+  await send('POST', '/v1/payments', {
+    body: createBody({ amount: 105 }),
+    idempotencyKey: 'small-5',
+  });
+  await send('POST', '/_sandbox/clock/advance', { body: { seconds: 50 } });
+  await send('POST', '/v1/payments', {
+    body: createBody({ amount: 105 }),
+    idempotencyKey: 'small-5',
+  });
+  wait(20_000);
+  await send('POST', '/v1/payments', {
+    body: createBody({ amount: 104 }),
+    idempotencyKey: 'small-4',
+  });
+  await send('GET', '/v1/payments?limit=100');
+  // Pending payments evicted before they settle are never settled; the kept ones are, once.
+  const pending: string[] = [];
+  for (let index = 0; index < 6; index++) {
+    const made = await send('POST', '/v1/payments', {
+      body: createBody({ ...PENDING, amount: 200 + index }),
+    });
+    pending.push(made.body.id);
+  }
+  await send('GET', `/v1/payments?starting_after=${pending[0]}`);
+  await send('GET', `/v1/payments?starting_after=${pending[5]}`);
+  await send('POST', '/_sandbox/clock/advance', { body: { seconds: 10 } });
+  await send('POST', '/_sandbox/clock/advance', { body: { seconds: 10 } });
+  await send('GET', '/v1/payments?limit=100');
+  await send('GET', '/_sandbox/inspector');
+};
+
+/** Endpoints: a filter, a receiver that fails to the end of the schedule, one gone (410), the cap. */
+const webhooks: Scenario = async ({ sandbox, send, note }) => {
+  sandbox.receiverStatus = (url) =>
+    url.endsWith('/failing') ? 500 : url.endsWith('/gone') ? 410 : 200;
+  await send('POST', '/v1/webhook_endpoints', {
+    body: { url: 'https://receiver.example/failing' },
+  });
+  await send('POST', '/v1/webhook_endpoints', {
+    body: { url: 'https://receiver.example/failed-only', events: ['payment.failed'] },
+  });
+  await send('POST', '/v1/webhook_endpoints', { body: { url: 'https://receiver.example/gone' } });
+  const succeeded = await send('POST', '/v1/payments', { body: createBody() });
+  await send('POST', '/v1/payments', {
+    body: createBody({ payment_method: { type: 'token', token: 'tok_test_declined' } }),
+  });
+  await send('GET', '/v1/webhook_endpoints');
+  for (const seconds of [10, 60, 300, 1800, 3600, 7200, 14_400, 28_800, 86_400]) {
+    await send('POST', '/_sandbox/clock/advance', { body: { seconds } });
+  }
+  await send('GET', '/_sandbox/webhook_deliveries');
+  note(`(received: ${sandbox.received.map((a) => `${a.url} ${a.type} ${a.eventId}`).join(', ')})`);
+  const [first] = sandbox.received;
+  await send('POST', `/_sandbox/events/${first?.eventId}/redeliver`);
+  await send('GET', `/_sandbox/webhook_deliveries?event_id=${first?.eventId}`);
+  for (let index = 0; index < 14; index++) {
+    await send('POST', '/v1/webhook_endpoints', {
+      body: { url: `https://receiver.example/n${index}` },
+    });
+  }
+  const listed = await send('GET', '/v1/webhook_endpoints');
+  await send('DELETE', `/v1/webhook_endpoints/${listed.body.data[0].id}`);
+  await send('DELETE', `/v1/webhook_endpoints/${listed.body.data[0].id}`);
+  await send('POST', '/v1/webhook_endpoints', { body: { url: 'https://receiver.example/last' } });
+  await send('GET', '/v1/webhook_endpoints');
+  await send('POST', `/v1/payments/${succeeded.body.id}/refunds`, { body: { amount: 1000 } });
+  note(`(received: ${sandbox.received.length} attempts)`);
+  await send('GET', '/_sandbox/inspector');
+};
+
+const SCENARIOS: Array<[string, SandboxOptions, Scenario]> = [
+  [
+    'a lifecycle of every step, webhooks retried, a fault, a reset',
+    { settlementDelaySeconds: 5 },
+    lifecycle,
+  ],
+  [
+    'a key over its byte budget and its count, replays expiring on either clock',
+    { maxPaymentsPerKey: 4, idempotencyTtlSeconds: 60, limits: { keyMemoryBudgetBytes: 16_384 } },
+    limits,
+  ],
+  [
+    'webhooks: a filter, retries to the end, a gone endpoint, a redelivery, the cap of 16',
+    {},
+    webhooks,
+  ],
+];
+
+/**
+ * The same requests on the store and on a memory store: the same answers, line for line.
+ *
+ * @example
+ * sameAnswerTests({ factory: redisStores(), manifest: REDIS_MANIFEST });
+ */
+export function sameAnswerTests(common: SuiteCommon): void {
+  describe('the same requests as on the memory store', () => {
+    for (const [title, options, scenario] of SCENARIOS) {
+      it(`are answered the same, byte for byte: ${title}`, () =>
+        withSandbox(common, options, async (sandbox) => {
+          const key = newKey('same');
+          const reference = await openSandbox({}, options);
+          try {
+            const expected = await transcript(reference, key, scenario);
+            expect(await transcript(sandbox, key, scenario)).toEqual(expected);
+          } finally {
+            await reference.close();
+          }
+        }));
+    }
+  });
+}

@@ -1,0 +1,93 @@
+// The Lua sources and their generator: the committed module is what lua/ generates, and a source that breaks a rule fails the generation, naming the file and the rule.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const GENERATOR = join(here, '../../../scripts/generate-redis-scripts.mjs');
+const SOURCES = join(here, 'lua');
+const work = mkdtempSync(join(tmpdir(), 'psm-lua-'));
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+let trees = 0;
+
+/** Generates from a copy of lua/ with `file` changed by `change`: the exit code and what it said. */
+function generateWith(file: string, change: (text: string) => string) {
+  const tree = join(work, `tree-${++trees}`);
+  cpSync(SOURCES, tree, { recursive: true });
+  const path = join(tree, file);
+  writeFileSync(path, change(readFileSync(path, 'utf8')));
+  const run = spawnSync(
+    process.execPath,
+    [GENERATOR, '--source', tree, '--target', join(tree, 'out.ts')],
+    { encoding: 'utf8' },
+  );
+  return { status: run.status, stderr: run.stderr };
+}
+
+describe('the Lua sources', () => {
+  it('generate exactly the committed module (generate:check)', () => {
+    const run = spawnSync(process.execPath, [GENERATOR, '--check'], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('generate from an unchanged copy', () => {
+    expect(generateWith('psm_payment.lua', (text) => text)).toEqual({ status: 0, stderr: '' });
+  });
+
+  it.each([
+    [
+      'an ARGV slot counted by hand',
+      'psm_payment.lua',
+      (text: string) => text.replace('payments({ id })', 'payments({ id, ARGV[4] })'),
+      'lua/psm_payment.lua: names ARGV: declare the argument (--@arg) instead',
+    ],
+    [
+      'a helper called without its include',
+      'psm_expire_keys.lua',
+      (text: string) => text.replace('--@include records', '--@include account'),
+      'lua/psm_expire_keys.lua: calls expireRecords of include records, not included (--@include records)',
+    ],
+    [
+      'an argument declared and never used',
+      'psm_payment.lua',
+      (text: string) =>
+        text.replace('--@reply array', '--@reply array\n--@arg unused string never read'),
+      'lua/psm_payment.lua: the argument unused is declared and never used',
+    ],
+    [
+      "an argument named as an include's helper",
+      'psm_payment.lua',
+      (text: string) =>
+        text.replace('--@arg id string', '--@arg claim string').replace('{ id }', '{ claim }'),
+      'lua/psm_payment.lua: the argument claim takes a name already taken',
+    ],
+    [
+      'no reply declared',
+      'psm_payment.lua',
+      (text: string) => text.replace('--@reply array\n', ''),
+      'lua/psm_payment.lua: declare its --@reply',
+    ],
+    [
+      'an include that does not exist',
+      'psm_payment.lua',
+      (text: string) => text.replace('--@include payments', '--@include payment'),
+      'lua/psm_payment.lua: no include payment',
+    ],
+    [
+      'an argument of no known type',
+      'psm_payment.lua',
+      (text: string) => text.replace('--@arg id string', '--@arg id text'),
+      "a type is one of string, number, string|number, number|''",
+    ],
+  ])('refuse %s', (_, file, change, message) => {
+    const { status, stderr } = generateWith(file, change);
+    expect(status).toBe(1);
+    expect(stderr).toContain(message);
+  });
+});

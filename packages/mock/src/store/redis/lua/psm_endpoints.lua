@@ -1,0 +1,4 @@
+-- The endpoints, oldest first.
+--@include webhooks
+--@reply array
+return inOrder(k('eo'), k('e'))
