@@ -47,6 +47,47 @@ export function isolationTests(common: SuiteCommon): void {
       }));
   });
 
+  describe('a reset racing a create', () => {
+    it('keeps the payment and its Idempotency-Key answer together, or neither, wherever the reset lands', () =>
+      withSandbox(common, {}, async (sandbox) => {
+        // Both outcomes occur on every store over these delays (seen: the payment kept at one
+        // delay, deleted with its answer at the others).
+        for (let delay = 0; delay < 12; delay++) {
+          const key = newKey('race');
+          // Seen before, as most keys are: the create is not the key's first request.
+          await paymentIds(sandbox, key);
+          const creating = call(sandbox, key, 'POST', '/v1/payments', {
+            body: createBody(),
+            idempotencyKey: 'race',
+          });
+          for (let tick = 0; tick < delay; tick++) await new Promise((done) => setImmediate(done));
+          const [created, reset] = await Promise.all([
+            creating,
+            call(sandbox, key, 'POST', '/_sandbox/reset'),
+          ]);
+          expect(created.status).toBe(201);
+          expect(reset.status).toBe(200);
+          const kept = await paymentIds(sandbox, key);
+          const retry = await call(sandbox, key, 'POST', '/v1/payments', {
+            body: createBody(),
+            idempotencyKey: 'race',
+          });
+          expect(retry.status).toBe(201);
+          if (kept.length === 1) {
+            // Kept: with its answer.
+            expect(kept).toEqual([created.body.id]);
+            expect(retry.headers.get('idempotent-replayed')).toBe('true');
+            expect(retry.text).toBe(created.text);
+          } else {
+            // Deleted: with its answer, so the retry makes the payment again.
+            expect(kept).toEqual([]);
+            expect(retry.headers.get('idempotent-replayed')).toBeNull();
+            expect(await paymentIds(sandbox, key)).toEqual([retry.body.id]);
+          }
+        }
+      }));
+  });
+
   describe('per-key isolation', () => {
     it("never lets one key's requests read, replay, settle, fault or reset another key's data", () =>
       withSandbox(common, { settlementDelaySeconds: 5 }, async (sandbox) => {
@@ -89,6 +130,29 @@ export function isolationTests(common: SuiteCommon): void {
         expect(replay.headers.get('idempotent-replayed')).toBe('true');
         expect(replay.body.id).toBe(their.id);
         expect((await advance(sandbox, theirs, 5)).settled_payments).toBe(1);
+      }));
+
+    it("never sends one key's events to another key's endpoints, nor shows it another key's requests", () =>
+      withSandbox(common, {}, async (sandbox) => {
+        const mine = newKey('mine');
+        const theirs = newKey('theirs');
+        await call(sandbox, mine, 'POST', '/v1/webhook_endpoints', {
+          body: { url: 'https://receiver.example/mine' },
+        });
+        const their = await createPayment(sandbox, theirs, { description: 'theirs alone' });
+        await sandbox.settled();
+        expect(sandbox.received).toEqual([]);
+        const own = await createPayment(sandbox, mine);
+        await sandbox.settled();
+        expect(sandbox.received.map((attempt) => JSON.parse(attempt.body).data.object.id)).toEqual([
+          own.id,
+        ]);
+        const inspector = (await call(sandbox, mine, 'GET', '/_sandbox/inspector')).text;
+        expect(inspector).toContain(own.id);
+        expect(inspector).not.toContain(their.id);
+        expect(inspector).not.toContain('theirs alone');
+        const deliveries = await call(sandbox, theirs, 'GET', '/_sandbox/webhook_deliveries');
+        expect(deliveries.body.data).toEqual([]);
       }));
   });
 }
