@@ -98,11 +98,11 @@ export class AccountService {
    * await service.readAhead(true, request, undefined);
    * const decision = await service.idempotency.begin(request); // claimed already: no store call
    */
-  async readAhead(
+  readAhead(
     post: boolean,
     request: IdempotentRequest | undefined,
     paymentId: string | undefined,
-  ): Promise<void> {
+  ): Promise<unknown> {
     const { sandbox } = this.scope;
     const claim =
       request === undefined
@@ -114,7 +114,7 @@ export class AccountService {
               sandbox.clock.now(),
               sandbox.idempotencyTtlMs,
             );
-    await this.scope.begin({ write: post, claim, paymentId });
+    return this.scope.begin({ write: post, serverNow: sandbox.clock.now(), claim, paymentId });
   }
 
   /**

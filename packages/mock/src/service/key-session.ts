@@ -10,7 +10,7 @@ import type { SandboxState } from './sandbox-state.js';
  *
  * @example
  * const key = new KeySession(sandbox, 'sk_test_12345678');
- * await key.begin({ write: false, paymentId: 'pay_1' });
+ * await key.begin({ write: false, serverNow: Date.now(), paymentId: 'pay_1' });
  * key.now(key.account); // the key's clock, ms epoch
  */
 export class KeySession {
@@ -30,11 +30,8 @@ export class KeySession {
    * Opens the request's store session: the store reads (a write: opens, claims, asks for room)
    * what `ask` names, in one go.
    */
-  async begin(ask: Omit<SessionAsk, 'serverNow'>): Promise<StoreSession> {
-    const session = await this.sandbox.store.session(this.apiKey, {
-      ...ask,
-      serverNow: this.sandbox.clock.now(),
-    });
+  async begin(ask: SessionAsk): Promise<StoreSession> {
+    const session = await this.sandbox.store.session(this.apiKey, ask);
     this.session = session;
     this.held = session.account;
     this.claimUsed = false;

@@ -23,6 +23,7 @@ export function applyFaults(sleep: (ms: number) => Promise<void>): StepFactory {
     if (service === undefined) throw new Error('unreachable: the account is open');
     const latencyMs = service.faults.latencyMs();
     if (latencyMs !== 0) return held(next, sleep, c, request, service, latencyMs);
+    if (!service.faults.failureArmed()) return next(c, request);
     return failOrGoOn(next, c, request, service);
   };
 }

@@ -1,5 +1,7 @@
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { runStep } from '../../test-support/steps.js';
+import type { MockEnv } from '../env.js';
 import { composeSteps, RequestState, type Step, type StepFactory } from './state.js';
 
 /** A step that appends its name to a list on the way in and out. */
@@ -61,8 +63,7 @@ describe('RequestState', () => {
   });
 
   it('has no arrival time when the clock fails, rather than failing', async () => {
-    const { Hono } = await import('hono');
-    const app = new Hono();
+    const app = new Hono<MockEnv>();
     let state: RequestState | undefined;
     app.get('/x', (c) => {
       state = new RequestState(c, {

@@ -320,7 +320,8 @@ export class MemoryStore implements SandboxStore, AccountOwner {
 
   /** Deletes everything of the key: payments, idempotency records, faults, clock offset. */
   reset(apiKey: string): number {
-    const account = this.accounts.get(apiKey);
+    const account =
+      this.accounts.get(apiKey) ?? (this.restored > 0 ? this.claim(apiKey) : undefined);
     if (account === undefined) return 0;
     const deleted = account.paymentCount;
     account.write(['r', account.keyId]);

@@ -143,6 +143,23 @@ describe('a server that does not keep the scripts', { timeout: 30_000 }, () => {
     }
   });
 
+  it('answering a string a script never answers: a reply error, not a payment made', async () => {
+    const proxied = await openBehindProxy();
+    try {
+      const account = await proxied.open(`${KEY}_codes`);
+      hostile?.rewrite(() => Buffer.from('$4\r\nDONE\r\n'));
+      const error = await failure(account.createPayment(paymentRecord('pay_code')));
+      expect(error).toBeInstanceOf(StoreReplyError);
+      expect((error as Error).message).toContain(
+        'answered psm_create with a string, which no script of this sandbox returns',
+      );
+      expect(SCRIPTS.psm_create.codes).toEqual(new Set(['CLOSED', 'TAKEN']));
+    } finally {
+      hostile?.rewrite(undefined);
+      await proxied.close();
+    }
+  });
+
   it('naming a script by another SHA1 than its own: refused at start as a store that answers what Valkey/Redis does not', async () => {
     hostile = await startHostileRedis(redis.port);
     hostile.rewrite((reply) =>

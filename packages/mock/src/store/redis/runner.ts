@@ -3,7 +3,6 @@ import type { Redis } from 'ioredis';
 import { currentStoreBudget, type StoreBudget } from './budget.js';
 import { StoreFormatError, StoreReplyError, StoreUnavailableError, storeError } from './errors.js';
 import {
-  type ReplyShape,
   SCRIPTS,
   type Script,
   type ScriptCallArguments,
@@ -28,9 +27,9 @@ function isScriptValue(value: unknown, depth: number): boolean {
   return Array.isArray(value) && depth < 3 && value.every((item) => isScriptValue(item, depth + 1));
 }
 
-/** Whether `reply` has the shape `shape`, its elements included. */
-function hasShape(reply: unknown, shape: ReplyShape): boolean {
-  switch (shape) {
+/** Whether `reply` has the shape of `script`'s replies, its elements included. */
+function hasShape(reply: unknown, script: Script): boolean {
+  switch (script.reply) {
     case 'array':
       return Array.isArray(reply) && isScriptValue(reply, 0);
     case 'array?':
@@ -40,7 +39,9 @@ function hasShape(reply: unknown, shape: ReplyShape): boolean {
     case 'string?':
       return reply === null || typeof reply === 'string';
     case 'array|string':
-      return typeof reply === 'string' || (Array.isArray(reply) && isScriptValue(reply, 0));
+      // Its string is one of the codes it answers, nothing else.
+      if (typeof reply === 'string') return script.codes.has(reply);
+      return Array.isArray(reply) && isScriptValue(reply, 0);
   }
 }
 
@@ -235,7 +236,7 @@ export class ScriptRunner {
         return this.loadScript(script.name).then(run);
       })
       .then((reply) => {
-        if (hasShape(reply, script.reply)) return reply;
+        if (hasShape(reply, script)) return reply;
         throw new StoreReplyError(
           `the store at ${this.where} answered ${script.name} with ${typeOf(reply)}, which no script of this sandbox returns`,
         );

@@ -89,6 +89,8 @@ export interface Script {
   readonly lua: string;
   readonly sha: string;
   readonly reply: ReplyShape;
+  /** The codes it may answer (`SCRIPT_CODES` values): the only strings an `array|string` reply holds. */
+  readonly codes: ReadonlySet<string>;
   /** Its ARGV for a call: the target's hash and generation, then the named arguments in declared order. */
   argv(target: ScriptTarget, args: object | undefined): (string | number)[];
 }
@@ -130,6 +132,11 @@ function renderScript(name: ScriptName): Script {
     lua,
     sha: createHash('sha1').update(lua).digest('hex'),
     reply: generated.reply,
+    codes: new Set(
+      generated.constants
+        .filter((constant) => Object.hasOwn(SCRIPT_CODES, constant))
+        .map((constant) => SCRIPT_CODES[constant as keyof typeof SCRIPT_CODES]),
+    ),
     argv(target, named = {}) {
       const given = named as Record<string, unknown>;
       const out: (string | number)[] = [target.hash, target.generation];
