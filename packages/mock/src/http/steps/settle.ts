@@ -13,8 +13,7 @@ export function settleDue(
   deliver: (events: readonly EventDelivery[]) => Promise<void>,
 ): StepFactory {
   return (next) => async (c, request) => {
-    const service = request.service;
-    if (service === undefined) throw new Error('unreachable: the account is open');
+    const service = request.account();
     const { events } = await service.payments.settleDue();
     if (events.length > 0) await deliver(events);
     return next(c, request);
