@@ -160,10 +160,15 @@ end
 local function expireRecords(now)
   for _, key in ipairs(redis.call('ZRANGEBYSCORE', k('ie'), '-inf', now)) do dropRecord(key) end
 end
+-- Drops the records that expire first, never keep (the one just written), while the key holds
+-- more than maxRecords or is over its budget. keep may sort first (records of one instant sort
+-- by name): the next one goes instead, so the cap and the budget hold.
 local function trimRecords(keep, maxRecords, budget)
   while redis.call('HLEN', k('i')) > maxRecords or overBudget(budget) do
-    local oldest = redis.call('ZRANGE', k('ie'), 0, 0)[1]
-    if not oldest or oldest == keep then break end
+    local first = redis.call('ZRANGE', k('ie'), 0, 1)
+    local oldest = first[1]
+    if oldest == keep then oldest = first[2] end
+    if not oldest then break end
     dropRecord(oldest)
   end
 end

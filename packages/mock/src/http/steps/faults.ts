@@ -22,6 +22,7 @@ export function applyFaults(sleep: (ms: number) => Promise<void>): StepFactory {
     const service = request.account();
     const latencyMs = service.faults.latencyMs();
     if (latencyMs !== 0) return held(next, sleep, c, request, service, latencyMs);
+    if (!service.faults.failureArmed()) return next(c, request);
     return failOrGoOn(next, c, request, service);
   };
 }
