@@ -234,7 +234,33 @@ const text: Scenario = async ({ sandbox, send }) => {
   await send('GET', '/_sandbox/inspector');
 };
 
+/** The sandbox's totals: payments and Idempotency-Key records, each capped over all keys. */
+const totals: Scenario = async ({ send, wait }) => {
+  const created = await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'c' });
+  const id = created.body.id as string;
+  for (let index = 0; index < 5; index++) {
+    wait(1);
+    await send('POST', `/v1/payments/${id}/refunds`, {
+      body: { amount: 10 },
+      idempotencyKey: `refund-${index}`,
+    });
+  }
+  await send('POST', `/v1/payments/${id}/refunds`, { body: { amount: 10 } });
+  await send('POST', '/v1/payments', { body: createBody() });
+  await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'c' });
+  await send('GET', `/v1/payments/${id}`);
+  await send('POST', '/_sandbox/clock/advance', { body: { seconds: 61 } });
+  await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'after-expiry' });
+  await send('POST', '/_sandbox/reset');
+  await send('POST', '/v1/payments', { body: createBody(), idempotencyKey: 'c' });
+};
+
 const SCENARIOS: Array<[string, SandboxOptions, Scenario]> = [
+  [
+    'the totals over all keys: payments and Idempotency-Key records',
+    { maxPaymentsTotal: 4, idempotencyTtlSeconds: 60 },
+    totals,
+  ],
   [
     'text beyond ASCII near the byte budgets',
     { limits: { keyMemoryBudgetBytes: MIN_KEY_MEMORY_BUDGET_BYTES } },
