@@ -11,10 +11,10 @@ declare module 'vitest' {
   }
 }
 
-export default function setup(project: TestProject): () => void {
+export default async function setup(project: TestProject): Promise<() => void> {
   const directory = mkdtempSync(join(tmpdir(), 'payment-service-tarballs-'));
   const tarballs = Object.fromEntries(
-    PUBLISHED.map((name) => [name, packPackage(name, directory)]),
+    await Promise.all(PUBLISHED.map(async (name) => [name, await packPackage(name, directory)])),
   ) as Record<PublishedPackage, string>;
   project.provide('tarballs', tarballs);
   return () => rmSync(directory, { recursive: true, force: true });

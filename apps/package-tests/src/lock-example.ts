@@ -8,7 +8,7 @@ import { PUBLISHED, packPackage } from './pack.js';
 
 const directory = await mkdtemp(join(tmpdir(), 'payment-service-example-lock-'));
 try {
-  const tarballs = PUBLISHED.map((name) => packPackage(name, directory));
+  const tarballs = await Promise.all(PUBLISHED.map((name) => packPackage(name, directory)));
   const project = join(directory, 'merchant-app');
   await copyExample(project, false);
   await runIn(project, 'npm', [

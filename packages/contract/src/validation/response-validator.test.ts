@@ -1,6 +1,7 @@
 // Unit tests of the response validator: each kind of violation, the check it names and the element's provenance.
 import { describe, expect, it } from 'vitest';
 import { resolveElement } from '../spec/elements.js';
+import { specDocuments } from '../spec/spec-index.js';
 import {
   createResponseValidator,
   type Exchange,
@@ -195,5 +196,22 @@ describe('createResponseValidator', () => {
     });
     expect(validator.elementAt('createPayment', 201, [])).toMatchObject({ facet: 'status' });
     expect(validator.elementAt('noSuchOperation', 200, [])).toBeUndefined();
+  });
+});
+
+describe('createResponseValidator, called again', () => {
+  it('shares one validator of the spec documents, and builds another for other documents', () => {
+    expect(createResponseValidator()).toBe(validator);
+    expect(createResponseValidator(specDocuments)).toBe(validator);
+    const copy = structuredClone(specDocuments);
+    const own = createResponseValidator(copy);
+    expect(own).not.toBe(validator);
+    // The shared one keeps judging by the spec after another validator was built and used.
+    const body = { ...payment, amount: 'ten' };
+    expect(own.check(created(body)).violations.map((v) => v.id)).toEqual(['schema.Payment.amount']);
+    expect(validator.check(created(body)).violations.map((v) => v.id)).toEqual([
+      'schema.Payment.amount',
+    ]);
+    expect(validator.check(created(payment)).violations).toEqual([]);
   });
 });

@@ -95,15 +95,29 @@ function expectationOf(error: ErrorObject): string {
   }
 }
 
+/** The validator of the kit's own spec documents, built by the first call that asks for it. */
+let specValidator: ResponseValidator | undefined;
+
 /**
- * Builds a validator of exchanges against the spec documents; Ajv compiles each schema once.
+ * A validator of exchanges against the spec documents; Ajv compiles each schema once. The kit's
+ * own documents (the default) get one validator per process, shared by every run (it holds only
+ * what it compiled and listed: compiling the schemas was about 0.4 of a contract check's 0.9
+ * CPU-s); other documents get a validator of their own.
  *
  * @example
  * const validator = createResponseValidator();
  * const result = validator.check({ method: 'POST', path: '/v1/payments', status: 201, headers, body });
  * result.violations; // [] when the response honours the spec
  */
-export function createResponseValidator(documents: Record<SpecName, SpecDocument> = specDocuments) {
+export function createResponseValidator(
+  documents: Record<SpecName, SpecDocument> = specDocuments,
+): ResponseValidator {
+  if (documents !== specDocuments) return buildResponseValidator(documents);
+  specValidator ??= buildResponseValidator(specDocuments);
+  return specValidator;
+}
+
+function buildResponseValidator(documents: Record<SpecName, SpecDocument>) {
   const operations = indexOperations(documents);
   const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true });
   addFormats(ajv);
@@ -459,4 +473,4 @@ export function createResponseValidator(documents: Record<SpecName, SpecDocument
 }
 
 /** The validator type, for modules that receive one. */
-export type ResponseValidator = ReturnType<typeof createResponseValidator>;
+export type ResponseValidator = ReturnType<typeof buildResponseValidator>;

@@ -3,7 +3,11 @@ import type { SandboxComponents } from '@payment-service/openapi';
 import type { TokenBehaviour } from '../domain/tokens.js';
 import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
 import { type Clock, systemClock } from '../shared/time.js';
-import { DEFAULT_KEY_MEMORY_BUDGET_BYTES, DEFAULT_MEMORY_BUDGET_BYTES } from '../store/limits.js';
+import {
+  DEFAULT_KEY_MEMORY_BUDGET_BYTES,
+  DEFAULT_MEMORY_BUDGET_BYTES,
+  MAX_REQUEST_LOG_BYTES,
+} from '../store/limits.js';
 import { DEFAULT_PREFIX } from '../store/redis/keys.js';
 import { parseRedisUrl } from '../store/redis/url.js';
 
@@ -11,7 +15,10 @@ import { parseRedisUrl } from '../store/redis/url.js';
 export interface MemoryLimits {
   /** All keys together. Beyond it, new work answers 503 `sandbox_full`. Default 256 MiB. */
   memoryBudgetBytes: number;
-  /** One key. Beyond it, the key's own oldest data is forgotten. Default 16 MiB. */
+  /**
+   * One key. Beyond it, the key's own oldest data is forgotten. Default 16 MiB; at least 256 KiB
+   * (`MIN_KEY_MEMORY_BUDGET_BYTES`).
+   */
   keyMemoryBudgetBytes: number;
 }
 
@@ -96,6 +103,17 @@ export interface MockServerOptions {
   /** What every key of the store starts with (default `psm:`): sandboxes sharing one server stay apart. */
   redisPrefix?: string;
 }
+
+/**
+ * The smallest per-key budget (256 KiB). Half of a key's budget may go to its webhook state and
+ * up to `MAX_REQUEST_LOG_BYTES` to its request log, both kept before its payments: below this, a
+ * key's newest Idempotency-Key records would be forgotten as soon as they are written, and a
+ * client's retry would make a second payment.
+ *
+ * @example
+ * createMockServer({ limits: { keyMemoryBudgetBytes: MIN_KEY_MEMORY_BUDGET_BYTES } });
+ */
+export const MIN_KEY_MEMORY_BUDGET_BYTES = 4 * MAX_REQUEST_LOG_BYTES;
 
 /** The largest request body the sandbox reads by default, in bytes (64 KiB); more is a 413. */
 export const DEFAULT_MAX_BODY_BYTES = 65_536;
@@ -199,7 +217,7 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
       keyMemoryBudgetBytes: checkNumber(
         'limits.keyMemoryBudgetBytes',
         options.limits?.keyMemoryBudgetBytes ?? DEFAULT_KEY_MEMORY_BUDGET_BYTES,
-        16_384,
+        MIN_KEY_MEMORY_BUDGET_BYTES,
       ),
     },
     idempotencyTtlSeconds: checkNumber(

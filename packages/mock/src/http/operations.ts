@@ -1,9 +1,11 @@
 // The types that tie routes to the spec: operation ids, request bodies, success bodies, handlers.
 
+import type { Context } from 'hono';
 import type { AccountService, EventDelivery } from '../service/account-service.js';
 import type { IdempotencyClaim } from '../service/idempotency.js';
 import type { ProblemInit } from '../shared/problems.js';
 import type { Checked } from '../shared/validation.js';
+import type { MockEnv } from './env.js';
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options' | 'trace';
 
@@ -124,7 +126,13 @@ export type PreparedAnswer = (
   events?: readonly EventDelivery[];
 };
 
-/** A handler with its checked body bound, ready to run. */
+/**
+ * A handler with its checked body bound, ready to run on the request's account service, its
+ * Idempotency-Key claim, the path's `{id}` and the request (for its query and its caller).
+ */
 export type PreparedHandler = (
-  input: Omit<HandlerInput<unknown>, 'body'>,
+  service: AccountService,
+  idempotency: IdempotencyClaim | undefined,
+  id: string,
+  c: Context<MockEnv>,
 ) => PreparedAnswer | Promise<PreparedAnswer>;

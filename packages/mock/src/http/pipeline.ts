@@ -16,7 +16,7 @@ import { readBody } from './steps/read-body.js';
 import { refuseInvalid } from './steps/refuse.js';
 import { closeSession, openAccount, readAhead } from './steps/session.js';
 import { settleDue } from './steps/settle.js';
-import { composeSteps, type StepFactory } from './steps/state.js';
+import { composeSteps } from './steps/state.js';
 import { validateRequest } from './steps/validate.js';
 
 /** What every operation's pipeline needs from the server. */
@@ -64,11 +64,11 @@ export interface OperationShape {
 /**
  * Builds the one handler of an operation from its steps, each present only when the operation
  * needs it: observation (first and last), the session's end, auth, the path's `{id}`, the
- * account, the key's faults (/v1), the body, validation, the answer to an invalid request,
- * idempotency (/v1 POSTs), the latency, due settlements (/v1), and the operation with its answer.
- * On a store that reads ahead (a networked one), a /v1 POST reads and checks its body before
- * the faults, to claim its Idempotency-Key in the store's first round trip; the faults still
- * answer before the body's problems. Composed here, once: nothing is built per request.
+ * account and, on /v1, its store session, the key's faults (/v1), the body, validation, the
+ * answer to an invalid request, idempotency (/v1 POSTs), the latency, due settlements (/v1),
+ * and the operation with its answer. A /v1 POST reads and checks its body before its session
+ * opens, so the session claims its Idempotency-Key in the store's first round trip; the faults
+ * still answer before the body's problems. Composed here, once: nothing is built per request.
  *
  * @example
  * app.post('/v1/payments', operationPipeline({ api: true, readsBody: true, hasId: false, paymentId: false, post: true, prepare }, context));
@@ -81,23 +81,8 @@ export function operationPipeline(
   const takesKey = api && post;
   const body = shape.readsBody && readBody(context.maxBodyBytes);
   const validate = validateRequest(shape.prepare, takesKey);
-  const operation = operate(shape.hasId, context.deliver);
-  /** The steps from the answer to an invalid request on. */
-  const serve: (StepFactory | false)[] = [
-    refuseInvalid,
-    takesKey && takeIdempotencyKey,
-    api && spendLatency(context.sleep),
-    api && settleDue(context.deliver),
-    takesKey && reclaimKey,
-  ];
+  const session = api && readAhead(shape);
   const faults = api && applyFaults(context.sleep);
-  // A /v1 request opens its store session first (`ahead`); the sandbox controls go on here.
-  const afterAccount = composeSteps([faults, body, validate, ...serve], operation);
-  const ahead = !api
-    ? undefined
-    : post
-      ? composeSteps([body, validate, readAhead(shape), faults, ...serve], operation)
-      : composeSteps([readAhead(shape)], afterAccount);
   return observeRequest(
     context.observer,
     composeSteps(
@@ -105,9 +90,15 @@ export function operationPipeline(
         closeSession(context.persist),
         authenticateKey(shape.keyless === true),
         shape.hasId && checkPathId(shape.idNames ?? 'object'),
-        openAccount(context.serviceFor, ahead),
+        openAccount(context.serviceFor),
+        ...(post ? [body, validate, session, faults] : [session, faults, body, validate]),
+        refuseInvalid,
+        takesKey && takeIdempotencyKey,
+        api && spendLatency(context.sleep),
+        api && settleDue(context.deliver),
+        takesKey && reclaimKey,
       ],
-      afterAccount,
+      operate(shape.hasId, context.deliver),
     ),
   );
 }

@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import type { BodyValidator, Checked } from '../shared/validation.js';
 import type { MockEnv } from './env.js';
 import { answerProblem, observed } from './exchange.js';
+import { bindHandler } from './operation-input.js';
 import type { BodyCheck, OperationId, PreparedHandler, Route, RouteTable } from './operations.js';
 import { type OperationShape, operationPipeline, type PipelineContext } from './pipeline.js';
 
@@ -148,24 +149,7 @@ function erase<Operation>(route: Route<Operation>): ErasedRoute {
     prepare(raw) {
       const checked = route.body.check(raw);
       if (!checked.ok) return checked;
-      const body = checked.value;
-      // Not `{ ...input, body }`: spreading would call the `query` getter, parsing every query.
-      return {
-        ok: true,
-        value: (input) =>
-          route.handle({
-            service: input.service,
-            idempotency: input.idempotency,
-            id: input.id,
-            body,
-            get query() {
-              return input.query;
-            },
-            get callerOnThisMachine() {
-              return input.callerOnThisMachine;
-            },
-          }),
-      };
+      return { ok: true, value: bindHandler(route.handle, checked.value) };
     },
   };
 }

@@ -68,6 +68,11 @@ export class FaultsFacet {
     };
   }
 
+  /** Whether a `fail_next` is armed, as the request's session read the faults (no store call). */
+  failureArmed(): boolean {
+    return this.scope.account?.faults.fail_next !== undefined;
+  }
+
   /**
    * Consumes one armed `fail_next`: the problem to answer with, if any. Asks the store only when
    * one is armed as the request's session read the faults.

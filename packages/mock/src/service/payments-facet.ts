@@ -89,21 +89,29 @@ export class PaymentsFacet {
   constructor(private readonly scope: KeySession) {}
 
   /**
+   * Whether a payment of the key may be due now, as the request's session read the account (no
+   * store call; true when it cannot tell): false lets a request skip `settleDue`.
+   */
+  mayHaveDue(): boolean {
+    const { session } = this.scope;
+    const account = this.scope.account;
+    // No session, or the key was reset since it read the account: settleDue reads it again.
+    if (session === undefined || account !== session.account) return true;
+    return account !== undefined && session.mayHaveDue(this.scope.now(account));
+  }
+
+  /**
    * Settles the key's pending payments that are due. With the request's session open, asks the
    * store only when one may be due as the account was read (a shared answer otherwise: no call).
    */
   settleDue(): Promise<Change<number>> {
+    if (!this.mayHaveDue()) return NONE_SETTLED;
     const { session } = this.scope;
-    if (session === undefined) return this.settleDueNow();
     const account = this.scope.account;
-    if (account === undefined || account !== session.account) {
-      // The key had no account when the request began, or was reset since: read it again.
-      return account === undefined && session.account === undefined
-        ? NONE_SETTLED
-        : this.settleDueNow();
+    if (session === undefined || account === undefined || account !== session.account) {
+      return this.settleDueNow();
     }
     const accountNow = this.scope.now(account);
-    if (!session.mayHaveDue(accountNow)) return NONE_SETTLED;
     return session
       .takeDueSettlements(accountNow)
       .then((taken) => settleTaken(this.scope.sandbox, account, accountNow, taken));

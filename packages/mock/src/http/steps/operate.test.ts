@@ -3,20 +3,25 @@ import type { AccountService, EventDelivery } from '../../service/account-servic
 import type { IdempotencyClaim } from '../../service/idempotency.js';
 import { jsonResponse } from '../../store/records.js';
 import { runStep, type StepRequest } from '../../test-support/steps.js';
-import type { PreparedAnswer, PreparedHandler } from '../operations.js';
+import { bindHandler } from '../operation-input.js';
+import type { HandlerInput, PreparedAnswer } from '../operations.js';
 import { answerOperation, operate } from './operate.js';
 
 const event = { event: { id: 'evt_1' } } as unknown as EventDelivery;
 const service = { idempotency: { finish: async () => {} } } as unknown as AccountService;
 
-function ready(handler: PreparedHandler, more: Partial<StepRequest> = {}): StepRequest {
+/** A request whose body was checked: `handle` bound to it (no body). */
+function ready(
+  handle: (input: HandlerInput<undefined>) => PreparedAnswer | Promise<PreparedAnswer>,
+  more: Partial<StepRequest> = {},
+): StepRequest {
   return {
     route: '/v1/payments/:id',
     path: '/v1/payments/pay_7?limit=5&starting_after=pay_1',
     ...more,
     before: (request) => {
       request.service = service;
-      request.prepared = { ok: true, value: handler };
+      request.prepared = { ok: true, value: bindHandler(handle, undefined) };
       more.before?.(request);
     },
   };

@@ -1,34 +1,10 @@
 // Step: the operation and its answer. Runs the handler bound to the checked body, hands its events on, completes the Idempotency-Key record and answers.
-import type { Context } from 'hono';
-import type { AccountService, EventDelivery } from '../../service/account-service.js';
-import type { IdempotencyClaim } from '../../service/idempotency.js';
+import type { EventDelivery } from '../../service/account-service.js';
 import type { StoredResponse } from '../../store/records.js';
-import { callerOnThisMachine } from '../caller.js';
-import type { MockEnv } from '../env.js';
 import { answerWith } from '../exchange.js';
-import type { HandlerInput, PreparedAnswer } from '../operations.js';
+import type { PreparedAnswer } from '../operations.js';
 import { toStoredJson, toStoredProblem } from '../respond.js';
 import type { RequestState, Step } from './state.js';
-
-/** What a prepared handler is given; `query` and `callerOnThisMachine` are worked out only when read. */
-class OperationInput implements Omit<HandlerInput<unknown>, 'body'> {
-  constructor(
-    readonly service: AccountService,
-    readonly idempotency: IdempotencyClaim | undefined,
-    readonly id: string,
-    private readonly c: Context<MockEnv>,
-  ) {}
-
-  get query(): URLSearchParams {
-    const url = this.c.req.url;
-    const queryStart = url.indexOf('?');
-    return new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1));
-  }
-
-  get callerOnThisMachine(): boolean {
-    return callerOnThisMachine(this.c.env);
-  }
-}
 
 /**
  * The last step: runs the operation's handler (bound to the checked body by `validateRequest`)
@@ -48,13 +24,8 @@ export function operate(
     if (service === undefined || prepared?.ok !== true) {
       throw new Error('unreachable: an operation runs on an open account with a checked body');
     }
-    const input = new OperationInput(
-      service,
-      request.claim,
-      hasId ? (c.req.param('id') ?? '') : '',
-      c,
-    );
-    const answering = prepared.value(input);
+    const id = hasId ? (c.req.param('id') ?? '') : '';
+    const answering = prepared.value(service, request.claim, id, c);
     const answer = answering instanceof Promise ? await answering : answering;
     if (answer.events !== undefined) await deliver(answer.events);
     return answerOperation(request, answer);

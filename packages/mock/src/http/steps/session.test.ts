@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AccountService } from '../../service/account-service.js';
 import { NEXT_STATUS, problemOf, runStep } from '../../test-support/steps.js';
 import { closeSession, openAccount, readAhead } from './session.js';
-import type { RequestState, Step } from './state.js';
+import type { RequestState } from './state.js';
 
 /** A stand-in for the account service: records what its session is asked. */
 function aheadService() {
@@ -23,8 +23,6 @@ function aheadService() {
     givenBack: () => givenBack,
   };
 }
-
-const aheadAnswer: Step = async () => new Response('ahead', { status: 298 });
 
 describe('closeSession', () => {
   it('persists after the answer, and answers what the steps answered', async () => {
@@ -87,16 +85,15 @@ describe('openAccount', () => {
     expect(run.response.status).toBe(NEXT_STATUS);
   });
 
-  it('goes on through the steps composed for a /v1 request (its session opens first)', async () => {
+  it('opens the keyless caller’s account like any other', async () => {
     const { service } = aheadService();
-    const run = await runStep(openAccount(() => service, aheadAnswer));
-    expect(run.nextCalls).toBe(0);
-    expect(run.response.status).toBe(298);
-  });
-
-  it('goes on through the usual steps when none are composed for reading ahead', async () => {
-    const { service } = aheadService();
-    const run = await runStep(openAccount(() => service));
+    const serviceFor = vi.fn(() => service);
+    const run = await runStep(openAccount(serviceFor), {
+      before: (request) => {
+        request.apiKey = 'sk_test_ keyless';
+      },
+    });
+    expect(serviceFor).toHaveBeenCalledWith('sk_test_ keyless');
     expect(run.nextCalls).toBe(1);
   });
 });

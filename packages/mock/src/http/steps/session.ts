@@ -3,7 +3,7 @@ import type { AccountService } from '../../service/account-service.js';
 import type { ProblemInit } from '../../shared/problems.js';
 import { answerProblem, internalError } from '../exchange.js';
 import { idempotentRequest } from './idempotency.js';
-import type { Step, StepFactory } from './state.js';
+import type { StepFactory } from './state.js';
 
 /**
  * The last step to see the answer (first after observation): a 500 problem for whatever the
@@ -31,21 +31,15 @@ export function closeSession(persist: () => ProblemInit | undefined): StepFactor
 }
 
 /**
- * Opens the account service of the authenticated key. A /v1 request goes on through `ahead`, the
- * steps composed for it (see `readAhead`: its store session opens before the faults); any other
- * through `next`.
+ * Opens the account service of the authenticated key (a /v1 request then opens its store session:
+ * `readAhead`).
  *
  * @example
- * openAccount(runtime.serviceFor, aheadSteps)(nextSteps);
+ * composeSteps([authenticateKey(false), openAccount(runtime.serviceFor)], operate);
  */
-export function openAccount(
-  serviceFor: (apiKey: string) => AccountService,
-  ahead?: Step,
-): StepFactory {
+export function openAccount(serviceFor: (apiKey: string) => AccountService): StepFactory {
   return (next) => (c, request) => {
-    const service = serviceFor(request.apiKey);
-    request.service = service;
-    if (ahead !== undefined) return ahead(c, request);
+    request.service = serviceFor(request.apiKey);
     return next(c, request);
   };
 }
@@ -63,8 +57,7 @@ export function openAccount(
  */
 export function readAhead(shape: { post: boolean; paymentId: boolean }): StepFactory {
   return (next) => async (c, request) => {
-    const service = request.service;
-    if (service === undefined) throw new Error('unreachable: the account is open');
+    const service = request.account();
     const paymentId = shape.paymentId ? (c.req.param('id') ?? '') : undefined;
     if (shape.post && request.prepared?.ok === true && request.keyError === undefined) {
       await service.readAhead(true, idempotentRequest(request), paymentId);

@@ -9,7 +9,7 @@ const event = { event: { id: 'evt_1' } } as unknown as EventDelivery;
 function settling(answer: readonly EventDelivery[]) {
   const change = { result: answer.length, events: answer };
   return {
-    payments: { settleDue: () => Promise.resolve(change) },
+    payments: { mayHaveDue: () => true, settleDue: () => Promise.resolve(change) },
   } as unknown as AccountService;
 }
 
@@ -38,9 +38,29 @@ describe('settleDue', () => {
     expect(order).toEqual(['delivered', 'operation']);
   });
 
+  it('asks nothing when no payment may be due as the session read the account', async () => {
+    let asked = 0;
+    const service = {
+      payments: {
+        mayHaveDue: () => false,
+        settleDue: () => {
+          asked++;
+          return Promise.resolve({ result: 0, events: [] });
+        },
+      },
+    } as unknown as AccountService;
+    const run = await runStep(
+      settleDue(async () => {}),
+      onService(service),
+    );
+    expect(run.response.status).toBe(NEXT_STATUS);
+    expect(asked).toBe(0);
+  });
+
   it('fails the request (a 500) when settling fails, and runs no operation', async () => {
     const failing = {
       payments: {
+        mayHaveDue: () => true,
         settleDue: () => Promise.reject(new Error('store down')),
       },
     } as unknown as AccountService;

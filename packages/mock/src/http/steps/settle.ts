@@ -1,6 +1,8 @@
 // Step: due settlements (/v1). Every /v1 request settles what fell due on the key's clock before its operation runs.
-import type { EventDelivery } from '../../service/account-service.js';
-import type { StepFactory } from './state.js';
+import type { Context } from 'hono';
+import type { AccountService, EventDelivery } from '../../service/account-service.js';
+import type { MockEnv } from '../env.js';
+import type { RequestState, Step, StepFactory } from './state.js';
 
 /**
  * Settles the key's payments that fell due, handing their events to the webhook dispatcher, then
@@ -12,11 +14,22 @@ import type { StepFactory } from './state.js';
 export function settleDue(
   deliver: (events: readonly EventDelivery[]) => Promise<void>,
 ): StepFactory {
-  return (next) => async (c, request) => {
-    const service = request.service;
-    if (service === undefined) throw new Error('unreachable: the account is open');
-    const { events } = await service.payments.settleDue();
-    if (events.length > 0) await deliver(events);
-    return next(c, request);
+  return (next) => (c, request) => {
+    const service = request.account();
+    // Nothing due as the request's session read the account: no store call, no wait.
+    if (!service.payments.mayHaveDue()) return next(c, request);
+    return settleThenGoOn(deliver, service, next, c, request);
   };
+}
+
+async function settleThenGoOn(
+  deliver: (events: readonly EventDelivery[]) => Promise<void>,
+  service: AccountService,
+  next: Step,
+  c: Context<MockEnv>,
+  request: RequestState,
+): Promise<Response> {
+  const { events } = await service.payments.settleDue();
+  if (events.length > 0) await deliver(events);
+  return next(c, request);
 }

@@ -1,5 +1,6 @@
 // Conformance: what expires — Idempotency-Key records after their time on either clock, and a key's oldest events past its budget.
 import { describe, expect, it } from 'vitest';
+import { MIN_KEY_MEMORY_BUDGET_BYTES } from '../../app/options.js';
 import { advance, call, createBody, createPayment, newKey } from './client.js';
 import { type SuiteCommon, withSandbox } from './common.js';
 
@@ -52,25 +53,37 @@ export function expiryTests(common: SuiteCommon): void {
       }));
 
     it("forgets the key's oldest events past its byte budget: a forgotten one is not redelivered, a kept one is", () =>
-      withSandbox(common, { limits: { keyMemoryBudgetBytes: 16_384 } }, async (sandbox) => {
-        const key = newKey('events');
-        await call(sandbox, key, 'POST', '/v1/webhook_endpoints', {
-          body: { url: 'https://receiver.example/hooks' },
-        });
-        for (let index = 0; index < 8; index++) {
-          await createPayment(sandbox, key, { description: 'e'.repeat(1000) });
-        }
-        await sandbox.mock.webhooksSettled();
-        const events = sandbox.received.map((attempt) => attempt.eventId);
-        expect(events).toHaveLength(8);
-        const oldest = await call(sandbox, key, 'POST', `/_sandbox/events/${events[0]}/redeliver`);
-        expect(oldest.status).toBe(404);
-        expect(oldest.body.code).toBe('not_found');
-        const newest = await call(sandbox, key, 'POST', `/_sandbox/events/${events[7]}/redeliver`);
-        expect(newest.status).toBe(200);
-        expect(newest.body.event_id).toBe(events[7]);
-        await sandbox.mock.webhooksSettled();
-        expect(sandbox.received.at(-1)?.eventId).toBe(events[7]);
-      }));
+      withSandbox(
+        common,
+        { limits: { keyMemoryBudgetBytes: MIN_KEY_MEMORY_BUDGET_BYTES } },
+        async (sandbox) => {
+          const key = newKey('events');
+          await call(sandbox, key, 'POST', '/v1/webhook_endpoints', {
+            body: { url: 'https://receiver.example/hooks' },
+          });
+          // Half the key's budget is its webhook state's: about 40 of these events fill it.
+          const count = 60;
+          for (let index = 0; index < count; index++) {
+            await createPayment(sandbox, key, { description: 'e'.repeat(1000) });
+          }
+          await sandbox.mock.webhooksSettled();
+          const events = sandbox.received.map((attempt) => attempt.eventId);
+          expect(events).toHaveLength(count);
+          const oldest = await call(
+            sandbox,
+            key,
+            'POST',
+            `/_sandbox/events/${events[0]}/redeliver`,
+          );
+          expect(oldest.status).toBe(404);
+          expect(oldest.body.code).toBe('not_found');
+          const last = events[count - 1];
+          const newest = await call(sandbox, key, 'POST', `/_sandbox/events/${last}/redeliver`);
+          expect(newest.status).toBe(200);
+          expect(newest.body.event_id).toBe(last);
+          await sandbox.mock.webhooksSettled();
+          expect(sandbox.received.at(-1)?.eventId).toBe(last);
+        },
+      ));
   });
 }

@@ -1,11 +1,15 @@
 // Conformance: the caps and byte budgets per key and over the whole sandbox, and what each evicts or refuses.
 import { describe, expect, it } from 'vitest';
+import { MIN_KEY_MEMORY_BUDGET_BYTES } from '../../app/options.js';
 import { call, createBody, createPayment, newKey, paymentIds } from './client.js';
 import { type SuiteCommon, withSandbox } from './common.js';
 import type { Sandbox } from './sandbox.js';
 
-/** The smallest budgets the options allow: a few large payments fill them. */
-const SMALL_BUDGETS = { keyMemoryBudgetBytes: 16_384, memoryBudgetBytes: 65_536 };
+/** The smallest budgets the options allow: a few large payments fill the global one. */
+const SMALL_BUDGETS = {
+  keyMemoryBudgetBytes: MIN_KEY_MEMORY_BUDGET_BYTES,
+  memoryBudgetBytes: 65_536,
+};
 /** A create of the largest description. */
 const LARGE = { description: 'd'.repeat(1000) };
 
@@ -43,24 +47,72 @@ export function limitTests(common: SuiteCommon): void {
         expect(await paymentIds(sandbox, other)).toEqual([theirs.id]);
       }));
 
-    it("keeps a key within its byte budget by forgetting its own oldest data, never another key's", () =>
-      // A budget over the request log's own 64 KiB, which counts toward it.
-      withSandbox(common, { limits: { keyMemoryBudgetBytes: 131_072 } }, async (sandbox) => {
-        const other = newKey('other');
-        const theirs = await createPayment(sandbox, other, LARGE);
-        const key = newKey('budget');
-        const made: string[] = [];
-        for (let index = 0; index < 30; index++) {
-          made.push((await createPayment(sandbox, key, LARGE)).id);
+    it('keeps at most maxPaymentsPerKey Idempotency-Key records, the oldest forgotten first, though the newest sorts first', () =>
+      withSandbox(common, { maxPaymentsPerKey: 4 }, async (sandbox) => {
+        // All made at one instant; the newest one's name sorts before the others'.
+        const key = newKey('records');
+        const made = new Map<string, string>();
+        for (const name of ['b', 'c', 'd', 'e', 'a']) {
+          made.set(name, (await createPayment(sandbox, key, {}, name)).id);
         }
-        const kept = await paymentIds(sandbox, key);
-        // The newest ones, in order, and not all of them: the oldest went first.
-        expect(kept.length).toBeGreaterThan(1);
-        expect(kept.length).toBeLessThan(made.length);
-        expect(kept).toEqual(made.slice(made.length - kept.length).reverse());
-        expect((await call(sandbox, key, 'GET', `/v1/payments/${made[0]}`)).status).toBe(404);
-        expect(await paymentIds(sandbox, other)).toEqual([theirs.id]);
+        for (const name of ['a', 'c', 'd', 'e']) {
+          const replay = await call(sandbox, key, 'POST', '/v1/payments', {
+            body: createBody(),
+            idempotencyKey: name,
+          });
+          expect(replay.headers.get('idempotent-replayed'), name).toBe('true');
+          expect(replay.body.id).toBe(made.get(name));
+        }
+        const forgotten = await call(sandbox, key, 'POST', '/v1/payments', {
+          body: createBody(),
+          idempotencyKey: 'b',
+        });
+        expect(forgotten.status).toBe(201);
+        expect(forgotten.headers.get('idempotent-replayed')).toBeNull();
+        expect(forgotten.body.id).not.toBe(made.get('b'));
       }));
+
+    it("keeps a key within its byte budget by forgetting its own oldest data, never another key's", () =>
+      withSandbox(
+        common,
+        { limits: { keyMemoryBudgetBytes: MIN_KEY_MEMORY_BUDGET_BYTES } },
+        async (sandbox) => {
+          const other = newKey('other');
+          const theirs = await createPayment(sandbox, other, LARGE);
+          const key = newKey('budget');
+          const { made, refused } = await fill(sandbox, key, 60);
+          expect(refused).toBeUndefined();
+          const kept = await paymentIds(sandbox, key);
+          // The newest ones, in order, and not all of them: the oldest went first.
+          expect(kept.length).toBeGreaterThan(1);
+          expect(kept.length).toBeLessThan(made.length);
+          expect(kept).toEqual(made.slice(made.length - kept.length).reverse());
+          expect((await call(sandbox, key, 'GET', `/v1/payments/${made[0]}`)).status).toBe(404);
+          expect(await paymentIds(sandbox, other)).toEqual([theirs.id]);
+        },
+      ));
+
+    it('replays every Idempotency-Key at the smallest key budget, however full the key’s request log', () =>
+      withSandbox(
+        common,
+        { limits: { keyMemoryBudgetBytes: MIN_KEY_MEMORY_BUDGET_BYTES } },
+        async (sandbox) => {
+          // Before the floor (16 KiB allowed), the request log filled the key's budget after a few
+          // requests and each new record was forgotten at once: a retry made a second payment.
+          const key = newKey('floor');
+          for (let index = 0; index < 60; index++) {
+            const send = {
+              body: createBody({ description: 'r'.repeat(300) }),
+              idempotencyKey: `r-${index}`,
+            };
+            const created = await call(sandbox, key, 'POST', '/v1/payments', send);
+            const retried = await call(sandbox, key, 'POST', '/v1/payments', send);
+            expect(created.status).toBe(201);
+            expect(retried.headers.get('idempotent-replayed'), `retry ${index}`).toBe('true');
+            expect(retried.text).toBe(created.text);
+          }
+        },
+      ));
 
     it('refuses new work past the global budget with 503 sandbox_full, still serving reads and replays, taking nothing from any key', () =>
       withSandbox(common, { limits: SMALL_BUDGETS }, async (sandbox) => {

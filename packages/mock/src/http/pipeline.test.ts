@@ -1,0 +1,163 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type MockServer, mockServerOf } from '../app/mock-server.js';
+import { createRuntime, type Runtime } from '../app/runtime.js';
+import type { AccountService } from '../service/account-service.js';
+import { manualClock } from '../test-support/harness.js';
+
+const key = 'sk_test_pipeline_order_1';
+const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+const payment = JSON.stringify({
+  amount: 1000,
+  currency: 'KZT',
+  payment_method: { type: 'token', token: 'tok_test_success' },
+});
+
+let runtime: Runtime | undefined;
+afterEach(() => {
+  runtime?.close();
+  runtime = undefined;
+});
+
+/** A mock on the memory store, recording what each request's store session is asked to read. */
+function serve(): { mock: MockServer; service: AccountService; asked: unknown[][] } {
+  const built = createRuntime({ clock: manualClock() });
+  runtime = built;
+  const asked: unknown[][] = [];
+  const real = built.serviceFor.bind(built);
+  built.serviceFor = (apiKey) => {
+    const service = real(apiKey);
+    const open = service.readAhead.bind(service);
+    service.readAhead = (...args) => {
+      asked.push(args);
+      return open(...args);
+    };
+    return service;
+  };
+  return { mock: mockServerOf(built), service: built.serviceFor(key), asked };
+}
+
+async function code(response: Response): Promise<string> {
+  return ((await response.json()) as { code: string }).code;
+}
+
+describe('the order of the steps', () => {
+  it('authenticates before the faults, the id, the body and its check', async () => {
+    const { mock, service } = serve();
+    await service.faults.set({ fail_next: { count: 1, status: 503 } });
+    const unauthenticated = await mock.fetch('/v1/payments/%00/capture', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"amount":',
+    });
+    expect(unauthenticated.status).toBe(401);
+    expect((await service.faults.get()).fail_next?.count).toBe(1);
+  });
+
+  it('answers an id of no possible form before the faults', async () => {
+    const { mock, service } = serve();
+    await service.faults.set({ fail_next: { count: 1, status: 503 } });
+    const response = await mock.fetch(`/v1/payments/${'p'.repeat(300)}`, { headers });
+    expect(response.status).toBe(404);
+    expect((await service.faults.get()).fail_next?.count).toBe(1);
+  });
+
+  it('answers the faults before the body’s problems, recording no body', async () => {
+    const { mock, service } = serve();
+    await service.faults.set({ fail_next: { count: 1, status: 503 } });
+    const init = { method: 'POST', headers, body: '{"amount":' };
+    const failed = await mock.fetch('/v1/payments', init);
+    expect(failed.status).toBe(503);
+    const refused = await mock.fetch('/v1/payments', init);
+    expect(refused.status).toBe(400);
+    expect(await code(refused)).toBe('invalid_json');
+    const { requests } = await service.inspector.get();
+    expect(requests.map((request) => [request.status, request.request_body])).toEqual([
+      [400, '{"amount":'],
+      [503, null],
+    ]);
+  });
+
+  it('lists a bad Idempotency-Key header with the body’s problems, first', async () => {
+    const { mock } = serve();
+    const response = await mock.fetch('/v1/payments', {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': '' },
+      body: JSON.stringify({ amount: 1000 }),
+    });
+    expect(response.status).toBe(400);
+    const problem = (await response.json()) as { errors: { param: string }[] };
+    expect(problem.errors[0]?.param).toBe('Idempotency-Key');
+    expect(problem.errors.length).toBeGreaterThan(1);
+  });
+
+  it('reads the body once and serves a create, its replay and a retrieve', async () => {
+    const { mock } = serve();
+    const init = {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': 'k1' },
+      body: payment,
+    };
+    const created = await mock.fetch('/v1/payments', init);
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const replayed = await mock.fetch('/v1/payments', init);
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    const retrieved = await mock.fetch(`/v1/payments/${id}`, { headers });
+    expect(retrieved.status).toBe(200);
+  });
+});
+
+describe('the store session', () => {
+  it('asks a valid POST’s key and room ahead, once, before the faults', async () => {
+    const { mock, service, asked } = serve();
+    await service.faults.set({ fail_next: { count: 1, status: 503 } });
+    const response = await mock.fetch('/v1/payments', {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': 'k1' },
+      body: payment,
+    });
+    expect(response.status).toBe(503);
+    expect(asked).toEqual([
+      [
+        true,
+        expect.objectContaining({
+          key: 'k1',
+          method: 'POST',
+          path: '/v1/payments',
+          bodyText: payment,
+        }),
+        undefined,
+      ],
+    ]);
+  });
+
+  it('only finds the account for a POST it will refuse (nothing claimed)', async () => {
+    const { mock, asked } = serve();
+    const response = await mock.fetch('/v1/payments', {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': 'k1' },
+      body: JSON.stringify({ amount: -1 }),
+    });
+    expect(response.status).toBe(400);
+    expect(asked).toEqual([[false, undefined, undefined]]);
+  });
+
+  it('reads a payment’s path with the account, and opens no session for a sandbox control', async () => {
+    const { mock, asked } = serve();
+    expect((await mock.fetch('/v1/payments/pay_missing', { headers })).status).toBe(404);
+    expect((await mock.fetch('/_sandbox/faults', { headers })).status).toBe(200);
+    expect((await mock.fetch('/v1/payments', { headers })).status).toBe(200);
+    expect(asked).toEqual([
+      [false, undefined, 'pay_missing'],
+      [false, undefined, undefined],
+    ]);
+  });
+
+  it('opens none before auth or the path’s id answer', async () => {
+    const { mock, asked } = serve();
+    expect((await mock.fetch('/v1/payments', { method: 'POST', body: payment })).status).toBe(401);
+    expect((await mock.fetch('/v1/payments/%00', { headers })).status).toBe(404);
+    expect(asked).toEqual([]);
+  });
+});
