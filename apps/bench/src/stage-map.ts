@@ -89,6 +89,7 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'http/steps/idempotency': of('idempotency'),
   'http/steps/operate': of('operation'),
   'http/steps/observe': of('observation'),
+  'http/operation-input': of('operation'),
   'http/routes': of('inherit'),
   'http/auth': of('auth'),
   'http/body': of('body'),
