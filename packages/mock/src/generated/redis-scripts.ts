@@ -145,7 +145,14 @@ local function payments(ids)
 end
 `,
   records: `-- The account's Idempotency-Key records: 'i' (key → JSON), 'ib' (bytes), 'io' (the instance
--- holding one in flight), 'ie' (expiry, key's clock) and the fleet's 'rx' (expiry, server's clock).
+-- holding one in flight), 'ie' (expiry, key's clock), 'ic' (the order they were written in, by the
+-- account's counter 'rs') and the fleet's 'rx' (expiry, server's clock).
+-- The records oldest first, as the memory store keeps them: 'ic'; by expiry ('ie', where records
+-- of one instant sort by name) while records written before 'ic' existed are held.
+local function recordOrder()
+  if redis.call('ZCARD', k('ic')) == redis.call('HLEN', k('i')) then return k('ic') end
+  return k('ie')
+end
 local function dropRecord(key)
   local b = redis.call('HGET', k('ib'), key)
   if not b then return end
@@ -153,6 +160,7 @@ local function dropRecord(key)
   redis.call('HDEL', k('ib'), key)
   redis.call('HDEL', k('io'), key)
   redis.call('ZREM', k('ie'), key)
+  redis.call('ZREM', k('ic'), key)
   redis.call('ZREM', prefix .. 'rx', h .. ':' .. key)
   redis.call('HINCRBY', totals, 'r', -1)
   addBytes(-tonumber(b))
@@ -160,12 +168,12 @@ end
 local function expireRecords(now)
   for _, key in ipairs(redis.call('ZRANGEBYSCORE', k('ie'), '-inf', now)) do dropRecord(key) end
 end
--- Drops the records that expire first, never keep (the one just written), while the key holds
--- more than maxRecords or is over its budget. keep may sort first (records of one instant sort
--- by name): the next one goes instead, so the cap and the budget hold.
+-- Drops the oldest records, never keep (the one just written), while the key holds more than
+-- maxRecords or is over its budget. keep may come first (ordered by expiry, records of one
+-- instant sort by name): the next one goes instead, so the cap and the budget hold.
 local function trimRecords(keep, maxRecords, budget)
   while redis.call('HLEN', k('i')) > maxRecords or overBudget(budget) do
-    local first = redis.call('ZRANGE', k('ie'), 0, 1)
+    local first = redis.call('ZRANGE', recordOrder(), 0, 1)
     local oldest = first[1]
     if oldest == keep then oldest = first[2] end
     if not oldest then break end
@@ -195,6 +203,7 @@ local function claim(key, json, bytes, now, expiresAt, serverExpiresAt, maxRecor
   if owner and owner ~= '' then redis.call('HSET', k('io'), key, owner) end
   redis.call('HSET', k('ib'), key, bytes)
   redis.call('ZADD', k('ie'), expiresAt, key)
+  redis.call('ZADD', k('ic'), redis.call('HINCRBY', base, 'rs', 1), key)
   redis.call('ZADD', prefix .. 'rx', serverExpiresAt, h .. ':' .. key)
   redis.call('HINCRBY', totals, 'r', 1)
   addBytes(tonumber(bytes))
@@ -994,13 +1003,13 @@ return 1
   psm_keys: {
     reply: 'array',
     args: [],
-    includes: ['account'],
+    includes: ['account', 'records'],
     constants: ['ACCOUNT_BYTES'],
     lua: `-- arguments
 -- script
 -- Every record, oldest first.
 local out = {}
-for _, key in ipairs(redis.call('ZRANGE', k('ie'), 0, -1)) do
+for _, key in ipairs(redis.call('ZRANGE', recordOrder(), 0, -1)) do
   table.insert(out, redis.call('HGET', k('i'), key))
 end
 return out

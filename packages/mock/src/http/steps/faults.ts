@@ -19,8 +19,7 @@ import type { RequestState, Step, StepFactory } from './state.js';
  */
 export function applyFaults(sleep: (ms: number) => Promise<void>): StepFactory {
   return (next) => (c, request) => {
-    const service = request.service;
-    if (service === undefined) throw new Error('unreachable: the account is open');
+    const service = request.account();
     const latencyMs = service.faults.latencyMs();
     if (latencyMs !== 0) return held(next, sleep, c, request, service, latencyMs);
     if (!service.faults.failureArmed()) return next(c, request);

@@ -42,8 +42,7 @@ export function idempotentRequest(request: RequestState): IdempotentRequest | un
  * composeSteps([refuseInvalid, takeIdempotencyKey], operate);
  */
 export const takeIdempotencyKey: StepFactory = (next) => async (c, request) => {
-  const service = request.service;
-  if (service === undefined) throw new Error('unreachable: the account is open');
+  const service = request.account();
   const keyed = idempotentRequest(request);
   if (keyed === undefined) {
     const full = await service.checkCapacity();

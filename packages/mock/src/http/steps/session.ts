@@ -57,8 +57,7 @@ export function openAccount(serviceFor: (apiKey: string) => AccountService): Ste
  */
 export function readAhead(shape: { post: boolean; paymentId: boolean }): StepFactory {
   return (next) => async (c, request) => {
-    const service = request.service;
-    if (service === undefined) throw new Error('unreachable: the account is open');
+    const service = request.account();
     const paymentId = shape.paymentId ? (c.req.param('id') ?? '') : undefined;
     if (shape.post && request.prepared?.ok === true && request.keyError === undefined) {
       await service.readAhead(true, idempotentRequest(request), paymentId);

@@ -15,8 +15,7 @@ export function settleDue(
   deliver: (events: readonly EventDelivery[]) => Promise<void>,
 ): StepFactory {
   return (next) => (c, request) => {
-    const service = request.service;
-    if (service === undefined) throw new Error('unreachable: the account is open');
+    const service = request.account();
     // Nothing due as the request's session read the account: no store call, no wait.
     if (!service.payments.mayHaveDue()) return next(c, request);
     return settleThenGoOn(deliver, service, next, c, request);

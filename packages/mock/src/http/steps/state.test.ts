@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import type { AccountService } from '../../service/account-service.js';
 import { runStep } from '../../test-support/steps.js';
 import type { MockEnv } from '../env.js';
 import { composeSteps, RequestState, type Step, type StepFactory } from './state.js';
@@ -76,5 +77,17 @@ describe('RequestState', () => {
     await app.request('/x');
     expect(state?.receivedAt).toBeUndefined();
     expect(state?.requestId).toMatch(/^req_/);
+  });
+
+  it('gives the account opened to the steps after it, and throws when none was', async () => {
+    const service = {} as unknown as AccountService;
+    const { request } = await runStep((next) => next, {
+      before: (state) => {
+        state.service = service;
+      },
+    });
+    expect(request.account()).toBe(service);
+    const { request: unopened } = await runStep((next) => next);
+    expect(() => unopened.account()).toThrow(/unreachable/);
   });
 });

@@ -60,6 +60,18 @@ export class RequestState implements Exchange {
     this.receivedAt = clockTime(clock);
     this.started = performance.now();
   }
+
+  /**
+   * The account service `openAccount` opened: a step after it reads it here (a throw, so a 500,
+   * means the pipeline was composed without `openAccount`).
+   *
+   * @example
+   * const faults = request.account().faults;
+   */
+  account(): AccountService {
+    if (this.service === undefined) throw new Error('unreachable: the account is open');
+    return this.service;
+  }
 }
 
 /**

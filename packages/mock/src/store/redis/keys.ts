@@ -58,7 +58,8 @@ export function storeKeys(prefix: string) {
  * its JSON; under the id, a NUL and `m` its token, settlement and creation, `c` its later
  * timeline steps, `b` its bytes, `s` its sequence), `o` (creation order), `s` (settlement
  * schedule); Idempotency-Key records `i` (JSON), `ib` (bytes), `ie` (expiry on the
- * key's clock), `io` (the instance that took each one in flight); request log `r`; webhooks: endpoints `e` and their order `eo`, events `v` and
+ * key's clock), `ic` (the order they were written in), `io` (the instance that took each one in
+ * flight); request log `r`; webhooks: endpoints `e` and their order `eo`, events `v` and
  * their order `vo`, delivery log `l`, scheduled attempts `q` (by due time), `qd` (the attempt),
  * `ql` (leased, by lease expiry on the server's clock), `qo` (the instance holding each lease). Not deleted with the account:
  * `reset`, the generation of an account reset or forgotten, for a minute (late writes of that
@@ -71,6 +72,7 @@ export const ACCOUNT_PARTS = [
   'i',
   'ib',
   'ie',
+  'ic',
   'io',
   'r',
   'e',

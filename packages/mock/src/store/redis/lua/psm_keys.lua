@@ -1,8 +1,8 @@
 -- Every record, oldest first.
---@include account
+--@include records
 --@reply array
 local out = {}
-for _, key in ipairs(redis.call('ZRANGE', k('ie'), 0, -1)) do
+for _, key in ipairs(redis.call('ZRANGE', recordOrder(), 0, -1)) do
   table.insert(out, redis.call('HGET', k('i'), key))
 end
 return out
