@@ -167,6 +167,7 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'store/request-records': of('observation'),
   'store/webhook-records': of('inherit'),
   'store/records': of('inherit'),
+  'store/memory/changes': of('inherit'),
   'store/memory/fifo-queue': of('inherit'),
   'store/memory/min-heap': of('inherit'),
   'store/memory/request-log': of('observation'),

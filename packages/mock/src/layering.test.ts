@@ -79,6 +79,42 @@ describe('module layering', () => {
     expect(violations).toEqual([]);
   });
 
+  it('keeps the three stores apart: each imports only the seam and what every store shares', () => {
+    // store/ holds the seam (store.ts) and what every store shares (records, limits, byte sizes,
+    // record checks, the session they hand out) as files; each store is a folder. A store imports
+    // its own folder and those files, never another store, except that the data directory wraps
+    // the memory store. The shared files import no store.
+    const STORES = ['memory', 'data-dir', 'redis'];
+    const MAY_WRAP: Record<string, string[]> = { 'data-dir': ['memory'] };
+    const folderOf = (path: string) => /^store\/([^/]+)\//.exec(path)?.[1];
+    const violations: string[] = [];
+    const seen: string[] = [];
+    for (const file of sources(root)) {
+      const from = relative(root, file);
+      if (!from.startsWith('store/')) continue;
+      const fromFolder = folderOf(from);
+      if (fromFolder !== undefined && !STORES.includes(fromFolder)) continue; // the conformance suite
+      for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        const target = relative(root, resolve(dirname(file), String(match[1]))).replace(
+          /\.js$/,
+          '.ts',
+        );
+        const toFolder = folderOf(target);
+        if (!target.startsWith('store/') || toFolder === undefined || toFolder === fromFolder) {
+          continue;
+        }
+        seen.push(`${from} imports ${target}`);
+        const allowed = fromFolder !== undefined && (MAY_WRAP[fromFolder] ?? []).includes(toFolder);
+        if (!allowed) violations.push(`${from} imports ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+    // It reads the imports it checks: the data directory's store wraps the memory store.
+    expect(seen).toContain(
+      'store/data-dir/journaled-store.ts imports store/memory/memory-store.ts',
+    );
+  });
+
   it('sees the imports it checks', () => {
     const pipeline = readFileSync(join(root, 'http/pipeline.ts'), 'utf8');
     expect([...pipeline.matchAll(IMPORT)].length).toBeGreaterThan(3);

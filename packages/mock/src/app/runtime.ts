@@ -22,6 +22,7 @@ import {
 } from '../shared/validation.js';
 import { DataDirectory } from '../store/data-dir/data-directory.js';
 import { dumpStore } from '../store/data-dir/dump.js';
+import { JournaledStore } from '../store/data-dir/journaled-store.js';
 import { replayJournal } from '../store/data-dir/replay.js';
 import { IDLE_ACCOUNT_MS } from '../store/limits.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
@@ -92,8 +93,8 @@ export interface RuntimeHooks {
    */
   planDeliveries?(events: readonly EventDelivery[]): readonly EventDelivery[];
   /**
-   * The store seam the service and the dispatcher use, around the memory store (tests run them
-   * over an asynchronous one); the memory store itself by default.
+   * The store seam the service and the dispatcher use, around the memory store without a data
+   * directory (tests run them over an asynchronous one); the memory store itself by default.
    */
   seam?(store: MemoryStore): SandboxStore;
 }
@@ -175,13 +176,19 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
           // Another format under the prefix stays refused; an unreachable store is tried again.
           (error) => !(error instanceof StoreFormatError),
         );
-  let memory: MemoryStore | undefined;
+  // With a data directory, the memory store wrapped: each change it commits is journaled.
+  const journaled =
+    redis === undefined && dataDirectory !== undefined
+      ? new JournaledStore(storeLimits, { log: resolved.logger }, dataDirectory)
+      : undefined;
   let store: SandboxStore;
-  if (redis === undefined) {
-    memory = new MemoryStore(storeLimits, { log: resolved.logger, journal: dataDirectory });
-    store = hooks.seam?.(memory) ?? memory;
-  } else {
+  if (redis !== undefined) {
     store = redis;
+  } else if (journaled !== undefined) {
+    store = journaled;
+  } else {
+    const memory = new MemoryStore(storeLimits, { log: resolved.logger });
+    store = hooks.seam?.(memory) ?? memory;
   }
   const defaultEndpoint =
     resolved.webhookUrl === undefined
@@ -218,8 +225,8 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
   });
   /** Whether the last persist() was refused by the disk. */
   let refusing = false;
-  if (dataDirectory !== undefined && memory !== undefined) {
-    const replayed = memory;
+  if (dataDirectory !== undefined && journaled !== undefined) {
+    const replayed = journaled;
     try {
       replayed.sweep(resolved.clock.now());
       const watched = replayJournal(
@@ -229,7 +236,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
         checks,
       );
       dataDirectory.attach({
-        liveBytes: () => replayed.stats().bytes,
+        liveBytes: () => replayed.memory.stats().bytes,
         dump: () => dumpStore(replayed),
       });
       // What fell due while the sandbox was down (deliveries, settlements) goes out now.

@@ -5,7 +5,7 @@ import type { ProblemInit } from '../shared/problems.js';
 import { maskSecrets } from '../shared/secrets.js';
 import { formatLogTime } from '../shared/time.js';
 import type { StoredResponse } from '../store/records.js';
-import { clip } from '../store/request-records.js';
+import { clip, copyOf } from '../store/request-records.js';
 import { StoreUnavailableError } from '../store/store.js';
 import type { Exchange, MockEnv } from './env.js';
 
@@ -36,8 +36,14 @@ export function pathOf(url: string): string {
   if (query !== -1) end = query;
   const fragment = url.indexOf('#', pathStart);
   if (fragment !== -1 && fragment < end) end = fragment;
-  return url.slice(pathStart, end);
+  const path = url.slice(pathStart, end);
+  // A slice keeps its whole URL alive: a path kept by a record (the inspector's, an
+  // Idempotency-Key's) would hold a long query or host that no byte budget counts.
+  return url.length - path.length > SHARED_URL_CHARS ? copyOf(path) : path;
 }
+
+/** URL characters beyond the path a kept path may hold alive (covered by each record's fixed bytes). */
+const SHARED_URL_CHARS = 64;
 
 /**
  * Opens the exchange of a request: a fresh `Request-Id`, the method, the path, the arrival time.

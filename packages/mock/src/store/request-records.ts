@@ -55,8 +55,12 @@ export function clip(text: string | null): { text: string | null; truncated: boo
 
 /**
  * A string that shares no memory with another: V8's `slice` makes a view that keeps the whole
- * original alive (a 64 KiB body behind each 4 096-character clip, unseen by the byte budget).
+ * original alive (a 64 KiB body behind each 4 096-character clip, an 8 KiB URL behind a path),
+ * unseen by the byte budgets.
+ *
+ * @example
+ * copyOf(url.slice(21, 40)); // the same characters, without `url` behind them
  */
-function copyOf(text: string): string {
+export function copyOf(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
 }

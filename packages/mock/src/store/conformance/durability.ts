@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { advance, call, createBody, createPayment, newKey, paymentIds } from './client.js';
 import type { SuiteCommon } from './common.js';
+import { SCENARIOS, type Scenario, transcript } from './same-answers.js';
 
 /**
  * Durability, as the manifest says.
@@ -125,4 +126,42 @@ export function durabilityTests(common: SuiteCommon): void {
       }
     });
   });
+
+  if (!manifest.durable) return;
+  describe('a restart after every scenario of the suite', () => {
+    for (const [title, options, scenario] of SCENARIOS) {
+      it(`reads back byte for byte: ${title}`, async () => {
+        const key = newKey('restart');
+        const before = await factory.open(options);
+        let after = before;
+        try {
+          await transcript(before, key, scenario);
+          const expected = await transcript(before, key, readBack);
+          await before.close();
+          after = await (factory.reopen as NonNullable<typeof factory.reopen>)(before, options);
+          expect(await transcript(after, key, readBack)).toEqual(expected);
+        } finally {
+          await after.close();
+        }
+      });
+    }
+  });
 }
+
+/** Every read of a key's state, the inspector without its recent requests (the reads add to them). */
+const readBack: Scenario = async ({ send, quietly, note }) => {
+  for (const path of [
+    '/v1/payments?limit=100',
+    '/v1/webhook_endpoints',
+    '/_sandbox/clock',
+    '/_sandbox/faults',
+    '/_sandbox/webhook_deliveries',
+  ]) {
+    await send('GET', path);
+  }
+  const inspector = await quietly('GET', '/_sandbox/inspector');
+  const { requests: _requests, ...rest } = inspector.body;
+  note(
+    `GET /_sandbox/inspector (without its requests) → ${inspector.status} ${JSON.stringify(rest)}`,
+  );
+};

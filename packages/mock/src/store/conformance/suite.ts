@@ -2,6 +2,7 @@
 import { afterAll, describe } from 'vitest';
 import { badIdTests } from './bad-ids.js';
 import type { SuiteCommon } from './common.js';
+import { concurrencyTests } from './concurrency.js';
 import { durabilityTests } from './durability.js';
 import { expiryTests } from './expiry.js';
 import { isolationTests } from './isolation.js';
@@ -26,6 +27,7 @@ export function conformanceSuite(common: SuiteCommon): void {
     limitTests(common);
     expiryTests(common);
     isolationTests(common);
+    concurrencyTests(common);
     badIdTests(common);
     durabilityTests(common);
     sameAnswerTests(common);

@@ -1,8 +1,8 @@
 // The whole store as journal changes: what a compaction writes.
 import type { Account } from '../memory/account.js';
-import type { MemoryStore } from '../memory/memory-store.js';
 import type { QueuedDelivery } from '../webhook-records.js';
 import { type JournalLine, recordLine } from './journal.js';
+import type { JournaledStore } from './journaled-store.js';
 
 /**
  * Every change that rebuilds `store` as it is now, key by key: clock offset, faults, payments
@@ -12,14 +12,13 @@ import { type JournalLine, recordLine } from './journal.js';
  * @example
  * for (const line of dumpStore(store)) write(line);
  */
-export function* dumpStore(store: MemoryStore): IterableIterator<JournalLine> {
-  for (const account of store.allAccounts()) {
-    if (!account.closed && account.journal !== undefined) yield* dumpAccount(account);
+export function* dumpStore(store: JournaledStore): IterableIterator<JournalLine> {
+  for (const account of store.memory.allAccounts()) {
+    if (!account.closed) yield* dumpAccount(account, store.keyIdOf(account));
   }
 }
 
-function* dumpAccount(account: Account): IterableIterator<JournalLine> {
-  const id = account.keyId;
+function* dumpAccount(account: Account, id: string): IterableIterator<JournalLine> {
   if (account.offsetSeconds !== 0) yield ['o', id, account.offsetSeconds];
   if (Object.keys(account.faults).length > 0) yield ['f', id, account.faults];
   for (const stored of account.storedPayments()) {

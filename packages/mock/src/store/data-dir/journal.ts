@@ -57,7 +57,7 @@ export type JournalLine =
   | ['q-', string, number]
   | ['l', string, WebhookDelivery];
 
-/** Where the store writes its changes; absent for the memory store. */
+/** Where the journaled store writes the changes of the memory store it wraps. */
 export interface StoreJournal {
   /** Takes one change; it is on disk before the answer that follows it is sent. */
   write(line: JournalLine): void;
@@ -66,12 +66,6 @@ export interface StoreJournal {
    * store need not build them. Absent: always written.
    */
   readonly recording?: boolean;
-}
-
-/** A key's place in a journal: its id, and the journal its changes go to. */
-export interface JournalTarget {
-  keyId: string;
-  journal: StoreJournal;
 }
 
 /**

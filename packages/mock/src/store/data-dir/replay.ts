@@ -1,10 +1,13 @@
 // Rebuilds the store from a journal: each change applied in order, later lines replacing earlier ones.
+import { intern } from '../../shared/intern.js';
+import { paymentBytes } from '../byte-sizes.js';
 import type { Account } from '../memory/account.js';
 import type { MemoryStore } from '../memory/memory-store.js';
 import { describeProblem, type RecordChecks, type RecordProblem } from '../record-checks.js';
-import type { IdempotencyRecord } from '../records.js';
+import type { IdempotencyRecord, PaymentRecord } from '../records.js';
 import type { EndpointRecord } from '../webhook-records.js';
 import { isKeyId, type JournalAttempt, type JournalLine } from './journal.js';
+import type { JournaledStore } from './journaled-store.js';
 import { DataDirectoryError } from './lock.js';
 
 /**
@@ -26,7 +29,7 @@ export type JournalSource = (apply: (line: JournalLine) => void) => unknown;
  * const accounts = replayJournal(store, (apply) => directory.replay(apply), undefined, checks);
  */
 export function replayJournal(
-  store: MemoryStore,
+  store: JournaledStore,
   source: JournalSource,
   defaultEndpoint: EndpointRecord | undefined,
   checks: RecordChecks,
@@ -43,6 +46,7 @@ export function replayJournal(
     }
     return account;
   };
+  const { memory } = store;
   source((line) => {
     const refuse = (what: string, problem: RecordProblem): never => {
       throw new DataDirectoryError(
@@ -57,7 +61,7 @@ export function replayJournal(
       case 'p': {
         const [, , id, json, token, settlesAt, timeline] = line;
         const account = accountOf(keyId);
-        store.restorePayment(account, {
+        restorePayment(memory, account, {
           id,
           json,
           token,
@@ -67,7 +71,7 @@ export function replayJournal(
         break;
       }
       case 'p-':
-        store.forgetPayment(accountOf(keyId), line[2]);
+        memory.removePayment(accountOf(keyId), line[2]);
         break;
       case 'i': {
         const account = accountOf(keyId);
@@ -99,15 +103,15 @@ export function replayJournal(
           owner: undefined,
         };
         const existing = account.idempotencyRecords.get(record.key);
-        if (existing !== undefined) store.deleteIdempotencyRecord(account, existing);
-        store.addIdempotencyRecord(account, record);
-        if (response !== undefined) store.completeIdempotencyRecord(account, record, response);
+        if (existing !== undefined) memory.deleteIdempotencyRecord(account, existing);
+        memory.addIdempotencyRecord(account, record);
+        if (response !== undefined) memory.completeIdempotencyRecord(account, record, response);
         break;
       }
       case 'i-': {
         const account = accountOf(keyId);
         const existing = account.idempotencyRecords.get(line[2]);
-        if (existing !== undefined) store.deleteIdempotencyRecord(account, existing);
+        if (existing !== undefined) memory.deleteIdempotencyRecord(account, existing);
         break;
       }
       case 'f':
@@ -164,12 +168,30 @@ export function replayJournal(
       state.restoreQueued({ event, target, attempt, dueAt, sequence });
     }
   }
-  for (const account of store.allAccounts()) {
+  for (const account of memory.allAccounts()) {
     if ((account.webhooks?.queue.size ?? 0) > 0 || account.nextSettlementAt() !== undefined) {
       watched.add(account);
     }
   }
   return [...watched];
+}
+
+/**
+ * Puts a payment read back: replaces the key's payment with the same id (its latest state), or
+ * adds it as the newest.
+ */
+function restorePayment(memory: MemoryStore, account: Account, record: PaymentRecord): void {
+  const stored = account.payments.get(record.id);
+  if (stored === undefined) {
+    memory.insertPayment(account, record);
+    return;
+  }
+  const before = paymentBytes(stored);
+  stored.json = record.json;
+  stored.token = intern(record.token);
+  stored.settlesAt = record.settlesAt;
+  stored.changes = record.timeline[3] ?? undefined;
+  account.addBytes(paymentBytes(stored) - before);
 }
 
 /**

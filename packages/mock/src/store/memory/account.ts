@@ -3,7 +3,6 @@ import type { components, SandboxComponents } from '@payment-service/openapi';
 import { takeDrop, takeFailure } from '../../shared/faults.js';
 import type { ProblemInit } from '../../shared/problems.js';
 import { ACCOUNT_BYTES, paymentBytes } from '../byte-sizes.js';
-import type { JournalLine, JournalTarget } from '../data-dir/journal.js';
 import {
   type IdempotencyRecord,
   type PaymentRecord,
@@ -13,6 +12,7 @@ import {
 } from '../records.js';
 import type { RecordedEntry } from '../request-records.js';
 import type { AccountStore, IdempotencyCompletion, PaymentPage } from '../store.js';
+import type { MemoryChanges } from './changes.js';
 import { MinHeap } from './min-heap.js';
 import { RequestLog } from './request-log.js';
 import { AccountWebhooks } from './webhook-state.js';
@@ -75,7 +75,7 @@ export class Account implements AccountStore {
   webhooks: AccountWebhooks | undefined = undefined;
   /** The key's recent requests, for the console's inspector, once one is recorded. */
   requests: RequestLog | undefined = undefined;
-  /** Bytes held (estimated, see memory.ts): the account itself, payments, records, webhooks. */
+  /** Bytes held (estimated, see byte-sizes.ts): the account itself, payments, records, webhooks. */
   bytes = 0;
   /** When a request of this key last used the account, on the server's clock (ms epoch). */
   lastUsedAt = 0;
@@ -89,8 +89,8 @@ export class Account implements AccountStore {
 
   constructor(
     private readonly meter: AccountMeter = unmetered,
-    /** Where the account's changes are written, when the store is durable. */
-    readonly journal: JournalTarget | undefined = undefined,
+    /** Told of the account's changes, for a store that keeps them (absent: nobody is). */
+    private readonly watcher: MemoryChanges | undefined = undefined,
     /** The memory store holding the account (absent: an account on its own, for unit tests). */
     private readonly owner: AccountOwner | undefined = undefined,
   ) {
@@ -169,54 +169,34 @@ export class Account implements AccountStore {
     return this.requests?.newestFirst() ?? [];
   }
 
-  /** The key's id in the journal (a hash of its API key), or '' for a memory-only account. */
-  get keyId(): string {
-    return this.journal?.keyId ?? '';
-  }
-
-  /**
-   * Whether the account's changes are written: a durable store's open account, except while its
-   * journal is read back (a change is not built to be dropped).
-   */
-  get journaling(): boolean {
-    return this.journal !== undefined && !this.closed && this.journal.journal.recording !== false;
-  }
-
-  /** Writes one change to the journal of a durable store (nothing once the account is closed). */
-  write(line: JournalLine): void {
-    if (this.journaling) this.journal?.journal.write(line);
-  }
-
-  /** Writes a payment as it is now to the journal. */
-  writePayment(stored: StoredPayment): void {
-    if (!this.journaling) return;
-    const { id, json, token, settlesAt } = stored;
-    this.write(['p', this.keyId, id, json, token, settlesAt ?? null, stored.packedTimeline()]);
+  /** Who is told of the account's changes: nobody once it is closed. */
+  get changes(): MemoryChanges | undefined {
+    return this.closed ? undefined : this.watcher;
   }
 
   /** Replaces the key's faults. */
   setFaults(faults: Faults): void {
     this.faults = faults;
-    this.write(['f', this.keyId, faults]);
+    this.changes?.faultsSet(this, faults);
   }
 
   /** Sets how far the key's clock runs ahead of the server's, in seconds. */
   setOffset(seconds: number): void {
     this.offsetSeconds = seconds;
-    this.write(['o', this.keyId, seconds]);
+    this.changes?.offsetSet(this, seconds);
   }
 
   /** Consumes one armed `fail_next`: the problem to answer with, if any. */
   consumeFailure(): ProblemInit | undefined {
     const failure = takeFailure(this.faults);
-    if (failure !== undefined) this.write(['f', this.keyId, this.faults]);
+    if (failure !== undefined) this.changes?.faultsSet(this, this.faults);
     return failure;
   }
 
   /** Consumes one armed `drop_after_commit`: whether this answer must be dropped. */
   consumeDrop(): boolean {
     const drop = takeDrop(this.faults);
-    if (drop) this.write(['f', this.keyId, this.faults]);
+    if (drop) this.changes?.faultsSet(this, this.faults);
     return drop;
   }
 
@@ -238,8 +218,7 @@ export class Account implements AccountStore {
         maxBytes: this.meter.keyBudgetBytes / 2,
         onBytes: (delta) => this.addBytes(delta),
       },
-      this.journal === undefined ? undefined : (line) => this.write(line),
-      this.keyId,
+      this.watcher?.webhooksOf(this),
     );
     return this.webhooks;
   }
@@ -261,7 +240,7 @@ export class Account implements AccountStore {
     stored.addChange(step);
     if (!held) return;
     this.addBytes(paymentBytes(stored) - before);
-    this.writePayment(stored);
+    this.changes?.paymentStored(this, stored);
   }
 
   /** The account's clock: the server's time plus the offset its clock was advanced by. */
@@ -308,7 +287,7 @@ export class Account implements AccountStore {
     return oldest;
   }
 
-  /** Removes one payment by id (a journal's record of an eviction); undefined when not held. */
+  /** Removes one payment by id; undefined when not held. */
   removePayment(id: string): StoredPayment | undefined {
     const stored = this.payments.get(id);
     if (stored === undefined) return undefined;

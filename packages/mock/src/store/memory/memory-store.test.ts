@@ -208,4 +208,75 @@ describe('MemoryStore', () => {
     expect(store.stats()).toEqual({ accounts: 0, payments: 0, idempotencyRecords: 0, bytes: 0 });
     expect(store.reset('sk_test_a')).toBe(0);
   });
+
+  it('holds an account under a name for a wrapper, renames it, and forgets one payment with its totals', () => {
+    const { store } = storeWith({ maxAccounts: 1 });
+    store.open('sk_test_a');
+    // Beyond maxAccounts, holding forgets no account (none is idle-checked or marked used).
+    const held = store.hold('restored:1');
+    expect(store.hold('restored:1')).toBe(held);
+    expect(store.stats().accounts).toBe(2);
+    const stored = store.addPayment(held, payment(), success, 0);
+    expect(store.rename('restored:1', 'sk_test_b')).toBe(held);
+    expect(store.holds('restored:1')).toBe(false);
+    expect(store.find('sk_test_b')).toBe(held);
+    // No renaming onto a name in use.
+    expect(store.rename('sk_test_b', 'sk_test_a')).toBeUndefined();
+    const bytes = store.stats().bytes;
+    store.removePayment(held, stored.id);
+    expect(held.payment(stored.id)).toBeUndefined();
+    expect(store.stats().payments).toBe(0);
+    expect(store.stats().bytes).toBeLessThan(bytes);
+  });
+
+  it('tells its changes in order, and none of a closed account', () => {
+    const told: string[] = [];
+    /** Notes a change by its name and what it names: an id, a record's key, a value. */
+    const named = (value: unknown) => {
+      if (typeof value !== 'object' || value === null) return String(value);
+      const { id, key } = value as { id?: string; key?: string };
+      return id ?? key;
+    };
+    const note = (name: string) => (_account: unknown, value?: unknown) =>
+      told.push(value === undefined ? name : `${name} ${named(value)}`);
+    const store = new MemoryStore(limits, {
+      changes: {
+        accountOpened: note('opened'),
+        paymentStored: note('stored'),
+        paymentForgotten: note('forgotten'),
+        recordAnswered: note('answered'),
+        recordForgotten: note('record forgotten'),
+        faultsSet: note('faults'),
+        offsetSet: note('offset'),
+        accountReset: note('reset'),
+        accountDropped: note('dropped'),
+        webhooksOf: () => {
+          throw new Error('no webhooks in this test');
+        },
+      },
+    });
+    const account = store.open('sk_test_a');
+    const ids = Array.from(
+      { length: 4 },
+      () => store.addPayment(account, payment(), success, 0).payment.id,
+    );
+    const claimed = record('k1', 10);
+    account.claimIdempotencyKey(claimed, 0);
+    account.completeIdempotencyRecord(claimed, { status: 201, headers: {}, body: '{}' });
+    account.expireIdempotencyRecords(20);
+    store.reset('sk_test_a');
+    account.setOffset(5);
+    expect(told).toEqual([
+      'opened sk_test_a',
+      `stored ${ids[0]}`,
+      `stored ${ids[1]}`,
+      `stored ${ids[2]}`,
+      `forgotten ${ids[0]}`,
+      `stored ${ids[3]}`,
+      'answered k1',
+      'record forgotten k1',
+      'reset',
+      'dropped',
+    ]);
+  });
 });

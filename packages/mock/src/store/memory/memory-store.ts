@@ -2,7 +2,6 @@
 import type { components } from '@payment-service/openapi';
 import { intern } from '../../shared/intern.js';
 import { paymentBytes, recordBytes, responseBytes } from '../byte-sizes.js';
-import { keyIdOf, recordLine, type StoreJournal } from '../data-dir/journal.js';
 import type { StoreLimits } from '../limits.js';
 import type {
   IdempotencyRecord,
@@ -19,24 +18,22 @@ import type {
   StoreSession,
 } from '../store.js';
 import { Account, type AccountOwner } from './account.js';
+import type { MemoryChanges } from './changes.js';
 import { FifoQueue } from './fifo-queue.js';
 import { memorySession } from './memory-session.js';
 
 type Payment = components['schemas']['Payment'];
 
-/** Where the store logs what it forgets (idle keys evicted to make room). */
+/** Where the store logs what it forgets (idle keys evicted to make room), and who is told of its changes. */
 export interface StoreContext {
   log?(line: string): void;
-  /** Where every change is written, for a durable store (the data directory). */
-  journal?: StoreJournal | undefined;
+  /** Told of every change, for a store that keeps them (the data directory wraps this one). */
+  changes?: MemoryChanges | undefined;
 }
 
-/** Marks the map key of an account read back from a journal, until its API key is seen again. */
-const RESTORED = '\u0000';
-
 /**
- * All accounts, in this process's memory: the default `SandboxStore` (journaled to a data
- * directory when `context.journal` is given). No key's traffic ever removes another key's data: a key over its byte budget
+ * All accounts, in this process's memory: the default `SandboxStore` (a data directory wraps it:
+ * data-dir/journaled-store.ts). No key's traffic ever removes another key's data: a key over its byte budget
  * loses its own oldest payments and idempotency records; when the whole sandbox is over its
  * budget (or a total cap), idle accounts are forgotten (logged) and, failing that, `admit()`
  * refuses new work. Records are kept in global creation order for O(1) expiry sweeps.
@@ -58,7 +55,7 @@ export class MemoryStore implements SandboxStore, AccountOwner {
   private readonly accountRecordOrders = new WeakMap<Account, FifoQueue<IdempotencyRecord>>();
   private readonly isLiveRecord = (record: IdempotencyRecord) => record.owner !== undefined;
 
-  /** Bytes all open accounts hold (estimated, see memory.ts). */
+  /** Bytes all open accounts hold (estimated, see byte-sizes.ts). */
   private totalBytes = 0;
   /**
    * The server's time as of the current request (`sweep()` sets it when a request starts), so
@@ -71,13 +68,9 @@ export class MemoryStore implements SandboxStore, AccountOwner {
     private readonly context: StoreContext = {},
   ) {}
 
-  /** Accounts read back from the journal whose API key has not been seen since (by key id). */
-  private restored = 0;
-
   /** The key's account if it has any data; reads never create one. Marks it recently used. */
   find(apiKey: string): Account | undefined {
-    const account =
-      this.accounts.get(apiKey) ?? (this.restored > 0 ? this.claim(apiKey) : undefined);
+    const account = this.accounts.get(apiKey);
     if (account !== undefined) account.lastUsedAt = this.serverNow;
     // Already the most recently used (the common case within one request): nothing to move.
     if (apiKey === this.mostRecentKey) return account;
@@ -97,7 +90,7 @@ export class MemoryStore implements SandboxStore, AccountOwner {
   open(apiKey: string): Account {
     let account = this.find(apiKey);
     if (account === undefined) {
-      account = this.newAccount(apiKey, this.context.journal === undefined ? '' : keyIdOf(apiKey));
+      account = this.newAccount(apiKey);
       this.mostRecentKey = apiKey;
       if (this.accounts.size > this.limits.maxAccounts)
         this.forgetIdleAccounts(() => this.accounts.size <= this.limits.maxAccounts);
@@ -106,8 +99,8 @@ export class MemoryStore implements SandboxStore, AccountOwner {
   }
 
   /** A new empty account held under `mapKey`, counted in the store's bytes while open. */
-  private newAccount(mapKey: string, keyId: string): Account {
-    const { journal } = this.context;
+  private newAccount(mapKey: string): Account {
+    const { changes } = this.context;
     const holder: { account?: Account } = {};
     const account = new Account(
       {
@@ -118,13 +111,14 @@ export class MemoryStore implements SandboxStore, AccountOwner {
         },
         canHold: (delta) => this.totalBytes + delta <= this.limits.memoryBudgetBytes,
       },
-      journal === undefined ? undefined : { keyId, journal },
+      changes,
       this,
     );
     holder.account = account;
     account.lastUsedAt = this.serverNow;
     this.accounts.set(mapKey, account);
     this.apiKeys.set(account, mapKey);
+    changes?.accountOpened(account, mapKey);
     return account;
   }
 
@@ -190,42 +184,19 @@ export class MemoryStore implements SandboxStore, AccountOwner {
       if (oldest === undefined) break;
       this.paymentTotal--;
       account.addBytes(-paymentBytes(oldest));
-      if (oldest !== stored) account.write(['p-', account.keyId, oldest.id]);
+      if (oldest !== stored) account.changes?.paymentForgotten(account, oldest.id);
     }
     this.trimRecords(account, undefined);
-    if (account.payments.get(stored.id) === stored) account.writePayment(stored);
+    if (account.payments.get(stored.id) === stored) account.changes?.paymentStored(account, stored);
     return stored;
   }
 
-  /**
-   * Puts a payment read back from the journal: replaces the key's payment with the same id (its
-   * latest state), or adds it as the newest.
-   */
-  restorePayment(account: Account, record: PaymentRecord): void {
-    const stored = account.payments.get(record.id);
-    if (stored === undefined) {
-      this.insertPayment(account, record);
-      return;
-    }
-    const before = paymentBytes(stored);
-    stored.json = record.json;
-    stored.token = intern(record.token);
-    stored.settlesAt = record.settlesAt;
-    stored.changes = record.timeline[3] ?? undefined;
-    account.addBytes(paymentBytes(stored) - before);
-  }
-
-  /** Forgets one payment of the key (the journal's record of an eviction). */
-  forgetPayment(account: Account, id: string): void {
+  /** Forgets one payment of the key, as an eviction does (its bytes and the totals follow). */
+  removePayment(account: Account, id: string): void {
     const removed = account.removePayment(id);
     if (removed === undefined) return;
     this.paymentTotal--;
     account.addBytes(-paymentBytes(removed));
-  }
-
-  /** Deletes everything of a key read back from the journal (by key id), as `reset` does. */
-  resetRestored(keyId: string): void {
-    this.reset(RESTORED + keyId);
   }
 
   /** Stores an idempotency record, evicting the oldest ones while a cap is exceeded. */
@@ -250,9 +221,7 @@ export class MemoryStore implements SandboxStore, AccountOwner {
   ): void {
     record.response = response;
     if (record.owner !== account) return; // forgotten meanwhile
-    if (account.journaling) {
-      account.write(recordLine(account.keyId, record, (id) => account.payments.get(id)?.json));
-    }
+    account.changes?.recordAnswered(account, record);
     account.addBytes(responseBytes(response));
     this.trimRecords(account, record);
   }
@@ -265,7 +234,7 @@ export class MemoryStore implements SandboxStore, AccountOwner {
     if (record.owner !== account) return;
     record.owner = undefined;
     this.recordTotal--;
-    if (record.response !== undefined) account.write(['i-', account.keyId, record.key]);
+    account.changes?.recordForgotten(account, record);
     account.addBytes(
       -(recordBytes(record) + (record.response ? responseBytes(record.response) : 0)),
     );
@@ -320,11 +289,10 @@ export class MemoryStore implements SandboxStore, AccountOwner {
 
   /** Deletes everything of the key: payments, idempotency records, faults, clock offset. */
   reset(apiKey: string): number {
-    const account =
-      this.accounts.get(apiKey) ?? (this.restored > 0 ? this.claim(apiKey) : undefined);
+    const account = this.accounts.get(apiKey);
     if (account === undefined) return 0;
     const deleted = account.paymentCount;
-    account.write(['r', account.keyId]);
+    account.changes?.accountReset(account);
     this.paymentTotal -= account.paymentCount;
     for (const record of account.idempotencyRecords.values()) {
       if (record.owner === account) {
@@ -379,33 +347,33 @@ export class MemoryStore implements SandboxStore, AccountOwner {
     };
   }
 
+  /** Whether an account is held under `key` (nothing is marked used). */
+  holds(key: string): boolean {
+    return this.accounts.has(key);
+  }
+
   /**
-   * An account read back from the journal, under its key id until a request of its API key
-   * comes: created empty when none is there yet. For the journal's replay only.
+   * The account held under `key`, created empty if there is none, without marking any account
+   * used or forgetting one to make room: for a wrapper bringing accounts in (a journal read back).
    */
-  restoredAccount(keyId: string): Account {
-    const placeholder = RESTORED + keyId;
-    const existing = this.accounts.get(placeholder);
-    if (existing !== undefined) return existing;
-    this.restored++;
-    return this.newAccount(placeholder, keyId);
+  hold(key: string): Account {
+    return this.accounts.get(key) ?? this.newAccount(key);
+  }
+
+  /** Holds the account under `to` instead of `from` (a wrapper's account whose key is now known). */
+  rename(from: string, to: string): Account | undefined {
+    const account = this.accounts.get(from);
+    if (account === undefined || this.accounts.has(to)) return undefined;
+    this.accounts.delete(from);
+    this.accounts.set(to, account);
+    this.apiKeys.set(account, to);
+    if (this.mostRecentKey === from) this.mostRecentKey = undefined;
+    return account;
   }
 
   /** Every account, with the API key or key id it is held under. */
   *allAccounts(): IterableIterator<Account> {
     yield* this.accounts.values();
-  }
-
-  /** Moves an account read back from the journal under the API key whose id it has. */
-  private claim(apiKey: string): Account | undefined {
-    const placeholder = RESTORED + keyIdOf(apiKey);
-    const account = this.accounts.get(placeholder);
-    if (account === undefined) return undefined;
-    this.accounts.delete(placeholder);
-    this.accounts.set(apiKey, account);
-    this.apiKeys.set(account, apiKey);
-    this.restored--;
-    return account;
   }
 
   private recordOrderOf(account: Account): FifoQueue<IdempotencyRecord> {
@@ -422,9 +390,9 @@ export class MemoryStore implements SandboxStore, AccountOwner {
     const apiKey = this.apiKeys.get(account);
     if (apiKey !== undefined && this.accounts.get(apiKey) === account) {
       this.accounts.delete(apiKey);
-      if (apiKey.startsWith(RESTORED)) this.restored--;
       if (this.mostRecentKey === apiKey) this.mostRecentKey = undefined;
     }
+    account.changes?.accountDropped(account);
     account.closed = true;
   }
 }

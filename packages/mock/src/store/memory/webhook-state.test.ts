@@ -32,9 +32,17 @@ describe('AccountWebhooks bounds', () => {
     expect(state.queue.pop()?.dueAt).toBe(1);
   });
 
-  it('writes an attempt made and its retry in the same step (one journal line with --data-dir)', () => {
-    const lines: unknown[][] = [];
-    const state = new AccountWebhooks(undefined, (line) => lines.push(line), 'k1');
+  it('tells of an attempt made and its retry before it returns (one journal step with --data-dir)', () => {
+    const lines: string[] = [];
+    const told = (name: string) => () => lines.push(name);
+    const state = new AccountWebhooks(undefined, {
+      endpointSaved: told('endpoint'),
+      endpointDeleted: told('endpoint deleted'),
+      eventRemembered: told('event'),
+      attemptQueued: told('queued'),
+      attemptFinished: told('finished'),
+      deliveryLogged: told('logged'),
+    });
     const event = { id: 'evt_1', type: 'payment.succeeded' as const, body: '{}' };
     state.enqueue({ event, target, attempt: 1, dueAt: 5 });
     const claimed = state.claimDueAttempt(5) as NonNullable<
@@ -42,8 +50,8 @@ describe('AccountWebhooks bounds', () => {
     >;
     lines.length = 0;
     expect(state.finishAttempt(claimed, { event, target, attempt: 2, dueAt: 50 })).toBe(true);
-    // Both changes are written before the call returns: the journal takes them as one step.
-    expect(lines.map((line) => line[0])).toEqual(['q-', 'q']);
+    // Both changes are told before the call returns: the journal takes them as one step.
+    expect(lines).toEqual(['finished', 'queued']);
     expect(state.nextAttemptAt()).toBe(50);
     expect(state.finishAttempt(state.claimDueAttempt(50) as typeof claimed)).toBe(false);
     expect(state.nextAttemptAt()).toBeUndefined();

@@ -1,7 +1,6 @@
 // What one sandbox key remembers about webhooks: endpoints, recent events, queued deliveries, the log.
 import { extend } from '../../shared/objects.js';
 import { deliveryBytes, eventBytes, QUEUED_BYTES } from '../byte-sizes.js';
-import type { JournalLine } from '../data-dir/journal.js';
 import { MAX_EVENTS_PER_KEY, MAX_LOG_ENTRIES_PER_KEY, MAX_QUEUED_PER_KEY } from '../limits.js';
 import type { WebhookStore } from '../store.js';
 import type {
@@ -10,6 +9,7 @@ import type {
   StoredEvent,
   WebhookDelivery,
 } from '../webhook-records.js';
+import type { WebhookChanges } from './changes.js';
 import { MinHeap } from './min-heap.js';
 
 /** Where a key's webhook state reports what it holds, and how much it may hold. */
@@ -39,16 +39,15 @@ export class AccountWebhooks implements WebhookStore {
   readonly queue = new MinHeap<QueuedDelivery>(
     (a, b) => a.dueAt - b.dueAt || a.sequence - b.sequence,
   );
-  /** Attempts taken off the queue and not yet finished (kept only for a durable store). */
+  /** Attempts taken off the queue and not yet finished (kept only while changes are told). */
   readonly taken = new Set<QueuedDelivery>();
   private nextSequence = 0;
   private queuedBytes = 0;
 
   constructor(
     private readonly budget: WebhookBudget = { maxBytes: Number.POSITIVE_INFINITY, onBytes() {} },
-    /** Where a durable store writes each change (absent in memory). */
-    private readonly write: ((line: JournalLine) => void) | undefined = undefined,
-    private readonly keyId = '',
+    /** Told of each change, for a store that keeps them (absent: nobody is). */
+    private readonly changes: WebhookChanges | undefined = undefined,
   ) {}
 
   endpointCount(): number {
@@ -93,13 +92,13 @@ export class AccountWebhooks implements WebhookStore {
   /** Registers an endpoint, or writes an endpoint's new status. */
   saveEndpoint(record: EndpointRecord): void {
     this.endpoints.set(record.endpoint.id, record);
-    this.write?.(['e', this.keyId, record.endpoint, Buffer.from(record.key).toString('base64')]);
+    this.changes?.endpointSaved(record);
   }
 
   /** Deletes an endpoint; false when the key has none with this id. */
   deleteEndpoint(id: string): boolean {
     if (!this.endpoints.delete(id)) return false;
-    this.write?.(['e-', this.keyId, id]);
+    this.changes?.endpointDeleted(id);
     return true;
   }
 
@@ -111,16 +110,16 @@ export class AccountWebhooks implements WebhookStore {
 
   /**
    * Marks a queued attempt as made (taken, sent or dropped), so a restart does not send it again,
-   * and queues its retry when given; both are written in the same journal step. True when the
-   * retry was queued.
+   * and queues its retry when given; both are told before it returns (one journal step). True
+   * when the retry was queued.
    */
   finishAttempt(delivery: QueuedDelivery, retry?: Omit<QueuedDelivery, 'sequence'>): boolean {
     this.taken.delete(delivery);
-    this.write?.(['q-', this.keyId, delivery.sequence]);
+    this.changes?.attemptFinished(delivery);
     return retry === undefined ? false : this.enqueue(retry);
   }
 
-  /** Puts back an attempt read from the journal, with its own sequence. */
+  /** Puts back an attempt with its own sequence (one read back from where it was kept). */
   restoreQueued(delivery: QueuedDelivery): void {
     this.queue.push(delivery);
     this.nextSequence = Math.max(this.nextSequence, delivery.sequence + 1);
@@ -129,7 +128,7 @@ export class AccountWebhooks implements WebhookStore {
   }
 
   rememberEvent(event: StoredEvent): void {
-    this.write?.(['v', this.keyId, event]);
+    this.changes?.eventRemembered(event);
     this.events.set(event.id, event);
     this.change(eventBytes(event));
     if (this.events.size > MAX_EVENTS_PER_KEY) this.forgetOldestEvent();
@@ -142,11 +141,7 @@ export class AccountWebhooks implements WebhookStore {
     if (this.queuedBytes + QUEUED_BYTES > this.budget.maxBytes / 2) return false;
     const queued = extend(delivery, { sequence: this.nextSequence++ });
     this.queue.push(queued);
-    if (this.write !== undefined) {
-      const { event, target, attempt, dueAt, sequence } = queued;
-      const endpointId = target.endpoint.id;
-      this.write(['q', this.keyId, { event, endpointId, attempt, dueAt, sequence }]);
-    }
+    this.changes?.attemptQueued(queued);
     this.queuedBytes += QUEUED_BYTES;
     this.change(QUEUED_BYTES);
     return true;
@@ -156,7 +151,7 @@ export class AccountWebhooks implements WebhookStore {
   takeQueued(): QueuedDelivery | undefined {
     const next = this.queue.pop();
     if (next !== undefined) {
-      if (this.write !== undefined) this.taken.add(next);
+      if (this.changes !== undefined) this.taken.add(next);
       this.queuedBytes -= QUEUED_BYTES;
       this.change(-QUEUED_BYTES);
     }
@@ -164,7 +159,7 @@ export class AccountWebhooks implements WebhookStore {
   }
 
   record(entry: WebhookDelivery): void {
-    this.write?.(['l', this.keyId, entry]);
+    this.changes?.deliveryLogged(entry);
     this.log.push(entry);
     this.change(deliveryBytes(entry));
     if (this.log.length > MAX_LOG_ENTRIES_PER_KEY) this.forgetOldestLogEntry();
