@@ -1,5 +1,5 @@
 // `proxy` and `replay` run in process as the CLI runs them, on loopback in front of the mock: the target's drift and the app's own mistakes each named with their element and provenance, reports at SIGTERM and on demand, HAR recorded and masked, replayed against another spec.
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,13 +18,19 @@ function io(cwd: string) {
   let stdout = '';
   let stderr = '';
   const signals = new EventEmitter();
+  const printed = new EventEmitter();
   let listening: (url: string) => void = () => {};
   const url = new Promise<string>((resolve) => {
     listening = resolve;
   });
   const value: TrafficIo = {
     stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
+    stderr: {
+      write: (text: string) => {
+        stderr += text;
+        printed.emit('text');
+      },
+    },
     env: {},
     cwd,
     signals: {
@@ -33,7 +39,11 @@ function io(cwd: string) {
     },
     onListening: (address) => listening(address),
   };
-  return { io: value, url, signals, out: () => stdout, err: () => stderr };
+  /** Resolves once stderr says `pattern` (reports are written asynchronously after a signal). */
+  const told = async (pattern: RegExp) => {
+    while (!pattern.test(stderr)) await once(printed, 'text');
+  };
+  return { io: value, url, signals, told, out: () => stdout, err: () => stderr };
 }
 
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -44,18 +54,6 @@ const payment = (amount: number) =>
     capture: true,
     payment_method: { type: 'token', token: 'tok_test_success' },
   });
-
-/** Waits until a file exists (the proxy writes reports after a signal, asynchronously). */
-async function eventually<T>(read: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await read();
-    } catch (error) {
-      if (attempt > 200) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
 
 describe('payment-service-contract proxy and replay', () => {
   let mock: RunningMockServer;
@@ -223,12 +221,12 @@ describe('payment-service-contract proxy and replay', () => {
     const secret = ((await endpoint.json()) as { secret: string }).secret;
     expect(secret).toMatch(/^whsec_/);
     run.signals.emit('SIGUSR2');
-    const first = await eventually(async () =>
-      JSON.parse(await readFile(join(cwd, 'now.json'), 'utf8')),
-    );
+    await run.told(/wrote the json report to now\.json/);
+    await run.told(/wrote the recording to now\.har/);
+    const first = JSON.parse(await readFile(join(cwd, 'now.json'), 'utf8'));
     expect(first.traffic.exchanges).toBe(1);
     expect(first.verdict).toBe('passed');
-    const har = await eventually(() => readFile(join(cwd, 'now.har'), 'utf8'));
+    const har = await readFile(join(cwd, 'now.har'), 'utf8');
     expect(har).not.toContain(secret);
     expect(har).toContain('whsec_…');
     // Still forwarding after the on-demand report.

@@ -14,7 +14,8 @@ export const INSPECTED_PAYMENTS = 50;
 export const INSPECTED_EVENTS = 100;
 
 /**
- * The requests, payments and events of the key's account, newest first, secrets masked.
+ * The requests, payments and events of the key's account, newest first, secrets masked (in the
+ * recorded requests' paths and bodies and in the payments).
  *
  * @example
  * const { requests, payments, events } = await inspectAccount(account);
@@ -56,10 +57,22 @@ async function inspectedPayments(account: AccountStore): Promise<Schemas['Inspec
   return data.map((stored) => {
     const steps = stored.timeline;
     return {
-      payment: stored.payment,
+      payment: maskedPayment(stored.payment),
       timeline: steps.map((step) => extend(step, { at: formatTimestamp(step.at) })),
     };
   });
+}
+
+/**
+ * A payment as the inspector shows it: a key or secret in its text (a description) masked, as in
+ * the recorded bodies beside it. The API itself answers it as stored.
+ */
+function maskedPayment(
+  payment: Schemas['InspectedPayment']['payment'],
+): Schemas['InspectedPayment']['payment'] {
+  const json = JSON.stringify(payment);
+  const masked = maskSecrets(json);
+  return masked === json ? payment : (JSON.parse(masked) as typeof payment);
 }
 
 /** What the inspector reads from an event's stored body. */

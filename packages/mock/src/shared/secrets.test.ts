@@ -36,3 +36,55 @@ describe('maskBody', () => {
     expect(masked).toBe('{"sk_test_…":1,"whsec_…":2,"https://***:***@x.test/":3}');
   });
 });
+
+describe('maskBody of text that is not whole JSON', () => {
+  const body = JSON.stringify({
+    url: 'https://user:hunter2@receiver.example:8443/h?token=plainvalue&x=1',
+    key: 'sk_live_51Habcdefghijklmnopqrstu',
+    secret: 'whsec_c2VjcmV0c2VjcmV0',
+    note: 'keep me',
+  });
+  /** The same, with the key and URL written in JSON escapes. */
+  const escaped = String.raw`{"url":"https:\/\/user:hunter2@receiver.example\u003a8443/h?token=plainvalue","key":"sk\u005flive_51Habcdefghijklmnopqrstu","n":"a\qb"}`;
+  const secretParts = ['hunter2', 'plainvalue', '51Habcdefghijklmnopqrstu', 'c2VjcmV0'];
+
+  it('masks a body cut at any length as the whole body is masked, literal by literal', () => {
+    expect(maskBody(body)).toBe(
+      '{"url":"https://***:***@receiver.example:8443/h?token=***&x=***","key":"sk_live_…","secret":"whsec_…","note":"keep me"}',
+    );
+    for (const text of [body, escaped]) {
+      for (let length = 0; length < text.length; length++) {
+        const masked = maskBody(text.slice(0, length));
+        for (const part of secretParts) {
+          // A secret cut short shows at most its first characters: never 4 in a row.
+          for (let at = 0; at + 4 <= part.length; at++) {
+            expect(masked, `cut at ${length}: ${masked}`).not.toContain(part.slice(at, at + 4));
+          }
+        }
+      }
+    }
+  });
+
+  it('keeps what has nothing to mask as written, and masks what is cut conservatively', () => {
+    expect(maskBody('{"note":"keep \\u00e9 me","n":1,"url":"https://receiver.example/h"')).toBe(
+      '{"note":"keep \\u00e9 me","n":1,"url":"https://receiver.example/h"',
+    );
+    expect(maskBody('{"url":"https://user:hun')).toBe('{"url":"https://***');
+    expect(maskBody('{"url":"https://receiver.example:84')).toBe('{"url":"https://***');
+    expect(maskBody('{"key":"sk_live_51Hab')).toBe('{"key":"sk_live_…');
+    expect(maskBody('{"key":"sk\\u005flive_51Hab\\u00')).toBe('{"key":"sk_live_…');
+  });
+
+  it('masks text that is not JSON: URLs outside quotes, keys, and the literals in it', () => {
+    expect(
+      maskBody('amount=1000&hook=https://u:hunter2@x.example/h?t=plainvalue&key=sk_test_abc1'),
+    ).toBe(
+      // The URL runs to the end: its query holds the key too.
+      'amount=1000&hook=https://***:***@x.example/h?t=***&key=***',
+    );
+    expect(maskBody('{url: \'https://u:hunter2@x.example/\', "k": "whsec_abc" }')).toBe(
+      '{url: \'https://***:***@x.example/\', "k": "whsec_…" }',
+    );
+    expect(maskBody('plain text, nothing to mask')).toBe('plain text, nothing to mask');
+  });
+});

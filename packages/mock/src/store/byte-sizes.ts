@@ -9,6 +9,9 @@ export const ACCOUNT_BYTES = 2048;
 // Strings count two bytes a character (V8 may store them as UTF-16), objects a fixed overhead.
 const text = (value: string | null | undefined) => 2 * (value?.length ?? 0);
 
+/** A stored payment's own fields and object, before its strings. */
+export const PAYMENT_BYTES = 160;
+
 /**
  * The bytes one stored payment holds.
  *
@@ -16,7 +19,9 @@ const text = (value: string | null | undefined) => 2 * (value?.length ?? 0);
  * paymentBytes(stored); // ≈ 1000 for a payment with a short description
  */
 export function paymentBytes(stored: StoredPayment): number {
-  return 160 + text(stored.id) + text(stored.json) + text(stored.token) + text(stored.changes);
+  return (
+    PAYMENT_BYTES + text(stored.id) + text(stored.json) + text(stored.token) + text(stored.changes)
+  );
 }
 
 /**

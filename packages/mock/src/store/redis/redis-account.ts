@@ -3,6 +3,7 @@ import type { components, SandboxComponents } from '@payment-service/openapi';
 import { takeDrop, takeFailure } from '../../shared/faults.js';
 import type { ProblemInit } from '../../shared/problems.js';
 import {
+  PAYMENT_BYTES,
   paymentBytes,
   recordBytes,
   requestBytes,
@@ -294,7 +295,7 @@ export class RedisAccount implements AccountStore {
     idempotency?: IdempotencyCompletion,
   ): Promise<boolean> {
     const json = JSON.stringify(payment);
-    const bytes = 160 + stringBytes(id) + stringBytes(json);
+    const bytes = PAYMENT_BYTES + stringBytes(id) + stringBytes(json);
     const stepJson = JSON.stringify(step);
     const args: ScriptArguments['psm_transition'] = { id, expectedJson, json, stepJson, bytes };
     if (idempotency !== undefined) {
