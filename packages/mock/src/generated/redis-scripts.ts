@@ -324,6 +324,12 @@ export interface ScriptArguments {
     /** how long an account unused is idle (ms) */
     idleMs: number;
   };
+  psm_advance: {
+    /** how far to advance the clock (whole seconds, 0 or more) */
+    seconds: number;
+    /** the most the offset may reach (seconds) */
+    max: number;
+  };
   psm_attempts: Record<never, never>;
   psm_beat: {
     /** the instance's clock (ms), or '' for the server's TIME */
@@ -628,6 +634,25 @@ if not full() then return { 1 } end
 local out = forgetIdle(serverTime(now) - tonumber(idleMs), function() return not full() end, MAX_FORGOTTEN_PER_CALL)
 if full() then table.insert(out, 1, 0) else table.insert(out, 1, 1) end
 return out
+`,
+  },
+  psm_advance: {
+    reply: 'integer',
+    args: ['seconds', 'max'],
+    includes: ['account'],
+    constants: ['ACCOUNT_BYTES'],
+    lua: `-- arguments
+local seconds = ARGV[3]
+local max = ARGV[4]
+-- script
+-- Adds seconds to the clock offset in one step, unless the sum passes max: answers the sum (stored
+-- only when within max), or -1 when the account was reset since (nothing changed).
+if not writable() then return -1 end
+local offset = num(redis.call('HGET', base, 'off')) + tonumber(seconds)
+if offset > tonumber(max) then return offset end
+redis.call('HSET', base, 'off', offset)
+reindex()
+return offset
 `,
   },
   psm_attempts: {

@@ -237,6 +237,11 @@ export interface AccountStore {
   now(serverNow: number): number;
   /** Sets the offset. @async */
   setOffset(seconds: number): Awaitable<void>;
+  /**
+   * Adds `seconds` to the offset in one step (advances at once all count), unless the sum would
+   * pass `maxSeconds`: then nothing changes. Answers the sum either way. @async
+   */
+  advanceOffset(seconds: number, maxSeconds: number): Awaitable<number>;
 
   // Faults.
   /** The armed faults, as stored. */
