@@ -434,6 +434,8 @@ export interface ScriptArguments {
     json: string;
     /** '1': only if it is still held (a disabled one), '0': also a new one */
     onlyIfHeld: string;
+    /** the most endpoints a key may have */
+    max: number;
   };
   psm_endpoint_delete: {
     /** the endpoint's id */
@@ -862,18 +864,22 @@ return { seq, held }
   },
   psm_endpoint: {
     reply: 'integer',
-    args: ['id', 'json', 'onlyIfHeld'],
+    args: ['id', 'json', 'onlyIfHeld', 'max'],
     includes: ['account'],
     constants: ['ACCOUNT_BYTES'],
     lua: `-- arguments
 local id = ARGV[3]
 local json = ARGV[4]
 local onlyIfHeld = ARGV[5]
+local max = ARGV[6]
 -- script
--- Registers or stores an endpoint. Answers the endpoint count, or -1 when nothing was stored.
+-- Registers or stores an endpoint. Answers the endpoint count; -1 when nothing was stored (reset
+-- since, or not held when only a held one may be stored); -2, storing nothing, when it is a new
+-- endpoint and the key already has max.
 if not writable() then return -1 end
 local held = redis.call('HEXISTS', k('e'), id) == 1
 if onlyIfHeld == '1' and not held then return -1 end
+if not held and redis.call('HLEN', k('e')) >= tonumber(max) then return -2 end
 if not held then redis.call('RPUSH', k('eo'), id) end
 redis.call('HSET', k('e'), id, json)
 redis.call('HSET', base, 'hooks', '1')
