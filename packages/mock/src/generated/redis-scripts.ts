@@ -52,13 +52,16 @@ local function serverTime(given)
 end
 -- A write through a handle whose account was released (deleted because it held nothing) while
 -- the handle's request was in flight recreates it, empty, under the handle's generation, exactly
--- as it was released. An account reset or forgotten leaves a tombstone of its generation for a
--- minute: writes of that generation change nothing.
+-- as it was released, and used now (the server's TIME): idle, it goes as any other account (not
+-- in 'used', no idle forgetting or maxAccounts would ever reach it). An account reset or
+-- forgotten leaves a tombstone of its generation for a minute: writes of that generation change
+-- nothing.
 local function writable()
   local gen = redis.call('HGET', base, 'gen')
   if gen then return gen == generation end
   if generation == '' or redis.call('GET', k('reset')) == generation then return false end
   redis.call('HSET', base, 'gen', generation, 'off', '0', 'f', '{}', 'b', '0')
+  redis.call('ZADD', prefix .. 'used', serverTime(''), h)
   addBytes(ACCOUNT_BYTES)
   return true
 end
@@ -324,6 +327,12 @@ export interface ScriptArguments {
     /** how long an account unused is idle (ms) */
     idleMs: number;
   };
+  psm_advance: {
+    /** how far to advance the clock (whole seconds, 0 or more) */
+    seconds: number;
+    /** the most the offset may reach (seconds) */
+    max: number;
+  };
   psm_attempts: Record<never, never>;
   psm_beat: {
     /** the instance's clock (ms), or '' for the server's TIME */
@@ -425,6 +434,8 @@ export interface ScriptArguments {
     json: string;
     /** '1': only if it is still held (a disabled one), '0': also a new one */
     onlyIfHeld: string;
+    /** the most endpoints a key may have */
+    max: number;
   };
   psm_endpoint_delete: {
     /** the endpoint's id */
@@ -628,6 +639,25 @@ if not full() then return { 1 } end
 local out = forgetIdle(serverTime(now) - tonumber(idleMs), function() return not full() end, MAX_FORGOTTEN_PER_CALL)
 if full() then table.insert(out, 1, 0) else table.insert(out, 1, 1) end
 return out
+`,
+  },
+  psm_advance: {
+    reply: 'integer',
+    args: ['seconds', 'max'],
+    includes: ['account'],
+    constants: ['ACCOUNT_BYTES'],
+    lua: `-- arguments
+local seconds = ARGV[3]
+local max = ARGV[4]
+-- script
+-- Adds seconds to the clock offset in one step, unless the sum passes max: answers the sum (stored
+-- only when within max), or -1 when the account was reset since (nothing changed).
+if not writable() then return -1 end
+local offset = num(redis.call('HGET', base, 'off')) + tonumber(seconds)
+if offset > tonumber(max) then return offset end
+redis.call('HSET', base, 'off', offset)
+reindex()
+return offset
 `,
   },
   psm_attempts: {
@@ -834,18 +864,22 @@ return { seq, held }
   },
   psm_endpoint: {
     reply: 'integer',
-    args: ['id', 'json', 'onlyIfHeld'],
+    args: ['id', 'json', 'onlyIfHeld', 'max'],
     includes: ['account'],
     constants: ['ACCOUNT_BYTES'],
     lua: `-- arguments
 local id = ARGV[3]
 local json = ARGV[4]
 local onlyIfHeld = ARGV[5]
+local max = ARGV[6]
 -- script
--- Registers or stores an endpoint. Answers the endpoint count, or -1 when nothing was stored.
+-- Registers or stores an endpoint. Answers the endpoint count; -1 when nothing was stored (reset
+-- since, or not held when only a held one may be stored); -2, storing nothing, when it is a new
+-- endpoint and the key already has max.
 if not writable() then return -1 end
 local held = redis.call('HEXISTS', k('e'), id) == 1
 if onlyIfHeld == '1' and not held then return -1 end
+if not held and redis.call('HLEN', k('e')) >= tonumber(max) then return -2 end
 if not held then redis.call('RPUSH', k('eo'), id) end
 redis.call('HSET', k('e'), id, json)
 redis.call('HSET', base, 'hooks', '1')

@@ -161,3 +161,36 @@ describe('the store session', () => {
     expect(asked).toEqual([]);
   });
 });
+
+describe('a full sandbox', () => {
+  it('keeps no account for the keys whose POSTs it refused (503 sandbox_full)', async () => {
+    const built = createRuntime({
+      clock: manualClock(),
+      limits: { memoryBudgetBytes: 65_536, keyMemoryBudgetBytes: 262_144 },
+    });
+    runtime = built;
+    const mock = mockServerOf(built);
+    const post = (apiKey: string, path: string, more: Record<string, string> = {}) =>
+      mock.fetch(`http://localhost${path}`, {
+        method: 'POST',
+        headers: { ...headers, authorization: `Bearer ${apiKey}`, ...more },
+        body: path === '/v1/payments' ? payment : '{}',
+      });
+    let status = 201;
+    for (let i = 0; i < 200 && status === 201; i++)
+      status = (await post(key, '/v1/payments')).status;
+    expect(status).toBe(503);
+    const refused = [
+      ['sk_test_refused_create_1', '/v1/payments', {}],
+      ['sk_test_refused_capture_1', '/v1/payments/pay_1/capture', {}],
+      ['sk_test_refused_keyed_1', '/v1/payments', { 'idempotency-key': 'order-1' }],
+    ] as const;
+    for (const [apiKey, path, more] of refused) {
+      const answer = await post(apiKey, path, more);
+      expect(answer.status).toBe(503);
+      expect(await code(answer)).toBe('sandbox_full');
+      // The session opened its account (a write): nothing was done, so it goes again.
+      expect(await built.state.store.find(apiKey)).toBeUndefined();
+    }
+  });
+});

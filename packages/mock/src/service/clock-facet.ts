@@ -36,8 +36,11 @@ export class ClockFacet {
    * total offset is at most `MAX_CLOCK_OFFSET_SECONDS` (100 years); beyond it nothing moves.
    */
   async advance(seconds: number): Promise<Change<DomainResult<Clock>>> {
-    const offset = ((await this.scope.find())?.offsetSeconds ?? 0) + seconds;
+    // One step on the store: advances at once each add their seconds (none is lost).
+    const account = await this.scope.open();
+    const offset = await account.advanceOffset(seconds, MAX_CLOCK_OFFSET_SECONDS);
     if (offset > MAX_CLOCK_OFFSET_SECONDS) {
+      await this.scope.release();
       const message = `seconds would take the sandbox clock's total offset to ${offset} s, beyond the limit of ${MAX_CLOCK_OFFSET_SECONDS} s (100 years); reset the sandbox to start again`;
       const problem: ProblemInit = {
         code: 'invalid_request',
@@ -47,9 +50,8 @@ export class ClockFacet {
       };
       return { result: { ok: false, problem }, events: noEvents };
     }
-    const account = await this.scope.open();
-    await account.setOffset(offset);
-    const accountNow = this.scope.now(account);
+    // The clock as this advance left it (another may move it further while this one settles).
+    const accountNow = this.scope.sandbox.clock.now() + offset * 1000;
     const { result: settled, events } = await settleDuePayments(
       this.scope.sandbox,
       account,
@@ -57,7 +59,7 @@ export class ClockFacet {
     );
     await account.expireIdempotencyRecords(accountNow);
     await this.scope.release();
-    const body = clockBody(accountNow, account.offsetSeconds, settled);
+    const body = clockBody(accountNow, offset, settled);
     return { result: { ok: true, status: 200, body }, events };
   }
 }

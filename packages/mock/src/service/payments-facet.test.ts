@@ -5,6 +5,7 @@ import type { AccountStore, SandboxStore } from '../store/store.js';
 import { asyncStore } from '../test-support/async-store.js';
 import { testSandboxState } from '../test-support/sandbox-state.js';
 import { AccountService } from './account-service.js';
+import { TRANSITION_ATTEMPTS } from './payments-facet.js';
 
 const KEY = 'sk_test_payments_facet_01';
 
@@ -106,8 +107,35 @@ for (const { name, seam } of [
       expect(changes).toEqual(['created', 'captured']);
     });
 
-    it('gives up with 409 after three refusals in a row, changing nothing', async () => {
-      const { captured, stored } = await captureRacing(3, async () => {});
+    it('answers the domain problem, not 409, however many changes came first: five refunds of 300 on 1000', async () => {
+      // Each refusal lands another refund of 300 first, as concurrent requests would.
+      const { service, race } = racingSandbox(async (account, id) => {
+        const read = await account.payment(id);
+        if (read === undefined) return;
+        const refunded = read.payment.amount_refunded + 300;
+        if (refunded > read.payment.amount_captured) return;
+        const next = { ...read.payment, amount_refunded: refunded };
+        const step = { at: 0, change: 'refunded' as const, status: next.status, amount: 300 };
+        await account.transitionPayment(id, read.json, next, step);
+      }, seam);
+      const id = await authorized(service);
+      await service.payments.capture(id, undefined);
+      race.refusals = 3;
+      const { result: refund } = await service.payments.refund(id, { amount: 300 });
+      expect(refund.ok === false && refund.problem).toMatchObject({
+        code: 'invalid_request',
+        detail: 'amount must be at most what remains to refund, 100; got 300.',
+      });
+    });
+
+    it('applies the change once after TRANSITION_ATTEMPTS - 1 refusals in a row', async () => {
+      const { captured, changes } = await captureRacing(TRANSITION_ATTEMPTS - 1, async () => {});
+      expect(captured.ok && captured.body.status).toBe('SUCCEEDED');
+      expect(changes).toEqual(['created', 'captured']);
+    });
+
+    it('gives up with 409 after TRANSITION_ATTEMPTS refusals in a row (a livelock), changing nothing', async () => {
+      const { captured, stored } = await captureRacing(TRANSITION_ATTEMPTS, async () => {});
       expect(captured.ok === false && captured.problem.detail).toMatch(/kept changing/);
       expect(stored?.payment.status).toBe('AUTHORIZED');
     });

@@ -28,10 +28,15 @@ type ChangedPayment<Body> =
   | Extract<payments.DomainResult<Body>, { ok: false }>;
 
 /**
- * How often a change is made again on the payment's new state when another change came first
- * (a networked store's compare-and-set refused it); the last refusal answers 409.
+ * How often a change is tried on the payment's state when another change keeps coming first (a
+ * networked store's compare-and-set refused it). Each refusal means another change of the
+ * payment was stored meanwhile; each try reads the payment again and checks the change on it
+ * anew, so a change that no longer applies answers its own problem (400 over the amount, 409
+ * not capturable), as the memory store, where no change comes between, answers it. Only a
+ * payment changed this many times while one request tried (a livelock) answers 409 "kept
+ * changing": up to this many requests on one payment at once are answered the same by every store.
  */
-const TRANSITION_ATTEMPTS = 3;
+export const TRANSITION_ATTEMPTS = 64;
 
 /**
  * Settles every PENDING payment of the account that is due at `accountNow`: the one place where

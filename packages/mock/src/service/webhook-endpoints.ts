@@ -40,13 +40,8 @@ export async function createWebhookEndpoint(
       },
     };
   }
-  if ((account.webhooks?.endpointCount() ?? 0) >= MAX_ENDPOINTS_PER_KEY) {
-    const message = `a key can register at most ${MAX_ENDPOINTS_PER_KEY} webhook endpoints; delete one first`;
-    return {
-      ok: false,
-      problem: { code: 'webhook_endpoint_limit_reached', detail: message },
-    };
-  }
+  // As last read: a registration at once may still take the last place (the store refuses it).
+  if ((account.webhooks?.endpointCount() ?? 0) >= MAX_ENDPOINTS_PER_KEY) return limitReached();
   const { secret, key } = newSigningSecret(random);
   const endpoint: WebhookEndpoint = {
     id: `we_${random.base62(24)}`,
@@ -56,8 +51,14 @@ export async function createWebhookEndpoint(
     status: 'enabled',
     created_at: formatTimestamp(accountNow),
   };
-  await account.webhookState().saveEndpoint({ endpoint, key });
+  if (!(await account.webhookState().saveEndpoint({ endpoint, key }))) return limitReached();
   return { ok: true, status: 201, body: extend(endpoint, { secret }) };
+}
+
+/** The answer to a registration past the key's cap of endpoints. */
+function limitReached(): DomainResult<never> {
+  const message = `a key can register at most ${MAX_ENDPOINTS_PER_KEY} webhook endpoints; delete one first`;
+  return { ok: false, problem: { code: 'webhook_endpoint_limit_reached', detail: message } };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { components } from '@payment-service/openapi';
 import { describe, expect, it } from 'vitest';
 import { asyncStore } from '../test-support/async-store.js';
 import { testPayment } from '../test-support/payment.js';
+import { MAX_ENDPOINTS_PER_KEY } from './limits.js';
 import { MemoryStore } from './memory/memory-store.js';
 import { jsonResponse, type PackedTimeline, type PaymentRecord } from './records.js';
 import type { SandboxStore } from './store.js';
@@ -99,6 +100,35 @@ function describeStore(name: string, makeStore: () => SandboxStore) {
       expect(await account.transitionPayment('pay_unknown', readBefore, canceled, cancel)).toBe(
         false,
       );
+    });
+
+    it('adds clock advances made at once, and none past the limit', async () => {
+      const account = await makeStore().open(KEY);
+      const sums = await Promise.all(
+        [10, 10, 10].map((seconds) => account.advanceOffset(seconds, 100)),
+      );
+      expect(sums.sort()).toEqual([10, 20, 30]);
+      expect(account.offsetSeconds).toBe(30);
+      // Past the limit: the sum it would make, nothing changed.
+      expect(await account.advanceOffset(71, 100)).toBe(101);
+      expect(account.offsetSeconds).toBe(30);
+      expect(await account.advanceOffset(70, 100)).toBe(100);
+    });
+
+    it('registers at most MAX_ENDPOINTS_PER_KEY endpoints, registrations at once included; a held one is still stored', async () => {
+      const state = (await makeStore().open(KEY)).webhookState();
+      const records = Array.from({ length: MAX_ENDPOINTS_PER_KEY + 4 }, (_, index) => ({
+        ...endpoint,
+        endpoint: { ...endpoint.endpoint, id: `we_${index}` },
+      }));
+      const stored = await Promise.all(records.map((record) => state.saveEndpoint(record)));
+      expect(stored.filter(Boolean)).toHaveLength(MAX_ENDPOINTS_PER_KEY);
+      expect(await state.listEndpoints()).toHaveLength(MAX_ENDPOINTS_PER_KEY);
+      const [first] = await state.listEndpoints();
+      if (first === undefined) throw new Error('no endpoint stored');
+      const disabled = { ...first, endpoint: { ...first.endpoint, status: 'disabled' as const } };
+      expect(await state.saveEndpoint(disabled)).toBe(true);
+      expect((await state.endpointById(first.endpoint.id))?.endpoint.status).toBe('disabled');
     });
 
     it('hands a due settlement to one caller only', async () => {

@@ -237,6 +237,11 @@ export interface AccountStore {
   now(serverNow: number): number;
   /** Sets the offset. @async */
   setOffset(seconds: number): Awaitable<void>;
+  /**
+   * Adds `seconds` to the offset in one step (advances at once all count), unless the sum would
+   * pass `maxSeconds`: then nothing changes. Answers the sum either way. @async
+   */
+  advanceOffset(seconds: number, maxSeconds: number): Awaitable<number>;
 
   // Faults.
   /** The armed faults, as stored. */
@@ -337,8 +342,12 @@ export interface WebhookStore {
   endpointById(id: string): Awaitable<EndpointRecord | undefined>;
   /** The endpoints, oldest first. @async */
   listEndpoints(): Awaitable<EndpointRecord[]>;
-  /** Registers an endpoint, or stores an endpoint's new state. @async */
-  saveEndpoint(record: EndpointRecord): Awaitable<void>;
+  /**
+   * Registers an endpoint, or stores an endpoint's new state. False, storing nothing, when the
+   * endpoint is new and the key already has `MAX_ENDPOINTS_PER_KEY` (checked in the same step:
+   * registrations at once never pass the cap). @async
+   */
+  saveEndpoint(record: EndpointRecord): Awaitable<boolean>;
   /** Deletes an endpoint; false when there is none with this id. @async */
   deleteEndpoint(id: string): Awaitable<boolean>;
   /** Stops sending to an endpoint (it answered 410 Gone). @async */

@@ -27,6 +27,7 @@ function later<T>(operation: () => T): Promise<T> {
 /** The `@async` calls of `AccountStore` (store/store.ts): each answers with a promise here. */
 const ACCOUNT_CALLS = [
   'setOffset',
+  'advanceOffset',
   'setFaults',
   'consumeFailure',
   'consumeDrop',

@@ -132,6 +132,22 @@ describe('takeIdempotencyKey', () => {
     expect(retry.response.status).toBe(201);
   });
 
+  it('keeps no empty account for a key it refused for want of room, with or without a key', async () => {
+    const runtime = createRuntime({ clock: { now: () => Date.UTC(2025, 0, 15) } });
+    runtimes.push(runtime);
+    for (const key of [undefined, 'order-1']) {
+      const apiKey = `sk_test_refused_${key ?? 'unkeyed'}`;
+      const service = runtime.serviceFor(apiKey);
+      // A write's session opens the key's account before the room is asked.
+      await service.readAhead(true, undefined, undefined);
+      expect(await runtime.state.store.find(apiKey)).toBeDefined();
+      service.checkCapacity = async () => sandboxFull;
+      const refused = await runStep(takeIdempotencyKey, post(service, key), created);
+      expect(refused.response.status).toBe(503);
+      expect(await runtime.state.store.find(apiKey)).toBeUndefined();
+    }
+  });
+
   it('gives the key back when asking for room fails, and fails the request', async () => {
     const service = newService();
     service.checkCapacity = async () => {

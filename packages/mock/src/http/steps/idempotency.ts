@@ -31,7 +31,7 @@ export function idempotentRequest(request: RequestState): IdempotentRequest | un
 
 /**
  * A /v1 POST's Idempotency-Key and the sandbox's room. Without the header: `503 sandbox_full`
- * when there is no room. With it: a stored answer is replayed (`Idempotent-Replayed: true`, and
+ * when there is no room (the account released, as after an answer). With it: a stored answer is replayed (`Idempotent-Replayed: true`, and
  * an armed `drop_after_commit` drops it), a key in flight or reused with another body is
  * refused, else the key is claimed (and given back at once if there is no room). The claim is
  * held while the steps after run; if they throw, or answer before completing it, the key is
@@ -46,7 +46,7 @@ export const takeIdempotencyKey: StepFactory = (next) => async (c, request) => {
   const keyed = idempotentRequest(request);
   if (keyed === undefined) {
     const full = await service.checkCapacity();
-    if (full !== undefined) return answerProblem(request, full);
+    if (full !== undefined) return refuseFull(request, service, full);
   } else {
     const decision = await service.idempotency.begin(keyed);
     if (decision.kind === 'problem') return answerProblem(request, decision.problem);
@@ -64,7 +64,7 @@ export const takeIdempotencyKey: StepFactory = (next) => async (c, request) => {
     if (full !== undefined) {
       // Nothing was done: the key is free again for the retry that Retry-After invites.
       await giveBack(service, decision);
-      return answerProblem(request, full);
+      return refuseFull(request, service, full);
     }
     request.claim = decision;
   }
@@ -82,13 +82,32 @@ export const takeIdempotencyKey: StepFactory = (next) => async (c, request) => {
       await giveBack(service, claim);
     }
     if (!failed) request.drop = await takeDrop(service);
-    try {
-      await service.release();
-    } catch {
-      // Released on a later request of the key.
-    }
+    await release(service);
   }
 };
+
+/**
+ * Answers `503 sandbox_full`: nothing was done, so the account the request's session opened (a
+ * write opens it) goes again if it holds nothing; a full sandbox keeps no empty account per key
+ * it refused.
+ */
+async function refuseFull(
+  request: RequestState,
+  service: AccountService,
+  full: ProblemInit,
+): Promise<Response> {
+  await release(service);
+  return answerProblem(request, full);
+}
+
+/** Forgets the key's account if it holds nothing; a store that fails here costs nothing more. */
+async function release(service: AccountService): Promise<void> {
+  try {
+    await service.release();
+  } catch {
+    // Released on a later request of the key.
+  }
+}
 
 /**
  * The key was reset while this request waited (its latency fault): its record went with the old

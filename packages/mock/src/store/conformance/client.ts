@@ -12,10 +12,13 @@ export interface Answer {
   body: Body;
 }
 
-/** A request's extras: a JSON body, an Idempotency-Key. */
+/** A request's extras: a JSON body (or text sent as JSON), an Idempotency-Key, other headers. */
 export interface Send {
   body?: unknown;
+  /** Sent as is with `Content-Type: application/json` (not JSON, or cut). */
+  rawBody?: string;
   idempotencyKey?: string;
+  headers?: Record<string, string>;
 }
 
 let keys = 0;
@@ -43,13 +46,14 @@ export async function call(
   path: string,
   send: Send = {},
 ): Promise<Answer> {
-  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
-  if (send.body !== undefined) headers['content-type'] = 'application/json';
+  const headers: Record<string, string> = { ...send.headers, authorization: `Bearer ${key}` };
+  const sent = send.body === undefined ? send.rawBody : JSON.stringify(send.body);
+  if (sent !== undefined) headers['content-type'] = 'application/json';
   if (send.idempotencyKey !== undefined) headers['idempotency-key'] = send.idempotencyKey;
   const response = await sandbox.mock.fetch(`http://sandbox.test${path}`, {
     method,
     headers,
-    ...(send.body === undefined ? {} : { body: JSON.stringify(send.body) }),
+    ...(sent === undefined ? {} : { body: sent }),
   });
   const text = await response.text();
   let body: Body = {};

@@ -16,9 +16,41 @@ function atOnce<T>(count: number, send: (index: number) => Promise<T>): Promise<
  */
 export function concurrencyTests(common: SuiteCommon): void {
   describe('requests of one key at once', () => {
-    // Two more are on the branch conformance-known-bugs, failing today: concurrent clock
-    // advances lose updates (every store), concurrent endpoint registrations pass the cap of 16
-    // (Valkey/Redis).
+    it('move the key clock by the sum of their advances', () =>
+      withSandbox(common, {}, async (sandbox) => {
+        const key = newKey('advances');
+        const answers = await atOnce(6, () =>
+          call(sandbox, key, 'POST', '/_sandbox/clock/advance', { body: { seconds: 10 } }),
+        );
+        expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+        // Each answers the offset its own advance made: 10, 20, … 60, in some order.
+        expect(answers.map((answer) => answer.body.offset_seconds).sort((a, b) => a - b)).toEqual([
+          10, 20, 30, 40, 50, 60,
+        ]);
+        const clock = await call(sandbox, key, 'GET', '/_sandbox/clock');
+        expect(clock.body.offset_seconds).toBe(60);
+      }));
+
+    it('register at most 16 webhook endpoints, the others refused with 409', () =>
+      withSandbox(common, {}, async (sandbox) => {
+        const key = newKey('endpoints');
+        const answers = await atOnce(20, (index) =>
+          call(sandbox, key, 'POST', '/v1/webhook_endpoints', {
+            body: { url: `https://receiver.example/${index}` },
+          }),
+        );
+        const made = answers.filter((answer) => answer.status === 201);
+        expect(made).toHaveLength(16);
+        for (const answer of answers.filter((each) => each.status !== 201)) {
+          expect(answer.status).toBe(409);
+          expect(answer.body.code).toBe('webhook_endpoint_limit_reached');
+        }
+        const listed = await call(sandbox, key, 'GET', '/v1/webhook_endpoints');
+        expect(listed.body.data.map((endpoint: { id: string }) => endpoint.id).sort()).toEqual(
+          made.map((answer) => answer.body.id).sort(),
+        );
+      }));
+
     it('fail as many times as fail_next says, and no more', () =>
       withSandbox(common, {}, async (sandbox) => {
         const key = newKey('fail_next');

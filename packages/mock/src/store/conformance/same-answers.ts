@@ -306,8 +306,37 @@ const edges: Scenario = async ({ send }) => {
   await send('GET', '/_sandbox/inspector');
 };
 
+/** A key as a client may send it by mistake: in a header, the query, the path, a body. */
+const LIVE_KEY = 'sk_live_51Habcdefghijklmnopqrstu';
+
+/** The inspector's records of secrets sent everywhere, in bodies whole, cut at 4,096 characters and not JSON. */
+const inspected: Scenario = async ({ send }) => {
+  const hook = 'https://user:hunter2@receiver.example/h?token=Qx7Kp2Vm9Zt4';
+  await send('POST', `/v1/payments?api_key=${LIVE_KEY}`, {
+    body: createBody({ description: `pay ${LIVE_KEY}` }),
+    idempotencyKey: 'inspected',
+    headers: { 'x-api-key': LIVE_KEY },
+  });
+  await send('POST', '/v1/webhook_endpoints', { body: { url: hook } });
+  await send('POST', '/v1/webhook_endpoints', { body: { url: hook, padding: 'p'.repeat(5000) } });
+  await send('POST', '/v1/payments', {
+    body: createBody({ description: `${LIVE_KEY} ${'€'.repeat(5000)}` }),
+  });
+  await send('POST', '/v1/payments', { rawBody: `amount=1000&key=${LIVE_KEY}&hook=${hook}` });
+  await send('POST', '/v1/payments', {
+    rawBody: String.raw`{"amount":1000,"description":"\ud800 sk\u005flive_51Habcdefgh`,
+  });
+  await send('GET', `/v1/payments/${LIVE_KEY}`);
+  await send('GET', '/_sandbox/inspector');
+};
+
 /** Every scenario: its title, the options of its sandbox, its requests. */
 export const SCENARIOS: Array<[string, SandboxOptions, Scenario]> = [
+  [
+    "the inspector's records: secrets in a header, the query, the path and bodies (cut, not JSON)",
+    {},
+    inspected,
+  ],
   ['amounts at their bounds, partial captures and refunds, every failing token', {}, edges],
   [
     'the totals over all keys: payments and Idempotency-Key records',

@@ -186,6 +186,13 @@ export class Account implements AccountStore {
     this.changes?.offsetSet(this, seconds);
   }
 
+  /** Adds `seconds` to the offset unless the sum passes `maxSeconds`; answers the sum. */
+  advanceOffset(seconds: number, maxSeconds: number): number {
+    const offset = this.offsetSeconds + seconds;
+    if (offset <= maxSeconds) this.setOffset(offset);
+    return offset;
+  }
+
   /** Consumes one armed `fail_next`: the problem to answer with, if any. */
   consumeFailure(): ProblemInit | undefined {
     const failure = takeFailure(this.faults);

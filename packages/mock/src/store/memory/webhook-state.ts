@@ -1,7 +1,12 @@
 // What one sandbox key remembers about webhooks: endpoints, recent events, queued deliveries, the log.
 import { extend } from '../../shared/objects.js';
 import { deliveryBytes, eventBytes, QUEUED_BYTES } from '../byte-sizes.js';
-import { MAX_EVENTS_PER_KEY, MAX_LOG_ENTRIES_PER_KEY, MAX_QUEUED_PER_KEY } from '../limits.js';
+import {
+  MAX_ENDPOINTS_PER_KEY,
+  MAX_EVENTS_PER_KEY,
+  MAX_LOG_ENTRIES_PER_KEY,
+  MAX_QUEUED_PER_KEY,
+} from '../limits.js';
 import type { WebhookStore } from '../store.js';
 import type {
   EndpointRecord,
@@ -89,10 +94,13 @@ export class AccountWebhooks implements WebhookStore {
     return this.queue.items();
   }
 
-  /** Registers an endpoint, or writes an endpoint's new status. */
-  saveEndpoint(record: EndpointRecord): void {
-    this.endpoints.set(record.endpoint.id, record);
+  /** Registers an endpoint (false at the key's cap), or writes an endpoint's new status. */
+  saveEndpoint(record: EndpointRecord): boolean {
+    const { id } = record.endpoint;
+    if (!this.endpoints.has(id) && this.endpoints.size >= MAX_ENDPOINTS_PER_KEY) return false;
+    this.endpoints.set(id, record);
     this.changes?.endpointSaved(record);
+    return true;
   }
 
   /** Deletes an endpoint; false when the key has none with this id. */

@@ -166,6 +166,17 @@ export class RedisAccount implements AccountStore {
     if ((await this.run('psm_set', { field: 'off', value: seconds })) === 0) this.closed = true;
   }
 
+  async advanceOffset(seconds: number, maxSeconds: number): Promise<number> {
+    const sum = Number(await this.run('psm_advance', { seconds, max: maxSeconds }));
+    if (sum === -1) {
+      // Reset since: the reset account's offset is 0, and this handle writes nothing more.
+      this.closed = true;
+      return this.offsetSeconds + seconds;
+    }
+    if (sum <= maxSeconds) this.offsetSeconds = sum;
+    return sum;
+  }
+
   async setFaults(faults: Faults): Promise<void> {
     this.faults = faults;
     if ((await this.run('psm_set', { field: 'f', value: JSON.stringify(faults) })) === 0)

@@ -549,6 +549,32 @@ describe('RedisStore: the fast paths', () => {
 });
 
 describe('RedisStore: idle keys', () => {
+  it('counts an account a late write recreated as used: it goes when idle, as any other', async () => {
+    const limits = { ...ROOMY_LIMITS, maxAccounts: 1, idleMs: 0 };
+    const made = await fleet(redis.url, 2, { limits });
+    closers.push(made.close);
+    const [a, b] = made.stores as [RedisStore, RedisStore];
+    // A request of a new key that made nothing (a 404 capture): its account is released, then
+    // the inspector's record of the request, written through the request's handle, recreates it.
+    const released = await a.open('sk_test_recreated_1');
+    await a.release(released);
+    await released.recordRequest({
+      requestId: 'req_1',
+      method: 'POST',
+      path: '/v1/payments/pay_1/capture',
+      status: 404,
+      code: 'not_found',
+      latencyMs: 1,
+      receivedAt: 0,
+      requestBody: '{}',
+      responseBody: null,
+      truncated: false,
+    });
+    // A new key beyond maxAccounts forgets the idle ones: the recreated one too, not kept for ever.
+    await b.open('sk_test_recreated_2');
+    expect(await a.find('sk_test_recreated_1')).toBeUndefined();
+  });
+
   it('forgets idle keys, least recently used first, when the fleet is full; never an active one', async () => {
     const clock = { now: 0 };
     const limits = { ...ROOMY_LIMITS, maxPaymentsTotal: 3, idleMs: 60_000 };

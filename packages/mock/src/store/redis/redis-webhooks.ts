@@ -1,5 +1,6 @@
 // One key's webhooks in Valkey/Redis: endpoints, events, the delivery log, and attempts claimed and leased by one instance at a time.
 import { deliveryBytes, eventBytes } from '../byte-sizes.js';
+import { MAX_ENDPOINTS_PER_KEY } from '../limits.js';
 import type { WebhookStore } from '../store.js';
 import type {
   EndpointRecord,
@@ -73,8 +74,8 @@ export class RedisWebhooks implements WebhookStore {
     return stored.map((text) => decodeEndpoint(text, this.reading, key));
   }
 
-  async saveEndpoint(record: EndpointRecord): Promise<void> {
-    await this.store(record, '0');
+  saveEndpoint(record: EndpointRecord): Promise<boolean> {
+    return this.store(record, '0');
   }
 
   async deleteEndpoint(id: string): Promise<boolean> {
@@ -88,15 +89,22 @@ export class RedisWebhooks implements WebhookStore {
     await this.store(record, '1');
   }
 
-  private async store(record: EndpointRecord, onlyIfHeld: '0' | '1'): Promise<void> {
+  /** Stores an endpoint: false when refused at the cap (see `saveEndpoint`). */
+  private async store(record: EndpointRecord, onlyIfHeld: '0' | '1'): Promise<boolean> {
     const count = Number(
       await this.account.run('psm_endpoint', {
         id: record.endpoint.id,
         json: encodeEndpoint(record),
         onlyIfHeld,
+        max: MAX_ENDPOINTS_PER_KEY,
       }),
     );
+    if (count === -2) {
+      this.account.endpoints = MAX_ENDPOINTS_PER_KEY;
+      return false;
+    }
     if (count >= 0) this.account.endpoints = count;
+    return true;
   }
 
   async eventById(id: string): Promise<StoredEvent | undefined> {

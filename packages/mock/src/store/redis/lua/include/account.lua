@@ -24,13 +24,16 @@ local function serverTime(given)
 end
 -- A write through a handle whose account was released (deleted because it held nothing) while
 -- the handle's request was in flight recreates it, empty, under the handle's generation, exactly
--- as it was released. An account reset or forgotten leaves a tombstone of its generation for a
--- minute: writes of that generation change nothing.
+-- as it was released, and used now (the server's TIME): idle, it goes as any other account (not
+-- in 'used', no idle forgetting or maxAccounts would ever reach it). An account reset or
+-- forgotten leaves a tombstone of its generation for a minute: writes of that generation change
+-- nothing.
 local function writable()
   local gen = redis.call('HGET', base, 'gen')
   if gen then return gen == generation end
   if generation == '' or redis.call('GET', k('reset')) == generation then return false end
   redis.call('HSET', base, 'gen', generation, 'off', '0', 'f', '{}', 'b', '0')
+  redis.call('ZADD', prefix .. 'used', serverTime(''), h)
   addBytes(ACCOUNT_BYTES)
   return true
 end
