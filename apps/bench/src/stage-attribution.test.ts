@@ -34,16 +34,16 @@ describe('placeStack', () => {
     const stack = [
       native('JSON.parse'),
       mock('http/body', 'readAndParse'),
-      mock('http/pipeline', 'afterFaults'),
+      mock('http/steps/read-body', 'readBody'),
       pipelineEntry,
       honoFetch,
       admit,
       listener,
     ];
     expect(placeStack(stack, DIST)).toEqual({ row: 'body' });
-    // Hono's header lookup called by the pipeline's auth step is auth.
+    // Hono's header lookup called by the auth step is auth.
     expect(
-      placeStack([at('hono/dist/request.js', 'header'), mock('http/pipeline', 'serve')], DIST),
+      placeStack([at('hono/dist/request.js', 'header'), mock('http/steps/auth', 'authenticateKey')], DIST),
     ).toEqual({ row: 'auth' });
   });
 
@@ -110,7 +110,7 @@ describe('attributeCpuProfile', () => {
         { id: 1, callFrame: native('(root)'), children: [2, 3, 4, 5] },
         { id: 2, callFrame: native('(idle)') },
         { id: 3, callFrame: native('(garbage collector)') },
-        { id: 4, callFrame: mock('http/pipeline', 'withKey'), children: [6] },
+        { id: 4, callFrame: mock('http/steps/idempotency', 'takeIdempotencyKey'), children: [6] },
         { id: 5, callFrame: mock('cli/options', 'parse') },
         { id: 6, callFrame: mock('service/idempotency', 'canonicalJson') },
       ],
@@ -143,7 +143,7 @@ describe('the sampling heap profile', () => {
     const scaled = 32 / -Math.expm1(-32 / 1024);
     const profile = {
       head: node(1, native('(root)'), [
-        node(2, mock('http/pipeline', 'readRequest'), [node(3, native('JSON.parse'))]),
+        node(2, mock('http/steps/read-body', 'readBody'), [node(3, native('JSON.parse'))]),
         node(4, at('@hono/node-server/dist/index.mjs', 'responseViaCache')),
       ]),
       samples: [
