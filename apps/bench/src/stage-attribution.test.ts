@@ -43,7 +43,10 @@ describe('placeStack', () => {
     expect(placeStack(stack, DIST)).toEqual({ row: 'body' });
     // Hono's header lookup called by the auth step is auth.
     expect(
-      placeStack([at('hono/dist/request.js', 'header'), mock('http/steps/auth', 'authenticateKey')], DIST),
+      placeStack(
+        [at('hono/dist/request.js', 'header'), mock('http/steps/auth', 'authenticateKey')],
+        DIST,
+      ),
     ).toEqual({ row: 'auth' });
   });
 
