@@ -192,8 +192,12 @@ export interface SandboxStore {
   admit(): Awaitable<boolean>;
   /** Deletes everything of the key; returns how many payments it held. @async */
   reset(apiKey: string): Awaitable<number>;
-  /** Forgets the key's data when it holds nothing any more. @async */
-  release(account: AccountStore): Awaitable<void>;
+  /**
+   * Forgets the key's data when it holds nothing any more: true when it was forgotten. The caller
+   * then writes no more through `account` (a refused request's record would bring it back): it
+   * finds or opens the key again, as after a reset. @async
+   */
+  release(account: AccountStore): Awaitable<boolean>;
   /**
    * Drops what expired on the server's clock (idempotency records), at the start of a request.
    * A networked store expires keys itself (TTL) and makes this a no-op.

@@ -62,8 +62,8 @@ export class JournaledStore implements SandboxStore {
     return this.memory.reset(apiKey);
   }
 
-  release(account: AccountStore): void {
-    this.memory.release(account);
+  release(account: AccountStore): boolean {
+    return this.memory.release(account);
   }
 
   sweep(serverNow: number): void {

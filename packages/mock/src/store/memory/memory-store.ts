@@ -328,13 +328,15 @@ export class MemoryStore implements SandboxStore, AccountOwner {
     }
   }
 
-  /** Forgets an account that holds nothing any more. */
-  dropIfEmpty(account: Account): void {
-    if (account.isEmpty()) this.remove(account);
+  /** Forgets an account that holds nothing any more: true when it was forgotten. */
+  dropIfEmpty(account: Account): boolean {
+    if (account.closed || !account.isEmpty()) return false;
+    this.remove(account);
+    return true;
   }
 
-  release(account: AccountStore): void {
-    if (account instanceof Account) this.dropIfEmpty(account);
+  release(account: AccountStore): boolean {
+    return account instanceof Account && this.dropIfEmpty(account);
   }
 
   /** How much the store holds, for tests and diagnostics. */
