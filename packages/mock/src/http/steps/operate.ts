@@ -50,10 +50,18 @@ export function answerOperation(
     claim?.record.response ??
     ('problem' in answer
       ? toStoredProblem(answer.problem, request.requestId)
-      : toStoredJson(answer.status, answer.body, answer.text));
+      : storedSuccess(answer));
   if (claim === undefined || request.service === undefined) return answerWith(request, stored);
   request.claimFinished = true;
   return request.service.idempotency
     .finish(claim, stored.status !== 400 ? stored : undefined)
     .then(() => answerWith(request, stored));
+}
+
+/** A success answer as stored: its `text` as it is (its body, which may parse it, left unread), else its body serialized. */
+function storedSuccess(answer: { status: number; body: unknown; text?: string }): StoredResponse {
+  const { text } = answer;
+  return text === undefined
+    ? toStoredJson(answer.status, answer.body)
+    : toStoredJson(answer.status, undefined, text);
 }
