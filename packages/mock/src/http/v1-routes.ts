@@ -90,7 +90,7 @@ export function createV1Routes(
     },
     retrievePayment: {
       body: noBody,
-      handle: async ({ service, id }) => answer(await service.payments.retrieve(id)),
+      handle: ({ service, id }) => service.payments.retrieve(id).then(answer),
     },
     capturePayment: {
       body: optionalBody(validators.validator('CapturePaymentRequest')),
