@@ -129,7 +129,6 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'domain/transitions': of('operation'),
   'domain/webhook-address': of('operation'),
   'domain/webhook-url': of('operation'),
-  'shared/awaitable': of('inherit'),
   'shared/faults': of('faults'),
   'shared/id-form': of('validation'),
   'shared/ids': of('inherit'),
@@ -146,6 +145,14 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'store/opening-store': of('operation'),
   'store/read-session': of('operation'),
   'store/memory/memory-session': of('operation'),
+  'store/memory/memory-seam': of('operation', {
+    idempotencyRecord: 'idempotency',
+    claimIdempotencyKey: 'idempotency',
+    completeIdempotencyRecord: 'idempotency',
+    forgetIdempotencyRecord: 'idempotency',
+    expireIdempotencyRecords: 'idempotency',
+    recordRequest: 'observation',
+  }),
   'store/memory/memory-store': of('operation', {
     addIdempotencyRecord: 'idempotency',
     completeIdempotencyRecord: 'idempotency',

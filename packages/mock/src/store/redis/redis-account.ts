@@ -183,21 +183,21 @@ export class RedisAccount implements AccountStore {
       this.closed = true;
   }
 
-  consumeFailure(): Promise<ProblemInit | undefined> | undefined {
+  async consumeFailure(): Promise<ProblemInit | undefined> {
     // Armed faults are read with the account on every request: nothing armed, nothing to ask.
     if (this.faults.fail_next === undefined) return undefined;
-    return this.consume('fail_next').then((taken) =>
-      taken === undefined ? undefined : takeFailure({ fail_next: taken as Faults['fail_next'] }),
-    );
+    const taken = await this.consume('fail_next');
+    return taken === undefined
+      ? undefined
+      : takeFailure({ fail_next: taken as Faults['fail_next'] });
   }
 
-  consumeDrop(): Promise<boolean> | boolean {
+  async consumeDrop(): Promise<boolean> {
     if (this.faults.drop_after_commit === undefined) return false;
-    return this.consume('drop_after_commit').then((taken) => {
-      return (
-        taken !== undefined && takeDrop({ drop_after_commit: taken as Faults['drop_after_commit'] })
-      );
-    });
+    const taken = await this.consume('drop_after_commit');
+    return (
+      taken !== undefined && takeDrop({ drop_after_commit: taken as Faults['drop_after_commit'] })
+    );
   }
 
   private async consume(which: 'fail_next' | 'drop_after_commit'): Promise<unknown> {
