@@ -47,8 +47,12 @@ type Faults = SandboxComponents['schemas']['Faults'];
  */
 export type AccountState = [string, string, string, string, number, number, string];
 
-/** How many elements of a `psm_find`/`psm_open` answer are the account's state. */
-export const ACCOUNT_STATE_LENGTH = 7;
+/**
+ * How many elements of a `psm_find`/`psm_open` answer are the account's state: typed as the
+ * length of `AccountState` (a change of either fails to compile), and held to the table
+ * `state()` answers in lua/include/state.lua by lua-sources.test.ts.
+ */
+export const ACCOUNT_STATE_LENGTH: AccountState['length'] = 7;
 
 /**
  * The arguments of `psm_claim_key` (also the claim of `psm_open`): the record, its bytes, the
