@@ -91,6 +91,8 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'http/steps/observe': of('observation'),
   'http/operation-input': of('operation'),
   'http/routes': of('inherit'),
+  // The app's router (Hono's, its match ending at an operation's route): Hono's routing.
+  'http/answering-router': of('http'),
   'http/auth': of('auth'),
   'http/body': of('body'),
   'http/json-shape': of('body'),
