@@ -61,7 +61,7 @@ export function renderAttackMemory(rows: AttackMemoryResult[]): string[] {
     '',
     '## Memory under attack',
     '',
-    `The worst case of each attack of issues 10 and 23, replayed by \`@payment-service/reliability\`'s drivers on its own fresh CLI (\`--quiet\`, default budgets: ${DEFAULT_STORE_BUDGET_MIB} MiB for the stores, 16 MiB per key). Peak RSS is the high-water mark (VmHWM in /proc) summed over the CLI's processes (started as \`node dist/cli.js\`, it relaunches node once with a heap limit), against the promise of ${ATTACK_RSS_LIMIT_MIB} MiB whatever clients do. 5xx counts every answer ≥ 500 or no answer, except 503 \`sandbox_full\`.`,
+    `The worst case of each attack of issues 10 and 23, replayed by \`@payment-service/reliability\`'s drivers on its own fresh CLI (\`--quiet\`, default budgets: ${DEFAULT_STORE_BUDGET_MIB} MiB for the stores, 16 MiB per key). Peak RSS is the high-water mark (VmHWM in /proc) of the CLI's process (started with the bin's shebang flag, \`--max-old-space-size=384\`, as \`npx\` starts it: one process, no relaunch), against the promise of ${ATTACK_RSS_LIMIT_MIB} MiB whatever clients do. 5xx counts every answer ≥ 500 or no answer, except 503 \`sandbox_full\`.`,
     '',
     `A neighbour's latency is the median of its own lists (\`GET /v1/payments?limit=10\`, one after another) on the same CLI: quiet, just before the attack; under the same load made of ordinary creates, when the attack is a load (on two cores shared with the load generator, four busy clients slow a fifth whatever they send); and while the attack runs. The promise is at most ${MAX_NEIGHBOUR_SLOWDOWN}× the larger of the first two.`,
     '',

@@ -26,6 +26,7 @@ import {
   unexpectedServerErrors,
   webhooksOverKeys,
 } from '@payment-service/reliability';
+import { MOCK_CLI_NODE_FLAGS } from './paths.js';
 
 /** The documented promise: whatever clients do, the CLI stays under this RSS (MiB). */
 export const ATTACK_RSS_LIMIT_MIB = PROCESS_RSS_LIMIT_MIB;
@@ -71,6 +72,8 @@ export interface AttackSizes {
   hookPayments: number;
   pipelineSockets: number;
   pipelinePerSocket: number;
+  /** How long the server gets to work through the pipelined requests it read before the probe. */
+  pipelineSettleMs: number;
   hangingPayments: number;
   slowSockets: number;
   slowWaitMs: number;
@@ -97,6 +100,7 @@ export function attackSizes(mode: 'full' | 'smoke'): AttackSizes {
         hookPayments: 100_000,
         pipelineSockets: 8,
         pipelinePerSocket: 2_000,
+        pipelineSettleMs: 3_000,
         hangingPayments: 200,
         slowSockets: 900,
         slowWaitMs: 15_000,
@@ -108,14 +112,15 @@ export function attackSizes(mode: 'full' | 'smoke'): AttackSizes {
       }
     : {
         clockCalls: 150,
-        retries: 50,
-        floodKeys: 300,
-        longPaths: 300,
-        hookPayments: 1_000,
+        retries: 20,
+        floodKeys: 100,
+        longPaths: 100,
+        hookPayments: 250,
         pipelineSockets: 2,
-        pipelinePerSocket: 100,
+        pipelinePerSocket: 50,
+        pipelineSettleMs: 500,
         hangingPayments: 10,
-        slowSockets: 50,
+        slowSockets: 20,
         slowWaitMs: 1_000,
         amplifyingRequests: 20,
         nonReadingSockets: 20,
@@ -275,7 +280,7 @@ function replays(sizes: AttackSizes): Replay[] {
           sockets: sizes.pipelineSockets,
           requestsPerSocket: sizes.pipelinePerSocket,
         });
-        await pause(3000); // the server works through what it read
+        await pause(sizes.pipelineSettleMs); // the server works through what it read
         const probe = await call(sandbox.url, { path: '/v1/payments?limit=1', key });
         held.close();
         return { serverErrors: probe.status >= 500 ? 1 : 0, outcome: `probe ${probe.status}` };
@@ -526,7 +531,8 @@ export async function measureAttackMemory(
   const results: AttackMemoryResult[] = [];
   const sizes = attackSizes(mode);
   for (const replay of replays(sizes)) {
-    const sandbox = await startSandbox(['--quiet']);
+    // Started as a user's npx starts the bin (the shebang's heap flag), so no relaunch: one process.
+    const sandbox = await startSandbox(['--quiet'], {}, { nodeFlags: MOCK_CLI_NODE_FLAGS });
     const rssStartMiB = sandbox.rssMiB();
     const started = performance.now();
     try {

@@ -8,6 +8,7 @@ import { createMany, residentMiB } from './memory.js';
 import type { BenchSettings } from './modes.js';
 import {
   freePort,
+  type RunningServer,
   type ServerCommand,
   serverCommand,
   spawnServer,
@@ -44,7 +45,7 @@ export function dataDirSizes(settings: BenchSettings): {
   restarts: number;
 } {
   return settings.mode === 'smoke'
-    ? { payments: 500, keys: 50, restarts: 2 }
+    ? { payments: 200, keys: 20, restarts: 2 }
     : { payments: 100_000, keys: 1_000, restarts: 3 };
 }
 
@@ -55,6 +56,8 @@ const directorySize = (path: string) =>
  * Measures the mock with a data directory: throughput beside the memory store in the same run,
  * then a directory filled with `payments` creates (stopped with SIGTERM), its size and RSS, and
  * the time to restart on it (spawn → a list that answers a stored payment), beside an empty one.
+ * The memory store's server (`mock-quiet`) is `memory` when given (the caller's, left running),
+ * else one started here.
  *
  * @example
  * const result = await measureDataDir(loadTool, settingsFor('full'), '/tmp/logs', console.error);
@@ -65,6 +68,7 @@ export async function measureDataDir(
   settings: BenchSettings,
   logDir: string,
   log: (line: string) => void,
+  memory?: RunningServer,
 ): Promise<DataDirResult> {
   const directories: string[] = [];
   const newDirectory = () => {
@@ -73,7 +77,7 @@ export async function measureDataDir(
     return path;
   };
   try {
-    const quiet = await startServer(serverCommand('mock-quiet'), logDir);
+    const quiet = memory ?? (await startServer(serverCommand('mock-quiet'), logDir));
     const durable = await startServer(
       serverCommand('mock-data-dir', { dataDir: newDirectory() }),
       logDir,
@@ -84,7 +88,7 @@ export async function measureDataDir(
       const rounds = { ...settings, roundSeconds: Math.min(settings.roundSeconds, 2) };
       throughput = await measureThroughput([quiet, durable], tool, rounds, log);
     } finally {
-      await Promise.all([quiet.stop(), durable.stop()]);
+      await Promise.all([quiet === memory ? undefined : quiet.stop(), durable.stop()]);
     }
 
     const { payments, keys, restarts } = dataDirSizes(settings);

@@ -38,7 +38,7 @@ export interface BenchSettings {
 /**
  * The settings of a mode. Full: 50 connections, 3 interleaved rounds of 4 s per server and
  * endpoint, 200,000 creates per memory phase. Quick: the Hono floor and the mock only, 5 rounds
- * of 3 s. Smoke: 300 requests per measurement (autocannon; wrk drives the profile), 8 connections.
+ * of 3 s. Smoke: 100 requests per measurement (autocannon; wrk drives the profile), 8 connections.
  *
  * @example
  * settingsFor('smoke').roundSeconds; // 1
@@ -95,14 +95,16 @@ export function settingsFor(mode: BenchMode): BenchSettings {
     roundSeconds: 1,
     rounds: 1,
     coldStartRuns: 1,
-    sdkRoundSeconds: 0.2,
+    // Sizes that show each section works (every server answers, every figure is computed), not
+    // figures to read: each is a CPU-second or more of `npm test` that a larger size would add.
+    sdkRoundSeconds: 0.1,
     sdkRounds: 1,
     sdkConcurrency: 10,
-    memoryCreatesPerPhase: 2_000,
+    memoryCreatesPerPhase: 500,
     memoryKeys: 100,
     profileSeconds: 1,
-    proxyRequests: 200,
-    roundRequests: 300,
+    proxyRequests: 50,
+    roundRequests: 100,
     installPrism: process.env.BENCH_PRISM === '1',
     buildBaselineMock: process.env.BENCH_BASELINE === '1',
     targetsOnly: false,

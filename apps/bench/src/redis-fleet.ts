@@ -12,7 +12,7 @@ import type { LoadResult, LoadSpec, LoadTool } from './load/index.js';
 import type { BenchSettings } from './modes.js';
 import { CREATE_BODY_TEXT, CREATE_HEADERS, RETRIEVE_HEADERS } from './payment-request.js';
 import { counterDelta, type RedisCounters, readRedisCounters } from './redis-info.js';
-import { type ServerName, serverCommand, startServer } from './servers.js';
+import { type RunningServer, type ServerName, serverCommand, startServer } from './servers.js';
 import {
   type Endpoint,
   measureThroughput,
@@ -76,7 +76,7 @@ export function redisFleetSizes(settings: BenchSettings):
   | undefined {
   if (settings.mode === 'quick') return undefined;
   return settings.mode === 'smoke'
-    ? { rounds: 1, roundSeconds: 1, warmupSeconds: 0, sequential: 50, idleMs: 500 }
+    ? { rounds: 1, roundSeconds: 1, warmupSeconds: 0, sequential: 20, idleMs: 250 }
     : { rounds: 3, roundSeconds: 2, warmupSeconds: 1, sequential: 300, idleMs: 1000 };
 }
 
@@ -234,8 +234,9 @@ export function missingFleetPrograms(
  * another redis-server behind HAProxy round robin, interleaved in the same run; reads each
  * redis-server's INFO around every load round (commands and socket reads per answered request),
  * then sends requests one at a time to the single instance (its socket reads per request are the
- * round trips). Skips when redis-server or haproxy is missing. Stops everything it started, also
- * on failure.
+ * round trips). Skips when redis-server or haproxy is missing. The memory store's server is
+ * `memoryServer` when given (the caller's, left running). Stops everything it started, also on
+ * failure.
  *
  * @example
  * const outcome = await measureRedisFleet(loadTool, settingsFor('full'), '/tmp/logs', console.error);
@@ -246,6 +247,7 @@ export async function measureRedisFleet(
   settings: BenchSettings,
   logDir: string,
   log: (line: string) => void,
+  memoryServer?: RunningServer,
 ): Promise<RedisFleetOutcome> {
   const sizes = redisFleetSizes(settings);
   if (sizes === undefined) return { skipped: 'Valkey/Redis fleet: not measured in a quick run.' };
@@ -258,8 +260,8 @@ export async function measureRedisFleet(
     started.push(single);
     const shared: RedisServer = await startRedisServer();
     started.push(shared);
-    const memory = await startServer(serverCommand('mock-quiet'), logDir);
-    started.push(memory);
+    const memory = memoryServer ?? (await startServer(serverCommand('mock-quiet'), logDir));
+    if (memory !== memoryServer) started.push(memory);
     const one = await startServer(serverCommand('mock-redis-1', { redisUrl: single.url }), logDir);
     started.push(one);
     const instances = [];

@@ -39,8 +39,8 @@ describe('bench smoke run', () => {
     expect(report.machine.node).toBe(process.version);
     expect(report.versions.hono).toMatch(/^4\./);
     expect(report.versions.nodeServer).toMatch(/^2\./);
-    expect(report.versions.loadTool).toMatch(/^autocannon .*, 300 requests a run$/);
-    expect(report.settings.roundRequests).toBe(300);
+    expect(report.versions.loadTool).toMatch(/^autocannon .*, 100 requests a run$/);
+    expect(report.settings.roundRequests).toBe(100);
   });
 
   it('measured create and retrieve on every server, each answering correctly', () => {

@@ -91,6 +91,8 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'http/steps/observe': of('observation'),
   'http/operation-input': of('operation'),
   'http/routes': of('inherit'),
+  // The app's router (Hono's, its match ending at an operation's route): Hono's routing.
+  'http/answering-router': of('http'),
   'http/auth': of('auth'),
   'http/body': of('body'),
   'http/json-shape': of('body'),
@@ -129,7 +131,6 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'domain/transitions': of('operation'),
   'domain/webhook-address': of('operation'),
   'domain/webhook-url': of('operation'),
-  'shared/awaitable': of('inherit'),
   'shared/faults': of('faults'),
   'shared/id-form': of('validation'),
   'shared/ids': of('inherit'),
@@ -146,6 +147,14 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'store/opening-store': of('operation'),
   'store/read-session': of('operation'),
   'store/memory/memory-session': of('operation'),
+  'store/memory/memory-seam': of('operation', {
+    idempotencyRecord: 'idempotency',
+    claimIdempotencyKey: 'idempotency',
+    completeIdempotencyRecord: 'idempotency',
+    forgetIdempotencyRecord: 'idempotency',
+    expireIdempotencyRecords: 'idempotency',
+    recordRequest: 'observation',
+  }),
   'store/memory/memory-store': of('operation', {
     addIdempotencyRecord: 'idempotency',
     completeIdempotencyRecord: 'idempotency',

@@ -136,21 +136,22 @@ export interface StageSizes {
 
 /**
  * The stage run's sizes: full and quick, 2 rounds of 3 s windows after 5,000 requests of warm-up, CPU samples
- * every 100 µs; smoke, one round of 1,000 requests per window (autocannon, counted), every 50 µs.
+ * every 100 µs; smoke, one round of 500 requests per window (autocannon, counted), every 25 µs.
  *
  * @example
- * stageSizes(settingsFor('smoke')).windowRequests; // 1000
+ * stageSizes(settingsFor('smoke')).windowRequests; // 500
  */
 export function stageSizes(settings: BenchSettings): StageSizes {
   const heapIntervalBytes = 32_768;
-  // Smoke windows are short: the profiler samples twice as often, so every stage gets samples.
+  // Smoke windows are short: the profiler samples four times as often, so every stage gets
+  // samples (the rarest, faults, about 20 over both endpoints, as 1,000 requests at 50 µs had).
   return settings.mode === 'smoke'
     ? {
         rounds: 1,
         windowSeconds: 1,
-        windowRequests: 1_000,
+        windowRequests: 500,
         warmupRequests: 0,
-        cpuIntervalUs: 50,
+        cpuIntervalUs: 25,
         heapIntervalBytes,
       }
     : {
@@ -377,7 +378,7 @@ export function summarizeStages(
  * build runs as its unbundled CLI with `stage-probe.js` loaded; per endpoint, after a warm-up,
  * rounds alternate the builds, each round a window unprofiled (CPU, GC, allocated bytes: what the
  * profilers would inflate) then one profiled (the CPU profile's shares per stage, the sampling
- * heap profile). Creates start each timed window on emptied keys (a smoke run's 2,000 fill nothing).
+ * heap profile). Creates start each timed window on emptied keys (a smoke run's 1,000 fill nothing).
  *
  * @example
  * const result = await measureStages([CURRENT_BUILD], loadTool, settingsFor('full'), '/tmp/logs', console.error);

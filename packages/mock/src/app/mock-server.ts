@@ -2,6 +2,7 @@
 import { openapiDocument, sandboxDocument } from '@payment-service/openapi';
 import { type Context, Hono } from 'hono';
 import { consoleHomeAtMountPoint, registerConsole } from '../console/routes.js';
+import { AnsweringRouter } from '../http/answering-router.js';
 import type { MockEnv } from '../http/env.js';
 import {
   answerProblem,
@@ -96,7 +97,8 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
  */
 export function mockServerOf(runtime: Runtime): MockServer {
   const { logger, maxBodyBytes, clock } = runtime.options;
-  const app = new Hono<MockEnv>();
+  // An operation's route ends its match: Hono serves it without composing the routes after it.
+  const app = new Hono<MockEnv>({ router: new AnsweringRouter() });
   const observer: Observer = { logger, clock };
   const context: PipelineContext = {
     observer,

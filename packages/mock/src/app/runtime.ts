@@ -25,6 +25,7 @@ import { dumpStore } from '../store/data-dir/dump.js';
 import { JournaledStore } from '../store/data-dir/journaled-store.js';
 import { replayJournal } from '../store/data-dir/replay.js';
 import { IDLE_ACCOUNT_MS } from '../store/limits.js';
+import { handleOf, MemorySeam } from '../store/memory/memory-seam.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
 import { OpeningStore } from '../store/opening-store.js';
 import { outsideStoreBudget } from '../store/redis/budget.js';
@@ -71,6 +72,12 @@ export interface Runtime {
   persist(): ProblemInit | undefined;
   /** The data directory in use, if any. */
   dataDirectory: DataDirectory | undefined;
+  /**
+   * The memory store itself when the runtime runs on one (no data directory, no Valkey/Redis),
+   * read at once by what must answer synchronously: the testing entry's `snapshot()` and
+   * `clock.now()`. Writes go through `state.store`, as every request's do.
+   */
+  memory: MemoryStore | undefined;
   /**
    * Resolves once the store is open (at once in memory and with a data directory); rejects with
    * the reason a Valkey/Redis store cannot be opened now (unreachable, another format).
@@ -181,14 +188,19 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     redis === undefined && dataDirectory !== undefined
       ? new JournaledStore(storeLimits, { log: resolved.logger }, dataDirectory)
       : undefined;
+  /** The memory store, when the runtime runs on one without a data directory. */
+  const memory =
+    redis === undefined && journaled === undefined
+      ? new MemoryStore(storeLimits, { log: resolved.logger })
+      : undefined;
   let store: SandboxStore;
   if (redis !== undefined) {
     store = redis;
   } else if (journaled !== undefined) {
-    store = journaled;
+    store = new MemorySeam(journaled);
   } else {
-    const memory = new MemoryStore(storeLimits, { log: resolved.logger });
-    store = hooks.seam?.(memory) ?? memory;
+    const held = memory as MemoryStore;
+    store = hooks.seam?.(held) ?? new MemorySeam(held);
   }
   const defaultEndpoint =
     resolved.webhookUrl === undefined
@@ -240,7 +252,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
         dump: () => dumpStore(replayed),
       });
       // What fell due while the sandbox was down (deliveries, settlements) goes out now.
-      for (const account of watched) webhooks.wake(account);
+      for (const account of watched) webhooks.wake(handleOf(account));
     } catch (error) {
       webhooks.close();
       dataDirectory.close();
@@ -274,6 +286,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
   return {
     options: resolved,
     dataDirectory,
+    memory,
     async ready() {
       if (redis !== undefined) await redis.ready();
     },

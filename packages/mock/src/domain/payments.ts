@@ -90,15 +90,27 @@ export function retrievePayment(
   id: string,
 ): DomainResult<Payment> {
   if (stored === undefined) return paymentNotFound(id);
-  const text = stored.json;
-  return {
-    ok: true,
-    status: 200,
-    get body() {
-      return JSON.parse(text) as Payment;
-    },
-    text,
-  };
+  return new JsonText<Payment>(200, stored.json);
+}
+
+/**
+ * A success given as its JSON text (a stored payment's, a page of them): sent as it is, its body
+ * parsed only when read. A class, so its getter is shared rather than made per answer.
+ *
+ * @example
+ * new JsonText<Payment>(200, stored.json).text; // '{"id":"pay_1",…}'
+ */
+export class JsonText<Body> {
+  readonly ok = true;
+
+  constructor(
+    readonly status: number,
+    readonly text: string,
+  ) {}
+
+  get body(): Body {
+    return JSON.parse(this.text) as Body;
+  }
 }
 
 /**
@@ -120,15 +132,10 @@ export function listPayments(
   // The stored payments' JSON as it is: the page is never parsed to be written again.
   let data = '';
   for (const stored of page.data) data += data === '' ? stored.json : `,${stored.json}`;
-  const text = `{"object":"list","data":[${data}],"has_more":${page.has_more}}`;
-  return {
-    ok: true,
-    status: 200,
-    get body() {
-      return JSON.parse(text) as PaymentList;
-    },
-    text,
-  };
+  return new JsonText<PaymentList>(
+    200,
+    `{"object":"list","data":[${data}],"has_more":${page.has_more}}`,
+  );
 }
 
 function unknownCursor(startingAfter: string): { ok: false; problem: ProblemInit } {

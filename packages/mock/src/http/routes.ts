@@ -1,6 +1,7 @@
 // Registers one Hono route per spec operation (method and path from the spec), plus 405 with Allow.
 import type { Hono } from 'hono';
 import type { BodyValidator, Checked } from '../shared/validation.js';
+import { alwaysAnswers } from './answering-router.js';
 import type { MockEnv } from './env.js';
 import { answerProblem, observed } from './exchange.js';
 import { bindHandler } from './operation-input.js';
@@ -89,7 +90,11 @@ export function registerRoutes<Operations, Paths>(
         post: method === 'post',
         prepare: route.prepare,
       };
-      app.on([method.toUpperCase()], [honoPath], operationPipeline(shape, options.context));
+      app.on(
+        [method.toUpperCase()],
+        [honoPath],
+        alwaysAnswers(operationPipeline(shape, options.context)),
+      );
       allowed.push(method.toUpperCase());
     }
     const allow = allowed.join(', ');

@@ -20,7 +20,9 @@ export interface LimitBounds {
 }
 
 /**
- * The answer of a domain result: its status and body, or its problem; with the events caused.
+ * The answer of a domain result: its status and body, or its problem; with the events caused. A
+ * result given as its JSON already (`text`: a stored payment's) keeps its body unread: the answer
+ * sends the text, and the body is parsed only if something asks for it.
  *
  * @example
  * answer(await service.payments.retrieve('pay_1')); // { status: 200, body: { id: 'pay_1', … } }
@@ -31,11 +33,29 @@ export function answer<Body>(
 ): ({ status: number; body: Body; text?: string } | { problem: DomainProblem }) & {
   events?: readonly EventDelivery[];
 } {
-  const delivered = events !== undefined && events.length > 0 ? { events } : {};
-  if (!result.ok) return { problem: result.problem, ...delivered };
-  return result.text === undefined
-    ? { status: result.status, body: result.body, ...delivered }
-    : { status: result.status, body: result.body, text: result.text, ...delivered };
+  let answered: ({ status: number; body: Body; text?: string } | { problem: DomainProblem }) & {
+    events?: readonly EventDelivery[];
+  };
+  if (!result.ok) answered = { problem: result.problem };
+  else if (result.text === undefined) answered = { status: result.status, body: result.body };
+  else answered = new TextAnswer(result.status, result.text, result);
+  if (events !== undefined && events.length > 0) answered.events = events;
+  return answered;
+}
+
+/** A success answer sent as its JSON text: its body (a getter of the result's) is not read to answer. */
+class TextAnswer<Body> {
+  events?: readonly EventDelivery[];
+
+  constructor(
+    readonly status: number,
+    readonly text: string,
+    private readonly result: { body: Body },
+  ) {}
+
+  get body(): Body {
+    return this.result.body;
+  }
 }
 
 type DomainProblem = Extract<DomainResult<unknown>, { ok: false }>['problem'];
@@ -70,7 +90,7 @@ export function createV1Routes(
     },
     retrievePayment: {
       body: noBody,
-      handle: async ({ service, id }) => answer(await service.payments.retrieve(id)),
+      handle: ({ service, id }) => service.payments.retrieve(id).then(answer),
     },
     capturePayment: {
       body: optionalBody(validators.validator('CapturePaymentRequest')),

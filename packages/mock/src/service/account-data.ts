@@ -1,14 +1,14 @@
 // A key's data as plain records, read out of the store and written back: the testing entry's fixtures and snapshots.
 import type { components } from '@payment-service/openapi';
-import { maybeSync, wait } from '../shared/awaitable.js';
 import { type Faults, normalizeFaults } from '../shared/faults.js';
 import {
   type IdempotencyRecord,
   packTimeline,
+  type StoredPayment,
   type StoredResponse,
   type TimelineStep,
 } from '../store/records.js';
-import type { AccountStore, Awaitable, WebhookStore } from '../store/store.js';
+import type { AccountStore } from '../store/store.js';
 import type {
   EndpointRecord,
   QueuedDelivery,
@@ -85,23 +85,71 @@ export function noWebhooks(): WebhookData {
 }
 
 /**
- * Reads a key's data as plain records (copies: changing them changes nothing stored): at once
- * from a store that answers at once (the memory store: the testing entry's `snapshot()` is
- * synchronous), else as a promise.
+ * Reads a key's data as plain records (copies: changing them changes nothing stored), through
+ * the store seam.
  *
  * @example
  * (await readAccountData(runtime.state, apiKey)).payments.length; // 0 for a new key
  */
-export function readAccountData(sandbox: SandboxState, apiKey: string): Awaitable<AccountData> {
-  return maybeSync(() => readAccount(sandbox, apiKey));
+export async function readAccountData(sandbox: SandboxState, apiKey: string): Promise<AccountData> {
+  const account = await sandbox.store.find(apiKey);
+  if (account === undefined) return accountDataOf(undefined, sandbox.defaultEndpoint);
+  const state = account.webhooks;
+  return accountDataOf(
+    {
+      offsetSeconds: account.offsetSeconds,
+      faults: account.faults,
+      payments: await account.storedPayments(),
+      idempotencyRecords: await account.listIdempotencyRecords(),
+      webhooks:
+        state === undefined
+          ? undefined
+          : {
+              endpoints: await state.listEndpoints(),
+              queued: await state.queuedAttempts(),
+              events: await state.listEvents(),
+              log: await state.deliveryLog(),
+            },
+    },
+    sandbox.defaultEndpoint,
+  );
 }
 
-function* readAccount(
-  sandbox: SandboxState,
-  apiKey: string,
-): Generator<unknown, AccountData, unknown> {
-  const account = yield* wait(sandbox.store.find(apiKey));
-  if (account === undefined) {
+/** A key's state as a store holds it, read: what `accountDataOf` copies into plain records. */
+export interface AccountParts {
+  offsetSeconds: number;
+  faults: Faults;
+  /** Oldest first. */
+  payments: Iterable<StoredPayment>;
+  /** Oldest first (in-flight ones are left out of the copy). */
+  idempotencyRecords: Iterable<IdempotencyRecord>;
+  /** Undefined: the key never had webhook state. */
+  webhooks:
+    | {
+        endpoints: readonly EndpointRecord[];
+        /** In any order. */
+        queued: readonly QueuedDelivery[];
+        /** Oldest first: the events kept for redelivery. */
+        events: readonly StoredEvent[];
+        /** Oldest first. */
+        log: readonly WebhookDelivery[];
+      }
+    | undefined;
+}
+
+/**
+ * A key's data as plain records (copies), from its state as read (undefined: the key holds
+ * nothing): the one shaping of what `readAccountData` reads through the seam and the testing
+ * entry reads at once from its memory store.
+ *
+ * @example
+ * accountDataOf(undefined, undefined).payments; // []
+ */
+export function accountDataOf(
+  parts: AccountParts | undefined,
+  defaultEndpoint: EndpointRecord | undefined,
+): AccountData {
+  if (parts === undefined) {
     return {
       offsetSeconds: 0,
       faults: {},
@@ -111,7 +159,7 @@ function* readAccount(
     };
   }
   const payments: PaymentData[] = [];
-  for (const stored of yield* wait(account.storedPayments())) {
+  for (const stored of parts.payments) {
     payments.push({
       payment: { ...stored.payment },
       token: stored.token,
@@ -120,7 +168,7 @@ function* readAccount(
     });
   }
   const idempotencyRecords: IdempotencyData[] = [];
-  for (const record of yield* wait(account.listIdempotencyRecords())) {
+  for (const record of parts.idempotencyRecords) {
     if (record.response === undefined) continue;
     const { key, method, path, bodyFingerprint, expiresAt, serverExpiresAt } = record;
     const response = { ...record.response, headers: { ...record.response.headers } };
@@ -134,23 +182,22 @@ function* readAccount(
       serverExpiresAt,
     });
   }
-  const webhooks = yield* readWebhookData(account.webhooks, sandbox.defaultEndpoint);
   return {
-    offsetSeconds: account.offsetSeconds,
-    faults: normalizeFaults(account.faults),
+    offsetSeconds: parts.offsetSeconds,
+    faults: normalizeFaults(parts.faults),
     payments,
     idempotencyRecords,
-    webhooks,
+    webhooks: webhookDataOf(parts.webhooks, defaultEndpoint),
   };
 }
 
 /** Copies of a key's endpoints, events, log and queued attempts (to live endpoints only). */
-function* readWebhookData(
-  state: WebhookStore | undefined,
+function webhookDataOf(
+  state: AccountParts['webhooks'],
   defaultEndpoint: EndpointRecord | undefined,
-): Generator<unknown, WebhookData, unknown> {
+): WebhookData {
   if (state === undefined) return noWebhooks();
-  const registered = yield* wait(state.listEndpoints());
+  const registered = state.endpoints;
   const endpoints = registered.map(({ endpoint, key }) => ({
     endpoint: { ...endpoint, events: endpoint.events === null ? null : [...endpoint.events] },
     key: Uint8Array.from(key),
@@ -160,10 +207,10 @@ function* readWebhookData(
   const live = (delivery: QueuedDelivery) =>
     delivery.target === defaultEndpoint ||
     byId.get(delivery.target.endpoint.id) === delivery.target;
-  const waiting = (yield* wait(state.queuedAttempts()))
+  const waiting = state.queued
     .filter(live)
     .sort((a, b) => a.dueAt - b.dueAt || a.sequence - b.sequence);
-  const keptEvents = yield* wait(state.listEvents());
+  const keptEvents = state.events;
   const kept = new Set(keptEvents.map((event) => event.id));
   const sentOnly = new Map<string, StoredEvent>();
   for (const { event } of waiting) {
@@ -173,7 +220,7 @@ function* readWebhookData(
     endpoints,
     // Events only the queue still holds are older than every kept one.
     events: [...sentOnly.values(), ...keptEvents].map((event) => ({ ...event })),
-    log: (yield* wait(state.deliveryLog())).map((entry) => ({ ...entry })),
+    log: state.log.map((entry) => ({ ...entry })),
     queued: waiting.map(({ event, target, attempt, dueAt }) => ({
       event: { ...event },
       endpointId: target.endpoint.id,

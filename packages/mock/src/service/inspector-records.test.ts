@@ -1,6 +1,7 @@
 // The inspector's request records: secrets never shown (headers, query, body, a cut body), and what each record keeps.
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORDED_BODY_CHARS } from '../store/limits.js';
+import { MemorySeam } from '../store/memory/memory-seam.js';
 import type { MemoryStore } from '../store/memory/memory-store.js';
 import { STORES } from '../test-support/async-store.js';
 import { type CallOptions, createHarness, TEST_KEY } from '../test-support/harness.js';
@@ -91,7 +92,7 @@ describe('what the memory store keeps of a request for the inspector', () => {
       {
         seam: (store) => {
           memory = store;
-          return store;
+          return new MemorySeam(store);
         },
       },
     );

@@ -1,5 +1,6 @@
 // One request's way to its key: the session it opened, the account it holds, and what it reads again.
 import { describe, expect, it } from 'vitest';
+import { MemorySeam } from '../store/memory/memory-seam.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
 import { asyncStore } from '../test-support/async-store.js';
 import { inFlightRecord, paymentRecord, ROOMY_LIMITS } from '../test-support/redis-stores.js';
@@ -9,7 +10,7 @@ import { KeySession } from './key-session.js';
 const KEY = 'sk_test_key_session_01';
 
 for (const { name, seam } of [
-  { name: 'on the memory store', seam: (memory: MemoryStore) => memory },
+  { name: 'on the memory store', seam: (memory: MemoryStore) => new MemorySeam(memory) },
   { name: 'on a store that answers later', seam: asyncStore },
 ]) {
   describe(`KeySession ${name}`, () => {

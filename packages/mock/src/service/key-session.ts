@@ -84,9 +84,15 @@ export class KeySession {
     return account === undefined ? serverNow : account.now(serverNow);
   }
 
-  /** Forgets the account when it holds nothing any more. */
+  /**
+   * Forgets the account when it holds nothing any more; then this request holds it no more (a
+   * networked store keeps the handle open for other requests): what it records after (the
+   * inspector's record of a refusal) finds the key again, as on the memory store.
+   */
   async release(): Promise<void> {
     const account = await this.find();
-    if (account !== undefined) await this.sandbox.store.release(account);
+    if (account !== undefined && (await this.sandbox.store.release(account))) {
+      this.held = undefined;
+    }
   }
 }

@@ -1,5 +1,6 @@
 // The payments facet on a store whose compare-and-set is refused: another change came first (as on a networked store).
 import { describe, expect, it } from 'vitest';
+import { MemorySeam } from '../store/memory/memory-seam.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
 import type { AccountStore, SandboxStore } from '../store/store.js';
 import { asyncStore } from '../test-support/async-store.js';
@@ -72,7 +73,10 @@ async function authorized(service: AccountService): Promise<string> {
 }
 
 for (const { name, seam } of [
-  { name: 'on the memory store', seam: (memory: MemoryStore): SandboxStore => memory },
+  {
+    name: 'on the memory store',
+    seam: (memory: MemoryStore): SandboxStore => new MemorySeam(memory),
+  },
   { name: 'on an asynchronous store', seam: asyncStore },
 ]) {
   /** Captures an AUTHORIZED payment while the store refuses `refusals` transitions. */

@@ -169,10 +169,17 @@ export class PaymentsFacet {
     return { result: { ok: true, status: 201, body: payment, text: json }, events };
   }
 
-  /** One payment: as the request's session read it with the account, else read now. */
-  async retrieve(id: string): Promise<payments.DomainResult<Payment>> {
+  /**
+   * One payment: as the request's session read it with the account (answered without an async
+   * frame: this is every retrieve's path), else read now.
+   */
+  retrieve(id: string): Promise<payments.DomainResult<Payment>> {
     const read = this.asRead(id);
-    if (read !== undefined) return payments.retrievePayment(read.payment, id);
+    if (read !== undefined) return Promise.resolve(payments.retrievePayment(read.payment, id));
+    return this.retrieveNow(id);
+  }
+
+  private async retrieveNow(id: string): Promise<payments.DomainResult<Payment>> {
     const account = await this.scope.find();
     return payments.retrievePayment(
       account === undefined ? undefined : await account.payment(id),

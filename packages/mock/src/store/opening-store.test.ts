@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { handleOf, MemorySeam } from './memory/memory-seam.js';
 import { MemoryStore } from './memory/memory-store.js';
 import { OpeningStore } from './opening-store.js';
 
@@ -15,14 +16,15 @@ const limits = {
 
 describe('OpeningStore', () => {
   it('waits for the open, then hands every call to the opened store', async () => {
-    const inner = new MemoryStore(limits);
+    const memory = new MemoryStore(limits);
+    const inner = new MemorySeam(memory);
     let opens = 0;
     const store = new OpeningStore(async () => {
       opens++;
       return inner;
     });
     const account = await store.open('sk_test_opening_0001');
-    expect(account).toBe(inner.find('sk_test_opening_0001'));
+    expect(account).toBe(handleOf(memory.open('sk_test_opening_0001')));
     expect(await store.find('sk_test_opening_0002')).toBeUndefined();
     expect(await store.admit()).toBe(true);
     expect(await store.reset('sk_test_opening_0001')).toBe(0);
@@ -30,7 +32,7 @@ describe('OpeningStore', () => {
   });
 
   it('rejects each call while the open fails, and opens again at the next call', async () => {
-    const inner = new MemoryStore(limits);
+    const inner = new MemorySeam(new MemoryStore(limits));
     let fail = true;
     const store = new OpeningStore(async () => {
       if (fail) throw new Error('unreachable');
@@ -59,7 +61,7 @@ describe('OpeningStore', () => {
   });
 
   it('refuses calls once closed', async () => {
-    const store = new OpeningStore(async () => new MemoryStore(limits));
+    const store = new OpeningStore(async () => new MemorySeam(new MemoryStore(limits)));
     expect(store.close()).toBeUndefined();
     await expect(store.find('sk_test_opening_0001')).rejects.toThrow('closed');
   });

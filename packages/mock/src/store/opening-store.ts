@@ -70,7 +70,7 @@ export class OpeningStore implements SandboxStore {
     return (await this.ready()).reset(apiKey);
   }
 
-  async release(account: AccountStore): Promise<void> {
+  async release(account: AccountStore): Promise<boolean> {
     return (await this.ready()).release(account);
   }
 

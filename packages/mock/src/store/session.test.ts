@@ -8,6 +8,7 @@ import {
   paymentRecord,
   ROOMY_LIMITS,
 } from '../test-support/redis-stores.js';
+import { MemorySeam } from './memory/memory-seam.js';
 import { MemoryStore } from './memory/memory-store.js';
 import type { IdempotencyRecord } from './records.js';
 import type { SandboxStore } from './store.js';
@@ -24,7 +25,7 @@ afterAll(async () => {
 });
 
 const STORES: { name: string; make: () => Promise<SandboxStore> }[] = [
-  { name: 'the memory store', make: async () => new MemoryStore(ROOMY_LIMITS) },
+  { name: 'the memory store', make: async () => new MemorySeam(new MemoryStore(ROOMY_LIMITS)) },
   {
     name: 'a store that answers later',
     make: async () => asyncStore(new MemoryStore(ROOMY_LIMITS)),

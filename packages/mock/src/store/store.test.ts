@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { asyncStore } from '../test-support/async-store.js';
 import { testPayment } from '../test-support/payment.js';
 import { MAX_ENDPOINTS_PER_KEY } from './limits.js';
+import { MemorySeam } from './memory/memory-seam.js';
 import { MemoryStore } from './memory/memory-store.js';
 import { jsonResponse, type PackedTimeline, type PaymentRecord } from './records.js';
 import type { SandboxStore } from './store.js';
@@ -166,5 +167,5 @@ function memoryStore(): MemoryStore {
   });
 }
 
-describeStore('MemoryStore', memoryStore);
+describeStore('MemoryStore', () => new MemorySeam(memoryStore()));
 describeStore('an asynchronous store', () => asyncStore(memoryStore()));

@@ -18,14 +18,6 @@ import type {
 
 type Payment = components['schemas']['Payment'];
 
-/**
- * What an `@async` call of the seam returns: the value itself (the memory store), or a Promise of
- * it (a networked store). Callers await it either way.
- *
- * @example
- * const account: AccountStore | undefined = await store.find(apiKey);
- */
-export type Awaitable<T> = T | Promise<T>;
 type Faults = SandboxComponents['schemas']['Faults'];
 
 /*
@@ -33,9 +25,9 @@ type Faults = SandboxComponents['schemas']['Faults'];
  *
  * The service layer (service/*) and webhook delivery (webhooks/*) reach the sandbox's state only
  * through `SandboxStore` (every key) and `AccountStore` (one key, with its `WebhookStore`). The
- * memory store (store/memory/: `MemoryStore`, whose accounts are `Account`, journaled to a data
- * directory when one is given) is one implementation; a networked store (Valkey/Redis) is meant
- * to be another.
+ * memory store (store/memory/: `MemorySeam` over a `MemoryStore`, whose accounts are `Account`s
+ * handed out as `MemoryAccountHandle`s; the data directory wraps it) is one implementation, the
+ * networked store (Valkey/Redis, store/redis/) another.
  *
  * Rules a store keeps:
  * - Anything that must be atomic is one call: `AccountStore.createPayment` (a payment with the
@@ -60,13 +52,13 @@ type Faults = SandboxComponents['schemas']['Faults'];
  * flight per key and the keys it watches for due work (keyed by the handles `find`/`open`
  * return: a networked store keeps one handle per key, or the dispatcher keys them by API key).
  *
- * AWAITED, WHATEVER THE STORE
+ * ONE CALLING CONVENTION: PROMISES
  *
- * The calls marked `@async` below return an `Awaitable<T>` (the memory store's classes answer
- * with plain values, a networked store with Promises); callers `await` every one of them and
- * never branch on which it was, nor read, decide and write back across an await: a reset or
- * another request may run at any await. `faults`, `offsetSeconds` and `closed` stay properties,
- * read with the account, so `now(serverNow)` is synchronous. The in-flight Idempotency-Key
+ * The calls marked `@async` below answer with a Promise on every store: the memory store's
+ * handles (memory/memory-seam.ts) with one of what they did at once, a networked store once it
+ * has the reply. Callers await each one, and never read, decide and write back across an await:
+ * a reset or another request may run at any await. `faults`, `offsetSeconds` and `closed` stay
+ * properties, read with the account, so `now(serverNow)` is synchronous. The in-flight Idempotency-Key
  * record is what makes a concurrent request with the same key a 409: the claim is the atomic
  * set-if-absent `claimIdempotencyKey` (or a session's `claim`).
  *
@@ -182,18 +174,22 @@ export interface PaymentPage {
  */
 export interface SandboxStore {
   /** The key's data, if it holds any; reads never create it. @async */
-  find(apiKey: string): Awaitable<AccountStore | undefined>;
+  find(apiKey: string): Promise<AccountStore | undefined>;
   /** The key's data, created empty on first write. @async */
-  open(apiKey: string): Awaitable<AccountStore>;
+  open(apiKey: string): Promise<AccountStore>;
   /**
    * Whether the sandbox has room for new work (global byte budget and total caps), after
    * forgetting idle keys if need be. @async
    */
-  admit(): Awaitable<boolean>;
+  admit(): Promise<boolean>;
   /** Deletes everything of the key; returns how many payments it held. @async */
-  reset(apiKey: string): Awaitable<number>;
-  /** Forgets the key's data when it holds nothing any more. @async */
-  release(account: AccountStore): Awaitable<void>;
+  reset(apiKey: string): Promise<number>;
+  /**
+   * Forgets the key's data when it holds nothing any more: true when it was forgotten. The caller
+   * then writes no more through `account` (a refused request's record would bring it back): it
+   * finds or opens the key again, as after a reset. @async
+   */
+  release(account: AccountStore): Promise<boolean>;
   /**
    * Drops what expired on the server's clock (idempotency records), at the start of a request.
    * A networked store expires keys itself (TTL) and makes this a no-op.
@@ -236,39 +232,36 @@ export interface AccountStore {
   /** The key's clock: the server's time plus the offset. */
   now(serverNow: number): number;
   /** Sets the offset. @async */
-  setOffset(seconds: number): Awaitable<void>;
+  setOffset(seconds: number): Promise<void>;
   /**
    * Adds `seconds` to the offset in one step (advances at once all count), unless the sum would
    * pass `maxSeconds`: then nothing changes. Answers the sum either way. @async
    */
-  advanceOffset(seconds: number, maxSeconds: number): Awaitable<number>;
+  advanceOffset(seconds: number, maxSeconds: number): Promise<number>;
 
   // Faults.
   /** The armed faults, as stored. */
   readonly faults: Faults;
   /** Replaces the faults. @async */
-  setFaults(faults: Faults): Awaitable<void>;
+  setFaults(faults: Faults): Promise<void>;
   /** Consumes one armed `fail_next` atomically: the problem to answer with, if any. @async */
-  consumeFailure(): Awaitable<ProblemInit | undefined>;
+  consumeFailure(): Promise<ProblemInit | undefined>;
   /** Consumes one armed `drop_after_commit` atomically. @async */
-  consumeDrop(): Awaitable<boolean>;
+  consumeDrop(): Promise<boolean>;
 
   // Payments.
   /** One payment by id. @async */
-  payment(id: string): Awaitable<StoredPayment | undefined>;
+  payment(id: string): Promise<StoredPayment | undefined>;
   /** A page newest first, after `startingAfter`; undefined when that id is not held. @async */
-  listPayments(limit: number, startingAfter?: string): Awaitable<PaymentPage | undefined>;
+  listPayments(limit: number, startingAfter?: string): Promise<PaymentPage | undefined>;
   /** Every payment, oldest first (snapshots, the inspector). @async */
-  storedPayments(): Awaitable<Iterable<StoredPayment>>;
+  storedPayments(): Promise<Iterable<StoredPayment>>;
   /**
    * Stores a new payment as the newest (evicting the key's oldest past its cap or budget) and,
    * when `idempotency` is given, completes that record with its answer (setting its `response`,
    * so the caller does not complete it again): both or neither. @async
    */
-  createPayment(
-    record: PaymentRecord,
-    idempotency?: IdempotencyCompletion,
-  ): Awaitable<StoredPayment>;
+  createPayment(record: PaymentRecord, idempotency?: IdempotencyCompletion): Promise<StoredPayment>;
   /**
    * Compare-and-set: stores `payment` as the payment's new state and appends `step` to its
    * timeline only if the payment is still as it was read (`expectedJson`, its JSON then: status
@@ -282,18 +275,18 @@ export interface AccountStore {
     payment: Payment,
     step: TimelineStep,
     idempotency?: IdempotencyCompletion,
-  ): Awaitable<boolean>;
+  ): Promise<boolean>;
   /**
    * Takes every PENDING payment due to settle at `accountNow` off the settlement schedule, each
    * given to one caller only; the caller settles them with `transitionPayment`. @async
    */
-  takeDueSettlements(accountNow: number): Awaitable<StoredPayment[]>;
+  takeDueSettlements(accountNow: number): Promise<StoredPayment[]>;
   /** When the next PENDING payment settles, if any. @async */
-  nextSettlementAt(): Awaitable<number | undefined>;
+  nextSettlementAt(): Promise<number | undefined>;
 
   // Idempotency records.
   /** The record of an Idempotency-Key, if held and not expired. @async */
-  idempotencyRecord(key: string): Awaitable<IdempotencyRecord | undefined>;
+  idempotencyRecord(key: string): Promise<IdempotencyRecord | undefined>;
   /**
    * Set-if-absent: expires the key's records due at `accountNow`, then stores `record` (in
    * flight: no response yet) unless the key already has one, which it returns. @async
@@ -301,15 +294,15 @@ export interface AccountStore {
   claimIdempotencyKey(
     record: IdempotencyRecord,
     accountNow: number,
-  ): Awaitable<IdempotencyRecord | undefined>;
+  ): Promise<IdempotencyRecord | undefined>;
   /** Stores the first answer of a record taken by `claimIdempotencyKey`. @async */
-  completeIdempotencyRecord(record: IdempotencyRecord, response: StoredResponse): Awaitable<void>;
+  completeIdempotencyRecord(record: IdempotencyRecord, response: StoredResponse): Promise<void>;
   /** Forgets a record (an abandoned request frees its key). @async */
-  forgetIdempotencyRecord(record: IdempotencyRecord): Awaitable<void>;
+  forgetIdempotencyRecord(record: IdempotencyRecord): Promise<void>;
   /** Drops the records expired at `accountNow` (after the key's clock moved). @async */
-  expireIdempotencyRecords(accountNow: number): Awaitable<void>;
+  expireIdempotencyRecords(accountNow: number): Promise<void>;
   /** Every record held, oldest first (snapshots). @async */
-  listIdempotencyRecords(): Awaitable<Iterable<IdempotencyRecord>>;
+  listIdempotencyRecords(): Promise<Iterable<IdempotencyRecord>>;
 
   // Webhooks.
   /** The key's webhook state, if it ever had any. */
@@ -325,7 +318,7 @@ export interface AccountStore {
    */
   recordRequest(entry: RecordedEntry): Promise<void> | undefined;
   /** The recorded requests, newest first. @async */
-  recentRequests(): Awaitable<RecordedEntry[]>;
+  recentRequests(): Promise<RecordedEntry[]>;
 }
 
 /**
@@ -339,33 +332,33 @@ export interface AccountStore {
 export interface WebhookStore {
   endpointCount(): number;
   /** One endpoint with its signing key. @async */
-  endpointById(id: string): Awaitable<EndpointRecord | undefined>;
+  endpointById(id: string): Promise<EndpointRecord | undefined>;
   /** The endpoints, oldest first. @async */
-  listEndpoints(): Awaitable<EndpointRecord[]>;
+  listEndpoints(): Promise<EndpointRecord[]>;
   /**
    * Registers an endpoint, or stores an endpoint's new state. False, storing nothing, when the
    * endpoint is new and the key already has `MAX_ENDPOINTS_PER_KEY` (checked in the same step:
    * registrations at once never pass the cap). @async
    */
-  saveEndpoint(record: EndpointRecord): Awaitable<boolean>;
+  saveEndpoint(record: EndpointRecord): Promise<boolean>;
   /** Deletes an endpoint; false when there is none with this id. @async */
-  deleteEndpoint(id: string): Awaitable<boolean>;
+  deleteEndpoint(id: string): Promise<boolean>;
   /** Stops sending to an endpoint (it answered 410 Gone). @async */
-  disableEndpoint(record: EndpointRecord): Awaitable<void>;
+  disableEndpoint(record: EndpointRecord): Promise<void>;
   /** One event kept for redelivery. @async */
-  eventById(id: string): Awaitable<StoredEvent | undefined>;
+  eventById(id: string): Promise<StoredEvent | undefined>;
   /** The events kept, oldest first. @async */
-  listEvents(): Awaitable<StoredEvent[]>;
+  listEvents(): Promise<StoredEvent[]>;
   /** Keeps an event for redelivery (the oldest go past the cap or budget). @async */
-  rememberEvent(event: StoredEvent): Awaitable<void>;
+  rememberEvent(event: StoredEvent): Promise<void>;
   /** The delivery log, oldest first. @async */
-  deliveryLog(): Awaitable<readonly WebhookDelivery[]>;
+  deliveryLog(): Promise<readonly WebhookDelivery[]>;
   /** Logs one attempt (the oldest entries go past the cap or budget). @async */
-  record(entry: WebhookDelivery): Awaitable<void>;
+  record(entry: WebhookDelivery): Promise<void>;
   /** Schedules an attempt; false, scheduling nothing, when the key has too many waiting. @async */
-  enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): Awaitable<boolean>;
+  enqueue(delivery: Omit<QueuedDelivery, 'sequence'>): Promise<boolean>;
   /** When the earliest scheduled attempt is due, if any. @async */
-  nextAttemptAt(): Awaitable<number | undefined>;
+  nextAttemptAt(): Promise<number | undefined>;
   /**
    * Takes the earliest attempt due at `accountNow` off the schedule: each attempt is claimed by
    * one caller only (a networked store also leases it, so that another instance takes it over
@@ -378,7 +371,7 @@ export interface WebhookStore {
      * instance (a networked store counts the fleet's; in one process the caller's count is it).
      */
     maxLeased?: number,
-  ): Awaitable<QueuedDelivery | undefined>;
+  ): Promise<QueuedDelivery | undefined>;
   /**
    * Marks a claimed attempt as made (sent, or dropped), so no restart sends it again, and
    * schedules `retry` in the same step when given: a process that dies after this call leaves
@@ -388,7 +381,7 @@ export interface WebhookStore {
   finishAttempt(
     delivery: QueuedDelivery,
     retry?: Omit<QueuedDelivery, 'sequence'>,
-  ): Awaitable<boolean>;
+  ): Promise<boolean>;
   /** The attempts scheduled, in no particular order (snapshots). @async */
-  queuedAttempts(): Awaitable<QueuedDelivery[]>;
+  queuedAttempts(): Promise<QueuedDelivery[]>;
 }

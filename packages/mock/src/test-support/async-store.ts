@@ -1,6 +1,8 @@
 // Test support: the store seam of a memory store made asynchronous, as a networked store answers: every @async call runs and answers on a later tick.
 import type { RuntimeHooks } from '../app/runtime.js';
+import type { Account } from '../store/memory/account.js';
 import type { MemoryStore } from '../store/memory/memory-store.js';
+import type { AccountWebhooks } from '../store/memory/webhook-state.js';
 import { NO_CLAIM, ReadSession } from '../store/read-session.js';
 import type {
   AccountStore,
@@ -89,23 +91,23 @@ function deferred<T extends object>(target: T, calls: readonly (keyof T)[]): Par
  * await runtime.state.store.find('sk_test_12345678'); // a promise, answered on a later tick
  */
 export function asyncStore(store: MemoryStore): SandboxStore {
-  const accounts = new WeakMap<AccountStore, AccountStore>();
-  const webhookStates = new WeakMap<WebhookStore, WebhookStore>();
-  const unwrapped = new WeakMap<AccountStore, AccountStore>();
+  const accounts = new WeakMap<Account, AccountStore>();
+  const webhookStates = new WeakMap<AccountWebhooks, WebhookStore>();
+  const unwrapped = new WeakMap<AccountStore, Account>();
 
-  const wrapWebhooks = (state: WebhookStore): WebhookStore => {
+  const wrapWebhooks = (state: AccountWebhooks): WebhookStore => {
     let wrapped = webhookStates.get(state);
     if (wrapped === undefined) {
       wrapped = {
         ...deferred(state, WEBHOOK_CALLS),
         endpointCount: () => state.endpointCount(),
-      } as WebhookStore;
+      } as unknown as WebhookStore;
       webhookStates.set(state, wrapped);
     }
     return wrapped;
   };
 
-  const wrapAccount = (account: AccountStore): AccountStore => {
+  const wrapAccount = (account: Account): AccountStore => {
     let wrapped = accounts.get(account);
     if (wrapped === undefined) {
       const calls = deferred(account, ACCOUNT_CALLS);
@@ -125,7 +127,7 @@ export function asyncStore(store: MemoryStore): SandboxStore {
     return wrapped;
   };
 
-  const wrapFound = (account: AccountStore | undefined) =>
+  const wrapFound = (account: Account | undefined) =>
     account === undefined ? undefined : wrapAccount(account);
 
   const admit = () => later(() => store.admit());
@@ -161,7 +163,11 @@ export function asyncStore(store: MemoryStore): SandboxStore {
     admit,
     session,
     reset: (apiKey) => later(() => store.reset(apiKey)),
-    release: (account) => later(() => store.release(unwrapped.get(account) ?? account)),
+    release: (account) =>
+      later(() => {
+        const held = unwrapped.get(account);
+        return held !== undefined && store.release(held);
+      }),
     sweep: (serverNow) => store.sweep(serverNow),
   };
 }

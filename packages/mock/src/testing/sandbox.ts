@@ -11,11 +11,11 @@ import {
 } from '../service/account-data.js';
 import { AccountService } from '../service/account-service.js';
 import { newTestApiKey, seededRandom, systemRandom } from '../shared/ids.js';
-import type { Awaitable } from '../store/store.js';
 import type { EndpointRecord } from '../store/webhook-records.js';
 import { advanceClock, durationMs, manualClock } from './clock.js';
 import { chaosDeliveryPlan } from './delivery-plan.js';
 import { paymentsFromFixtures } from './fixtures.js';
+import { heldAccountData, heldAccountNow } from './held-account.js';
 import type { NextWanted } from './next-options.js';
 import { fromSnapshot, toSnapshot } from './snapshot.js';
 import { runTrigger } from './triggers.js';
@@ -99,6 +99,10 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
       ? { planDeliveries: chaosDeliveryPlan(seededRandom(`${randomSeed}:chaos`)) }
       : {},
   );
+  // Made without a data directory or Valkey/Redis: the memory store, read at once by
+  // `snapshot()` and `clock.now()` (everything else goes through the store seam).
+  const memory = runtime.memory;
+  if (memory === undefined) throw new Error('unreachable: the testing entry runs in memory');
   const mock = mockServerOf(runtime);
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
   /** The sandbox's fetch, counted as work under way by the `next()` waiters. */
@@ -121,12 +125,8 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     const due = times.filter((time): time is number => time !== undefined);
     return due.length === 0 ? undefined : Math.min(...due) - account.offsetSeconds * 1000;
   };
-  /** The key's clock now (ms epoch): at once, as the memory store answers at once. */
-  const now = (): number => {
-    const account = answeredAtOnce(runtime.state.store.find(apiKey), 'clock.now()');
-    const serverNow = runtime.state.clock.now();
-    return account === undefined ? serverNow : account.now(serverNow);
-  };
+  /** The key's clock now (ms epoch): read at once from the memory store. */
+  const now = (): number => heldAccountNow(memory, apiKey, runtime.state.clock.now());
   /**
    * Waits until no attempt is in flight or due now. The dispatcher's timers are unref'd (a
    * server must not be kept alive by them); a test waiting on them must keep node alive itself.
@@ -286,7 +286,7 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     },
     snapshot() {
       open('snapshot()');
-      const data = answeredAtOnce(readAccountData(runtime.state, apiKey), 'snapshot()');
+      const data = heldAccountData(memory, apiKey, runtime.state.defaultEndpoint);
       return toSnapshot(data, clock.now());
     },
     async restore(snapshot) {
@@ -335,17 +335,6 @@ export function createTestSandbox(options: TestSandboxOptions = {}): TestSandbox
     },
   };
   return sandbox;
-}
-
-/**
- * A store answer the testing entry needs at once (its `snapshot()` and `clock.now()` are
- * synchronous): its runtime is on the memory store, which never answers with a promise.
- */
-function answeredAtOnce<T>(value: Awaitable<T>, call: string): T {
-  if (value instanceof Promise) {
-    throw new Error(`sandbox.${call}: the sandbox's store answered asynchronously`);
-  }
-  return value;
 }
 
 /** Serves a fetch handler on 127.0.0.1 and a free port (loaded on first use). */

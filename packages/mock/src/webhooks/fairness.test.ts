@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Account } from '../store/memory/account.js';
+import { handleOf } from '../store/memory/memory-seam.js';
 import { AccountWebhooks } from '../store/memory/webhook-state.js';
 import { type Delivery, WebhookDispatcher } from './dispatcher.js';
 
@@ -24,7 +25,7 @@ function accountWithEndpoint(url: string): Account {
 
 function events(account: Account, count: number, prefix: string): Delivery[] {
   return Array.from({ length: count }, (_, index) => ({
-    account,
+    account: handleOf(account),
     event: { id: `evt_${prefix}${index}`, type: 'payment.succeeded' as const, body: '{}' },
     dueAt: NOW,
   }));

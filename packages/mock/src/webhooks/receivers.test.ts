@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryWebhooksHandle } from '../store/memory/memory-seam.js';
 import { AccountWebhooks } from '../store/memory/webhook-state.js';
 import type { EndpointRecord, WebhookEndpoint } from '../store/webhook-records.js';
 import { hasSubscribers, receiversOf } from './receivers.js';
@@ -11,14 +12,14 @@ function endpoint(id: string, fields: Partial<WebhookEndpoint> = {}): EndpointRe
 describe('hasSubscribers', () => {
   it('is false for a key with no endpoints and no enabled default one', () => {
     expect(hasSubscribers(undefined, undefined)).toBe(false);
-    expect(hasSubscribers(new AccountWebhooks(), undefined)).toBe(false);
+    expect(hasSubscribers(new MemoryWebhooksHandle(new AccountWebhooks()), undefined)).toBe(false);
     expect(hasSubscribers(undefined, endpoint('we_default', { status: 'disabled' }))).toBe(false);
   });
 
   it('is true with an endpoint of the key, or the enabled default one', () => {
     const state = new AccountWebhooks();
     state.saveEndpoint(endpoint('we_1'));
-    expect(hasSubscribers(state, undefined)).toBe(true);
+    expect(hasSubscribers(new MemoryWebhooksHandle(state), undefined)).toBe(true);
     expect(hasSubscribers(undefined, endpoint('we_default'))).toBe(true);
   });
 });
@@ -29,7 +30,11 @@ describe('receiversOf', () => {
     state.saveEndpoint(endpoint('we_all'));
     state.saveEndpoint(endpoint('we_failed', { events: ['payment.failed'] }));
     state.saveEndpoint(endpoint('we_off', { status: 'disabled' }));
-    const receivers = await receiversOf(state, endpoint('we_default'), 'payment.succeeded');
+    const receivers = await receiversOf(
+      new MemoryWebhooksHandle(state),
+      endpoint('we_default'),
+      'payment.succeeded',
+    );
     expect(receivers.map(({ endpoint }) => endpoint.id)).toEqual(['we_all', 'we_default']);
   });
 

@@ -136,6 +136,25 @@ describe('answerOperation', () => {
     expect(run.request.answer?.body).toBe('{"id":"pay_1"}');
   });
 
+  it('never reads (so never parses) the body of an answer given as its text', async () => {
+    let reads = 0;
+    const answered = {
+      status: 200,
+      text: '{"id":"pay_1"}',
+      get body() {
+        reads++;
+        return JSON.parse(this.text) as unknown;
+      },
+    };
+    const run = await runStep(
+      (next) => next,
+      {},
+      async (_c, request) => answerOperation(request, answered),
+    );
+    expect(await run.response.text()).toBe('{"id":"pay_1"}');
+    expect(reads).toBe(0);
+  });
+
   it('completes the request’s record with an answer that changed nothing', async () => {
     const { run, finished } = await answer({ status: 200, body: { id: 'pay_1' } });
     expect(run.response.status).toBe(200);

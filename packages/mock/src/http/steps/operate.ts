@@ -18,18 +18,38 @@ export function operate(
   hasId: boolean,
   deliver: (events: readonly EventDelivery[]) => Promise<void>,
 ): Step {
-  return async (c, request) => {
+  // No async frame of its own: the handler's promise (if any) is the only one waited on.
+  return (c, request) => {
     const service = request.service;
     const prepared = request.prepared;
     if (service === undefined || prepared?.ok !== true) {
-      throw new Error('unreachable: an operation runs on an open account with a checked body');
+      return Promise.reject(
+        new Error('unreachable: an operation runs on an open account with a checked body'),
+      );
     }
     const id = hasId ? (c.req.param('id') ?? '') : '';
-    const answering = prepared.value(service, request.claim, id, c);
-    const answer = answering instanceof Promise ? await answering : answering;
-    if (answer.events !== undefined) await deliver(answer.events);
-    return answerOperation(request, answer);
+    let answering: PreparedAnswer | Promise<PreparedAnswer>;
+    try {
+      answering = prepared.value(service, request.claim, id, c);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (answering instanceof Promise) {
+      return answering.then((answer) => deliverThenAnswer(request, answer, deliver));
+    }
+    return Promise.resolve(deliverThenAnswer(request, answering, deliver));
   };
+}
+
+/** Hands the events the operation caused to the dispatcher (queued before the answer), then answers. */
+function deliverThenAnswer(
+  request: RequestState,
+  answer: PreparedAnswer,
+  deliver: (events: readonly EventDelivery[]) => Promise<void>,
+): Response | Promise<Response> {
+  const { events } = answer;
+  if (events === undefined) return answerOperation(request, answer);
+  return deliver(events).then(() => answerOperation(request, answer));
 }
 
 /**
@@ -50,10 +70,18 @@ export function answerOperation(
     claim?.record.response ??
     ('problem' in answer
       ? toStoredProblem(answer.problem, request.requestId)
-      : toStoredJson(answer.status, answer.body, answer.text));
+      : storedSuccess(answer));
   if (claim === undefined || request.service === undefined) return answerWith(request, stored);
   request.claimFinished = true;
   return request.service.idempotency
     .finish(claim, stored.status !== 400 ? stored : undefined)
     .then(() => answerWith(request, stored));
+}
+
+/** A success answer as stored: its `text` as it is (its body, which may parse it, left unread), else its body serialized. */
+function storedSuccess(answer: { status: number; body: unknown; text?: string }): StoredResponse {
+  const { text } = answer;
+  return text === undefined
+    ? toStoredJson(answer.status, answer.body)
+    : toStoredJson(answer.status, undefined, text);
 }

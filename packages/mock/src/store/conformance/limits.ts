@@ -164,6 +164,43 @@ export function limitTests(common: SuiteCommon): void {
         }
       }));
 
+    it('leaves no trace of a sandbox_full refusal: the refused new key holds nothing, not even the refused request in its inspector', () =>
+      withSandbox(common, { maxPaymentsTotal: 2 }, async (sandbox) => {
+        const holder = newKey('full_holder');
+        await createPayment(sandbox, holder);
+        await createPayment(sandbox, holder);
+        const stranger = newKey('full_stranger');
+        for (const idempotencyKey of [undefined, 'refused-1', 'refused-1']) {
+          const refused = await call(sandbox, stranger, 'POST', '/v1/payments', {
+            body: createBody(),
+            ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+          });
+          expect(refused.status).toBe(503);
+          expect(refused.body.code).toBe('sandbox_full');
+        }
+        const seen = await call(sandbox, stranger, 'GET', '/_sandbox/inspector');
+        expect(seen.status).toBe(200);
+        expect(seen.body.requests).toEqual([]);
+        expect(seen.body.payments).toEqual([]);
+        // A key that holds data keeps the record of its own refusal, as of any answer.
+        const mine = await call(sandbox, holder, 'POST', '/v1/payments', { body: createBody() });
+        expect(mine.status).toBe(503);
+        const held = await call(sandbox, holder, 'GET', '/_sandbox/inspector');
+        expect(held.body.requests[0]).toMatchObject({ status: 503, code: 'sandbox_full' });
+        // Room again: the refused key starts from nothing (its Idempotency-Key was never held).
+        expect((await call(sandbox, holder, 'POST', '/_sandbox/reset')).status).toBe(200);
+        const made = await call(sandbox, stranger, 'POST', '/v1/payments', {
+          body: createBody(),
+          idempotencyKey: 'refused-1',
+        });
+        expect(made.status).toBe(201);
+        expect(made.headers.get('idempotent-replayed')).toBeNull();
+        const after = await call(sandbox, stranger, 'GET', '/_sandbox/inspector');
+        expect(after.body.requests.map((request: { status: number }) => request.status)).toEqual([
+          201,
+        ]);
+      }));
+
     it('refuses new work past maxPaymentsTotal with 503 sandbox_full until a key makes room', () =>
       withSandbox(common, { maxPaymentsTotal: 4 }, async (sandbox) => {
         const first = newKey('total_a');

@@ -2,9 +2,8 @@
 import type { StoreLimits } from '../limits.js';
 import type { Account } from '../memory/account.js';
 import type { MemoryChanges, WebhookChanges } from '../memory/changes.js';
-import { memorySession } from '../memory/memory-session.js';
+import type { MemoryCore } from '../memory/memory-seam.js';
 import { MemoryStore } from '../memory/memory-store.js';
-import type { AccountStore, SandboxStore, SessionAsk, StoreSession } from '../store.js';
 import { type JournalLine, keyIdOf, recordLine, type StoreJournal } from './journal.js';
 
 /** Marks the name an account read back from the journal is held under until its API key comes. */
@@ -20,11 +19,9 @@ const RESTORED = '\u0000';
  * const store = new JournaledStore(limits, {}, DataDirectory.open('/var/lib/sandbox'));
  * const watched = replayJournal(store, (apply) => directory.replay(apply), undefined, checks);
  */
-export class JournaledStore implements SandboxStore {
+export class JournaledStore implements MemoryCore {
   /** The store that holds the data. */
   readonly memory: MemoryStore;
-  /** `admit`, answered as a promise (a session's). */
-  readonly admitLater: () => Promise<boolean>;
   /** Each account's key id (a hash of its API key): the name its lines carry. */
   private readonly keyIds = new WeakMap<Account, string>();
   /** Accounts read back whose API key has not come since, by key id. */
@@ -36,7 +33,6 @@ export class JournaledStore implements SandboxStore {
     private readonly journal: StoreJournal,
   ) {
     this.memory = new MemoryStore(limits, { log: context.log, changes: this.lines() });
-    this.admitLater = this.memory.admitLater;
   }
 
   find(apiKey: string): Account | undefined {
@@ -49,10 +45,6 @@ export class JournaledStore implements SandboxStore {
     return this.memory.open(apiKey);
   }
 
-  session(apiKey: string, ask: SessionAsk): Promise<StoreSession> {
-    return Promise.resolve(memorySession(this, apiKey, ask));
-  }
-
   admit(): boolean {
     return this.memory.admit();
   }
@@ -62,8 +54,8 @@ export class JournaledStore implements SandboxStore {
     return this.memory.reset(apiKey);
   }
 
-  release(account: AccountStore): void {
-    this.memory.release(account);
+  release(account: Account): boolean {
+    return this.memory.release(account);
   }
 
   sweep(serverNow: number): void {

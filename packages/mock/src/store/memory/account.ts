@@ -11,7 +11,7 @@ import {
   type TimelineStep,
 } from '../records.js';
 import type { RecordedEntry } from '../request-records.js';
-import type { AccountStore, IdempotencyCompletion, PaymentPage } from '../store.js';
+import type { IdempotencyCompletion, PaymentPage } from '../store.js';
 import type { MemoryChanges } from './changes.js';
 import { MinHeap } from './min-heap.js';
 import { RequestLog } from './request-log.js';
@@ -56,7 +56,8 @@ const unmetered: AccountMeter = {
 };
 
 /**
- * The data of one sandbox key: the memory store's `AccountStore`. Payments are kept oldest first,
+ * The data of one sandbox key in the memory store, answered at once (the seam's `AccountStore`
+ * is its handle: memory-seam.ts). Payments are kept oldest first,
  * so the oldest is evicted first and a page is a slice read backwards.
  *
  * @example
@@ -64,7 +65,7 @@ const unmetered: AccountMeter = {
  * account.createPayment({ id: 'pay_1', json, token: 'tok_test_success', settlesAt: undefined, timeline });
  * account.listPayments(10)?.data[0]?.id; // 'pay_1'
  */
-export class Account implements AccountStore {
+export class Account {
   readonly payments = new Map<string, StoredPayment>();
   readonly idempotencyRecords = new Map<string, IdempotencyRecord>();
   faults: Faults = {};

@@ -4,26 +4,21 @@ import { NO_CLAIM, ReadSession } from '../read-session.js';
 import type { IdempotencyRecord } from '../records.js';
 import type { OpenClaim, SessionAsk, StoreSession } from '../store.js';
 import type { Account } from './account.js';
-
-/** What of a memory store a session reads. */
-export interface MemorySessionSource {
-  find(apiKey: string): Account | undefined;
-  open(apiKey: string): Account;
-  /** `admit`, answered as a promise (one function per store, not per session). */
-  admitLater: () => Promise<boolean>;
-}
+import { handleOf, type MemoryCore } from './memory-seam.js';
 
 /**
  * Opens a request's session on the memory store at once: finds the key's account (opens it for a
  * write), claims the Idempotency-Key when no fault is armed, reads the payment asked for.
  *
  * @example
- * const session = memorySession(store, 'sk_test_12345678', { write: false, serverNow: Date.now(), paymentId: 'pay_1' });
+ * const session = memorySession(store, 'sk_test_12345678', { write: false, serverNow: Date.now(), paymentId: 'pay_1' }, admit);
  */
 export function memorySession(
-  store: MemorySessionSource,
+  store: Pick<MemoryCore, 'find' | 'open'>,
   apiKey: string,
   ask: SessionAsk,
+  /** The store's `admit`, answered as a promise (one function per store, not per session). */
+  admit: () => Promise<boolean>,
 ): StoreSession {
   const account = ask.write ? store.open(apiKey) : store.find(apiKey);
   let claim: OpenClaim = NO_CLAIM;
@@ -35,12 +30,12 @@ export function memorySession(
   }
   const { paymentId } = ask;
   return new ReadSession({
-    account,
+    account: account === undefined ? undefined : handleOf(account),
     claim,
     paymentId,
     payment: paymentId === undefined ? undefined : account?.payment(paymentId),
     settlesNext: account?.nextSettlementAt(),
-    admit: store.admitLater,
+    admit,
   });
 }
 

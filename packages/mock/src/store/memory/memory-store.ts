@@ -11,17 +11,11 @@ import {
   type StoredPayment,
   type StoredResponse,
 } from '../records.js';
-import type {
-  AccountStore,
-  IdempotencyCompletion,
-  SandboxStore,
-  SessionAsk,
-  StoreSession,
-} from '../store.js';
+import type { IdempotencyCompletion } from '../store.js';
 import { Account, type AccountOwner } from './account.js';
 import type { MemoryChanges } from './changes.js';
 import { FifoQueue } from './fifo-queue.js';
-import { memorySession } from './memory-session.js';
+import type { MemoryCore } from './memory-seam.js';
 
 type Payment = components['schemas']['Payment'];
 
@@ -43,7 +37,7 @@ export interface StoreContext {
  * const store = new MemoryStore({ maxPaymentsPerKey: 10, maxPaymentsTotal: 100, maxIdempotencyRecordsPerKey: 10, maxIdempotencyRecordsTotal: 100, maxAccounts: 10, memoryBudgetBytes: 1 << 20, keyMemoryBudgetBytes: 1 << 16, idleMs: 3_600_000 });
  * const account = store.open('sk_test_12345678');
  */
-export class MemoryStore implements SandboxStore, AccountOwner {
+export class MemoryStore implements MemoryCore, AccountOwner {
   private readonly accounts = new Map<string, Account>();
   private mostRecentKey: string | undefined;
   private readonly apiKeys = new WeakMap<Account, string>();
@@ -131,14 +125,6 @@ export class MemoryStore implements SandboxStore, AccountOwner {
     if (!this.full()) return true;
     this.forgetIdleAccounts(() => !this.full());
     return !this.full();
-  }
-
-  /** `admit`, answered as a promise (a session's). */
-  readonly admitLater = (): Promise<boolean> => Promise.resolve(this.admit());
-
-  /** A request's session, read (and claimed) at once: see memory-session.ts. */
-  session(apiKey: string, ask: SessionAsk): Promise<StoreSession> {
-    return Promise.resolve(memorySession(this, apiKey, ask));
   }
 
   /**
@@ -329,13 +315,15 @@ export class MemoryStore implements SandboxStore, AccountOwner {
     }
   }
 
-  /** Forgets an account that holds nothing any more. */
-  dropIfEmpty(account: Account): void {
-    if (account.isEmpty()) this.remove(account);
+  /** Forgets an account that holds nothing any more: true when it was forgotten. */
+  dropIfEmpty(account: Account): boolean {
+    if (account.closed || !account.isEmpty()) return false;
+    this.remove(account);
+    return true;
   }
 
-  release(account: AccountStore): void {
-    if (account instanceof Account) this.dropIfEmpty(account);
+  release(account: Account): boolean {
+    return this.dropIfEmpty(account);
   }
 
   /** How much the store holds, for tests and diagnostics. */

@@ -7,7 +7,6 @@ import {
   MAX_LOG_ENTRIES_PER_KEY,
   MAX_QUEUED_PER_KEY,
 } from '../limits.js';
-import type { WebhookStore } from '../store.js';
 import type {
   EndpointRecord,
   QueuedDelivery,
@@ -26,7 +25,8 @@ export interface WebhookBudget {
 }
 
 /**
- * The webhook state of one key. Bounded in count (16 endpoints, 1 000 events, 500 log entries,
+ * The webhook state of one key, answered at once (the seam's `WebhookStore` is its handle:
+ * memory-seam.ts). Bounded in count (16 endpoints, 1 000 events, 500 log entries,
  * 10 000 queued attempts) and in bytes (`budget.maxBytes`: the oldest events and log entries
  * are forgotten first; a new attempt is refused while the queue alone fills the budget).
  *
@@ -34,7 +34,7 @@ export interface WebhookBudget {
  * const state = new AccountWebhooks();
  * state.rememberEvent({ id: 'evt_1', type: 'payment.succeeded', body: '{}' });
  */
-export class AccountWebhooks implements WebhookStore {
+export class AccountWebhooks {
   /** Bytes held: events, log entries and queued attempts. */
   bytes = 0;
   readonly endpoints = new Map<string, EndpointRecord>();

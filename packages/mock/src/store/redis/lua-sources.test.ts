@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_STATE_LENGTH } from './redis-account.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const GENERATOR = join(here, '../../../scripts/generate-redis-scripts.mjs');
@@ -34,6 +35,14 @@ describe('the Lua sources', () => {
     const run = spawnSync(process.execPath, [GENERATOR, '--check'], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
+  });
+
+  it("answer as many fields of an account's state as the TypeScript reads (ACCOUNT_STATE_LENGTH)", () => {
+    const source = readFileSync(join(SOURCES, 'include/state.lua'), 'utf8');
+    const answered = /\n {2}return \{(.*)\}\nend\s*$/.exec(source)?.[1];
+    if (answered === undefined)
+      throw new Error('state.lua no longer ends with the table it answers');
+    expect(topLevelItems(answered)).toHaveLength(ACCOUNT_STATE_LENGTH);
   });
 
   it('generate from an unchanged copy', () => {
@@ -91,3 +100,25 @@ describe('the Lua sources', () => {
     expect(stderr).toContain(message);
   });
 });
+
+/** The items of a Lua table constructor's body, split at its own commas (not those of calls in it). */
+function topLevelItems(body: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let start = 0;
+  for (let index = 0; index < body.length; index++) {
+    const char = body[index];
+    if (quote !== undefined) {
+      if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === '(' || char === '{') depth++;
+    else if (char === ')' || char === '}') depth--;
+    else if (char === ',' && depth === 0) {
+      items.push(body.slice(start, index).trim());
+      start = index + 1;
+    }
+  }
+  items.push(body.slice(start).trim());
+  return items.filter((item) => item !== '');
+}

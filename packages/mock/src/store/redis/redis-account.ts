@@ -47,8 +47,12 @@ type Faults = SandboxComponents['schemas']['Faults'];
  */
 export type AccountState = [string, string, string, string, number, number, string];
 
-/** How many elements of a `psm_find`/`psm_open` answer are the account's state. */
-export const ACCOUNT_STATE_LENGTH = 7;
+/**
+ * How many elements of a `psm_find`/`psm_open` answer are the account's state: typed as the
+ * length of `AccountState` (a change of either fails to compile), and held to the table
+ * `state()` answers in lua/include/state.lua by lua-sources.test.ts.
+ */
+export const ACCOUNT_STATE_LENGTH: AccountState['length'] = 7;
 
 /**
  * The arguments of `psm_claim_key` (also the claim of `psm_open`): the record, its bytes, the
@@ -183,21 +187,21 @@ export class RedisAccount implements AccountStore {
       this.closed = true;
   }
 
-  consumeFailure(): Promise<ProblemInit | undefined> | undefined {
+  async consumeFailure(): Promise<ProblemInit | undefined> {
     // Armed faults are read with the account on every request: nothing armed, nothing to ask.
     if (this.faults.fail_next === undefined) return undefined;
-    return this.consume('fail_next').then((taken) =>
-      taken === undefined ? undefined : takeFailure({ fail_next: taken as Faults['fail_next'] }),
-    );
+    const taken = await this.consume('fail_next');
+    return taken === undefined
+      ? undefined
+      : takeFailure({ fail_next: taken as Faults['fail_next'] });
   }
 
-  consumeDrop(): Promise<boolean> | boolean {
+  async consumeDrop(): Promise<boolean> {
     if (this.faults.drop_after_commit === undefined) return false;
-    return this.consume('drop_after_commit').then((taken) => {
-      return (
-        taken !== undefined && takeDrop({ drop_after_commit: taken as Faults['drop_after_commit'] })
-      );
-    });
+    const taken = await this.consume('drop_after_commit');
+    return (
+      taken !== undefined && takeDrop({ drop_after_commit: taken as Faults['drop_after_commit'] })
+    );
   }
 
   private async consume(which: 'fail_next' | 'drop_after_commit'): Promise<unknown> {

@@ -415,10 +415,10 @@ export class RedisStore implements SandboxStore {
    * key in flight on any instance may still write through its handle, which recreates the
    * account as it was (empty) instead of losing the write.
    */
-  async release(account: AccountStore): Promise<void> {
+  async release(account: AccountStore): Promise<boolean> {
     // An account that keeps a payment or a logged request is never released: no need to ask.
-    if (!(account instanceof RedisAccount) || account.closed || account.kept) return;
-    await account.run('psm_release');
+    if (!(account instanceof RedisAccount) || account.closed || account.kept) return false;
+    return (await account.run('psm_release')) === 1;
   }
 
   /**
