@@ -30,12 +30,14 @@ export class KeySession {
    * Opens the request's store session: the store reads (a write: opens, claims, asks for room)
    * what `ask` names, in one go.
    */
-  async begin(ask: SessionAsk): Promise<StoreSession> {
-    const session = await this.sandbox.store.session(this.apiKey, ask);
-    this.session = session;
-    this.held = session.account;
-    this.claimUsed = false;
-    return session;
+  begin(ask: SessionAsk): Promise<StoreSession> {
+    // Every request's path: a reaction on the store's promise, not an async frame.
+    return this.sandbox.store.session(this.apiKey, ask).then((session) => {
+      this.session = session;
+      this.held = session.account;
+      this.claimUsed = false;
+      return session;
+    });
   }
 
   /** The request waited (its latency fault): what its session read no longer stands. */

@@ -56,14 +56,14 @@ export function openAccount(serviceFor: (apiKey: string) => AccountService): Ste
  * composeSteps([readBody(65_536), validateRequest(shape), readAhead(shape)], rest);
  */
 export function readAhead(shape: { post: boolean; paymentId: boolean }): StepFactory {
-  return (next) => async (c, request) => {
+  // No async frame of its own: the session's promise, then the next step.
+  return (next) => (c, request) => {
     const service = request.account();
     const paymentId = shape.paymentId ? (c.req.param('id') ?? '') : undefined;
-    if (shape.post && request.prepared?.ok === true && request.keyError === undefined) {
-      await service.readAhead(true, idempotentRequest(request), paymentId);
-    } else {
-      await service.readAhead(false, undefined, paymentId);
-    }
-    return next(c, request);
+    const opening =
+      shape.post && request.prepared?.ok === true && request.keyError === undefined
+        ? service.readAhead(true, idempotentRequest(request), paymentId)
+        : service.readAhead(false, undefined, paymentId);
+    return opening.then(() => next(c, request));
   };
 }
