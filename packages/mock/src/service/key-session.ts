@@ -91,7 +91,18 @@ export class KeySession {
    * networked store keeps the handle open for other requests): what it records after (the
    * inspector's record of a refusal) finds the key again, as on the memory store.
    */
-  async release(): Promise<void> {
+  release(): Promise<void> {
+    const held = this.account;
+    // The account the request held (every write's path): one store call, no async frame.
+    if (held !== undefined) {
+      return this.sandbox.store.release(held).then((forgotten) => {
+        if (forgotten) this.held = undefined;
+      });
+    }
+    return this.releaseFound();
+  }
+
+  private async releaseFound(): Promise<void> {
     const account = await this.find();
     if (account !== undefined && (await this.sandbox.store.release(account))) {
       this.held = undefined;
