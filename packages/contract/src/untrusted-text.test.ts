@@ -36,6 +36,51 @@ describe('cleanTargetText', () => {
     expect(cleaned.length).toBeLessThan(MAX_TARGET_TEXT_CHARS + 40);
   });
 
+  it('answers as one character at a time would, with or without anything to escape', () => {
+    // The reference: every code point escaped when unsafe, kept while the escapes fit the cap.
+    const oneByOne = (text: string, maxChars: number) => {
+      let shown = '';
+      let taken = 0;
+      for (const character of text.slice(0, maxChars + 1)) {
+        const code = character.codePointAt(0) ?? 0;
+        const unsafe =
+          code <= 0x1f ||
+          (code >= 0x7f && code <= 0x9f) ||
+          code === 0x61c ||
+          (code >= 0x200b && code <= 0x200f) ||
+          (code >= 0x2028 && code <= 0x202e) ||
+          (code >= 0x2060 && code <= 0x2069) ||
+          code === 0xfeff ||
+          (character.length === 1 && code >= 0xd800 && code <= 0xdfff);
+        const piece = unsafe ? `\\u${code.toString(16).padStart(4, '0')}` : character;
+        if (shown.length + piece.length > maxChars) break;
+        shown += piece;
+        taken += character.length;
+      }
+      return taken < text.length ? `${shown}… (${text.length - taken} more characters)` : shown;
+    };
+    const parts = ['a', 'Ж', '😀', '\ud83d', '\ude00', '\n', '\u202e', '\u0085', ' ', '\ufeff'];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed;
+    };
+    for (let run = 0; run < 2_000; run++) {
+      const length = next() % 24;
+      const safe = next() % 2 === 0;
+      const text = Array.from({ length }, () =>
+        safe
+          ? (['a', 'Ж', '😀', ' '][next() % 4] as string)
+          : (parts[next() % parts.length] as string),
+      ).join('');
+      for (const maxChars of [0, 1, 2, 5, 11, 40]) {
+        expect(cleanTargetText(text, maxChars), JSON.stringify([text, maxChars])).toBe(
+          oneByOne(text, maxChars),
+        );
+      }
+    }
+  });
+
   it('never leaves half a surrogate pair at the cut', () => {
     const cleaned = cleanTargetText(`a${'😀'.repeat(10)}`, 4);
     expect(cleaned.startsWith('a😀')).toBe(true);

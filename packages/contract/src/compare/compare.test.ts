@@ -3,8 +3,8 @@ import { createMockServer } from '@payment-service/mock';
 import { type RunningMockServer, startMockServer } from '@payment-service/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDriftProxy, DRIFTS, type Drift } from '../drift/index.js';
-import type { ContractCheckOptions } from '../runner/run.js';
-import { compareTargets, MAX_DIFFERENCES } from './compare.js';
+import { type ContractCheckOptions, type ContractRun, runContract } from '../runner/run.js';
+import { compareRuns, compareTargets, MAX_DIFFERENCES } from './compare.js';
 import { formatComparison } from './format.js';
 
 const unlimited = Number.POSITIVE_INFINITY;
@@ -101,18 +101,41 @@ describe('compareTargets: a drifted provider', () => {
     provider.close();
     mock.close();
   });
-  const compareWith = (drifts: Drift[], failOn?: ContractCheckOptions['failOn']) =>
-    compareTargets({
-      live: {
-        ...side(
-          'http://provider.local',
-          'sk_test_compare_drifted',
-          createDriftProxy((request) => provider.fetch(request), drifts),
-        ),
-        ...(failOn ? { failOn } : {}),
-      },
-      against: side('http://mock.local', 'sk_test_compare_mock', (request) => mock.fetch(request)),
-    });
+  const sides = (drifts: Drift[], scenarios?: string[]) => ({
+    live: {
+      ...side(
+        'http://provider.local',
+        'sk_test_compare_drifted',
+        createDriftProxy((request) => provider.fetch(request), drifts),
+      ),
+      ...(scenarios ? { scenarios } : {}),
+    },
+    against: {
+      ...side('http://mock.local', 'sk_test_compare_mock', (request) => mock.fetch(request)),
+      ...(scenarios ? { scenarios } : {}),
+    },
+  });
+  // Each drift set's two runs are made once: a comparison under any --fail-on is compareRuns over
+  // them, as compareTargets does (the last test here holds that compareTargets passes the live
+  // side's failOn on). Eight full comparisons (sixteen runs) became three pairs of runs.
+  const runs = new Map<string, Promise<[ContractRun, ContractRun]>>();
+  const runsOf = (drifts: Drift[]) => {
+    const key = drifts.join(',');
+    let pair = runs.get(key);
+    if (pair === undefined) {
+      const { live, against } = sides(drifts);
+      pair = (async () => {
+        const liveRun = await runContract(live);
+        return [liveRun, await runContract(against)] as [ContractRun, ContractRun];
+      })();
+      runs.set(key, pair);
+    }
+    return pair;
+  };
+  const compareWith = async (drifts: Drift[], failOn?: ContractCheckOptions['failOn']) => {
+    const [live, against] = await runsOf(drifts);
+    return compareRuns(live, against, failOn ?? 'documented');
+  };
 
   it('files COMPLETED for SUCCEEDED on the documented value (§3), the provider as the cause, in one entry, exit 1', async () => {
     const comparison = await compareWith(['completed-instead-of-succeeded']);
@@ -211,6 +234,16 @@ describe('compareTargets: a drifted provider', () => {
     },
     120_000,
   );
+
+  it('compareTargets files under the live side’s --fail-on, documented when it has none', async () => {
+    const drifts: Drift[] = ['ok-instead-of-created'];
+    const byDefault = await compareTargets(sides(drifts, ['create-payment']));
+    expect(byDefault.differences.map((difference) => difference.aspect)).toContain('status');
+    expect(byDefault.exitCode).toBe(0);
+    const { live, against } = sides(drifts, ['create-payment']);
+    const inferred = await compareTargets({ live: { ...live, failOn: 'inferred' }, against });
+    expect(inferred.exitCode).toBe(1);
+  }, 120_000);
 });
 
 describe('compareTargets: a hostile provider', () => {

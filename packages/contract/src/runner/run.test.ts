@@ -1,4 +1,5 @@
 // runContractCheck against the mock: clean runs (in process, over HTTP, three in a row on a long-used key, two at once on one key) and every way a run is refused or stopped.
+import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { createMockServer } from '@payment-service/mock';
 import { type RunningMockServer, startMockServer } from '@payment-service/mock/node';
@@ -91,23 +92,40 @@ describe('runContractCheck against the mock over HTTP', () => {
       currency: 'EUR',
       payment_method: { type: 'token', token: 'tok_test_success' },
     });
-    for (let batch = 0; batch < 100; batch++) {
-      const statuses = await Promise.all(
-        Array.from({ length: 20 }, async (_, index) => {
-          const response = await fetch(`${server.url}/v1/payments`, {
+    // Filled through node:http on 20 kept-alive sockets: the fill is not what is tested, and
+    // fetch's client took about as much CPU as the mock's creates did (6.3 CPU-s in all, 3.4 so).
+    const agent = new Agent({ keepAlive: true, maxSockets: 20 });
+    const create = (idempotencyKey: string) =>
+      new Promise<number>((resolve, reject) => {
+        const outgoing = request(
+          `${server.url}/v1/payments`,
+          {
             method: 'POST',
+            agent,
             headers: {
               authorization: `Bearer ${apiKey}`,
               'content-type': 'application/json',
-              'idempotency-key': `fill-${batch}-${index}`,
+              'idempotency-key': idempotencyKey,
             },
-            body,
-          });
-          await response.arrayBuffer();
-          return response.status;
-        }),
-      );
-      expect(statuses.filter((status) => status !== 201)).toEqual([]);
+          },
+          (answer) => {
+            answer.resume();
+            answer.on('end', () => resolve(answer.statusCode ?? 0));
+            answer.on('error', reject);
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end(body);
+      });
+    try {
+      for (let batch = 0; batch < 100; batch++) {
+        const statuses = await Promise.all(
+          Array.from({ length: 20 }, (_, index) => create(`fill-${batch}-${index}`)),
+        );
+        expect(statuses.filter((status) => status !== 201)).toEqual([]);
+      }
+    } finally {
+      agent.destroy();
     }
     const verdicts: string[] = [];
     for (let run = 0; run < 3; run++) {
