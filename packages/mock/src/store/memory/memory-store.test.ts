@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 type Payment = components['schemas']['Payment'];
 
-import type { IdempotencyRecord } from '../records.js';
+import { type IdempotencyRecord, jsonResponse } from '../records.js';
 import { MemoryStore } from './memory-store.js';
 
 let counter = 0;
@@ -278,5 +278,51 @@ describe('MemoryStore', () => {
       'reset',
       'dropped',
     ]);
+  });
+
+  it('keeps an answer read back with the shared headers object, counting the same bytes', () => {
+    const { store } = storeWith();
+    const live = store.open('sk_test_live');
+    const read = store.open('sk_test_read');
+    const body = '{"id":"pay_1"}';
+    const liveRecord = record('k', 100);
+    const readRecord = record('k', 100);
+    store.addIdempotencyRecord(live, liveRecord);
+    store.addIdempotencyRecord(read, readRecord);
+    store.completeIdempotencyRecord(live, liveRecord, jsonResponse(201, body));
+    // As a journal line or a snapshot gives it: its own headers object.
+    store.completeIdempotencyRecord(read, readRecord, {
+      status: 201,
+      headers: JSON.parse('{"content-type":"application/json"}'),
+      body,
+    });
+    expect(readRecord.response).toEqual(liveRecord.response);
+    expect(readRecord.response?.headers).toBe(liveRecord.response?.headers);
+    expect(read.bytes).toBe(live.bytes);
+    // A problem answer alone keeps its code; any other headers are kept as given.
+    const problem = record('p', 100);
+    store.addIdempotencyRecord(read, problem);
+    const problemHeaders = { 'content-type': 'application/problem+json' };
+    store.completeIdempotencyRecord(read, problem, {
+      status: 402,
+      headers: { ...problemHeaders },
+      body: '{}',
+      code: 'card_declined',
+    });
+    expect(problem.response).toEqual({
+      status: 402,
+      headers: problemHeaders,
+      body: '{}',
+      code: 'card_declined',
+    });
+    const other = record('o', 100);
+    store.addIdempotencyRecord(live, other);
+    const otherHeaders = { 'content-type': 'application/json', 'retry-after': '5' };
+    store.completeIdempotencyRecord(live, other, {
+      status: 409,
+      headers: otherHeaders,
+      body: '{}',
+    });
+    expect(other.response?.headers).toBe(otherHeaders);
   });
 });

@@ -3,12 +3,13 @@ import type { components } from '@payment-service/openapi';
 import { intern } from '../../shared/intern.js';
 import { paymentBytes, recordBytes, responseBytes } from '../byte-sizes.js';
 import type { StoreLimits } from '../limits.js';
-import type {
-  IdempotencyRecord,
-  PackedTimeline,
-  PaymentRecord,
-  StoredPayment,
-  StoredResponse,
+import {
+  type IdempotencyRecord,
+  keptResponse,
+  type PackedTimeline,
+  type PaymentRecord,
+  type StoredPayment,
+  type StoredResponse,
 } from '../records.js';
 import type { IdempotencyCompletion } from '../store.js';
 import { Account, type AccountOwner } from './account.js';
@@ -205,7 +206,7 @@ export class MemoryStore implements MemoryCore, AccountOwner {
     record: IdempotencyRecord,
     response: StoredResponse,
   ): void {
-    record.response = response;
+    record.response = keptResponse(response);
     if (record.owner !== account) return; // forgotten meanwhile
     account.changes?.recordAnswered(account, record);
     account.addBytes(responseBytes(response));
