@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { PUBLISHED, type PublishedPackage, packPackage } from './pack.js';
+import { type PublishedPackage, packPublished } from './pack.js';
 import { startTarballRegistry } from './registry.js';
 
 declare module 'vitest' {
@@ -16,9 +16,7 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const directory = mkdtempSync(join(tmpdir(), 'payment-service-tarballs-'));
-  const tarballs = Object.fromEntries(
-    await Promise.all(PUBLISHED.map(async (name) => [name, await packPackage(name, directory)])),
-  ) as Record<PublishedPackage, string>;
+  const tarballs = await packPublished(directory);
   const registry = await startTarballRegistry(tarballs);
   project.provide('tarballs', tarballs);
   project.provide('registry', registry.url);
