@@ -14,6 +14,14 @@ export type BaselineMock = { ok: true; entry: string } | { ok: false; reason: st
 export const STAGES_BASELINE_COMMIT = 'd4b14ca';
 
 /**
+ * The mock before the store seam, the data directory and the Redis store (2026-11-25): issue 41's
+ * second "no regression" point, where retrieves were a third faster than at d4b14ca. The history
+ * starts 2026-11-22 and has no release yet, so it and d7ac2fd (the first day's main) are the
+ * previous builds the throughput table compares with.
+ */
+export const BEFORE_SEAM_MOCK_COMMIT = '9bf239d';
+
+/**
  * Finds the pre-redesign mock's built CLI in the cache; when `install` is true and it is absent,
  * extracts that commit from git (`git archive`), installs its workspace with the repository's
  * pnpm (offline first) and builds the mock and its dependencies (about a minute, once).
@@ -24,6 +32,18 @@ export const STAGES_BASELINE_COMMIT = 'd4b14ca';
  */
 export function ensureBaselineMock(install: boolean): BaselineMock {
   return ensureMockBuild(BASELINE_MOCK_COMMIT, install);
+}
+
+/**
+ * The mock before the store seam (`BEFORE_SEAM_MOCK_COMMIT`), found or built as
+ * `ensureBaselineMock` does.
+ *
+ * @example
+ * const beforeSeam = ensureBeforeSeamMock(true);
+ * if (beforeSeam.ok) serverCommand('mock-before-seam', { mockBeforeSeam: beforeSeam.entry });
+ */
+export function ensureBeforeSeamMock(install: boolean): BaselineMock {
+  return ensureMockBuild(BEFORE_SEAM_MOCK_COMMIT, install);
 }
 
 /**

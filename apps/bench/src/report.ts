@@ -2,7 +2,7 @@
 
 import type { AttackMemoryResult } from './attack-memory.js';
 import { attackMemoryTarget, renderAttackMemory } from './attack-memory-report.js';
-import { BASELINE_MOCK_COMMIT } from './baseline-mock.js';
+import { BASELINE_MOCK_COMMIT, BEFORE_SEAM_MOCK_COMMIT } from './baseline-mock.js';
 import type { ColdStartResult } from './cold-start.js';
 import type { DataDirResult } from './data-dir.js';
 import { dataDirRatios, dataDirTargets, renderDataDir } from './data-dir-report.js';
@@ -97,6 +97,7 @@ export function buildReport(measurements: Measurements): BenchReport {
       ratios[`${endpoint}.${server}/prism`] = ratio(rate(server), rate('prism'));
     }
     ratios[`${endpoint}.mock/mock-before`] = ratio(rate('mock'), rate('mock-before'));
+    ratios[`${endpoint}.mock/mock-before-seam`] = ratio(rate('mock'), rate('mock-before-seam'));
     if (rate('mock-previous') !== undefined) {
       ratios[`${endpoint}.mock/mock-previous`] = ratio(rate('mock'), rate('mock-previous'));
       ratios[`${endpoint}.mock-previous/hono-floor`] = ratio(
@@ -136,7 +137,6 @@ export function buildReport(measurements: Measurements): BenchReport {
   const mockCreate = findThroughput(measurements.throughput, 'mock', 'create');
   const toFloor = ratios['create.mock/floor'] ?? null;
   const toPrism = ratios['create.mock/prism'] ?? null;
-  const retrieveToBefore = ratios['retrieve.mock/mock-before'] ?? null;
   const worstSdk = Math.max(
     ...measurements.sdkOverhead
       .filter((result) => result.server === 'mock-quiet')
@@ -152,13 +152,7 @@ export function buildReport(measurements: Measurements): BenchReport {
       value: toFloor === null ? 'n/a' : percent(toFloor),
       met: toFloor === null ? null : toFloor >= 0.55,
     },
-    {
-      name: `retrieve throughput vs the mock before the redesign (${BASELINE_MOCK_COMMIT}, same run): no regression`,
-      target: '≥ 1×',
-      value:
-        retrieveToBefore === null ? 'n/a (baseline not built)' : `${retrieveToBefore.toFixed(2)}×`,
-      met: retrieveToBefore === null ? null : retrieveToBefore >= 1,
-    },
+    ...previousBuildTargets(ratios),
     {
       name: 'create throughput vs Prism',
       target: '≥ 10×',
@@ -203,6 +197,35 @@ export function buildReport(measurements: Measurements): BenchReport {
     ratios,
     targets,
   };
+}
+
+/**
+ * No regression against the previous builds (issue 41): create and retrieve, the mock (CLI,
+ * default settings) over the mock before the redesign (d7ac2fd) and before the store seam
+ * (9bf239d), each measured in the same interleaved rounds.
+ *
+ * @example
+ * previousBuildTargets({ 'retrieve.mock/mock-before': 1.2 })[0].met; // true
+ */
+export function previousBuildTargets(ratios: Record<string, number | null>): TargetCheck[] {
+  const builds = [
+    { server: 'mock-before', label: `the mock before the redesign (${BASELINE_MOCK_COMMIT}` },
+    {
+      server: 'mock-before-seam',
+      label: `the mock before the store seam (${BEFORE_SEAM_MOCK_COMMIT}`,
+    },
+  ] as const;
+  return builds.flatMap(({ server, label }) =>
+    (['retrieve', 'create'] as const).map((endpoint) => {
+      const value = ratios[`${endpoint}.mock/${server}`] ?? null;
+      return {
+        name: `${endpoint} throughput vs ${label}, same run): no regression`,
+        target: '≥ 1×',
+        value: value === null ? 'n/a (not built)' : `${value.toFixed(2)}×`,
+        met: value === null ? null : value >= 1,
+      };
+    }),
+  );
 }
 
 /** The longest full `npm run bench` the team accepts, in seconds. */
@@ -324,7 +347,8 @@ export function renderMarkdown(report: BenchReport): string {
     'idempotency, store, events); the floor parses the body and answers the payment JSON; the Hono floor gives the',
     "same answers from a bare Hono app on @hono/node-server (the mock's framework without the mock's work: the gap",
     "between it and the mock is the mock's own cost); the mock before the redesign is the CLI built from",
-    `${BASELINE_MOCK_COMMIT} (issue 9's baseline: a regression shows as a ratio below 1); Prism mocks \`spec/openapi.yaml\`.`,
+    `${BASELINE_MOCK_COMMIT} (issue 9's baseline: a regression shows as a ratio below 1), the mock before the store seam`,
+    `the CLI built from ${BEFORE_SEAM_MOCK_COMMIT} (issue 41's: before the data directory and the Redis store); Prism mocks \`spec/openapi.yaml\`.`,
     '',
     '| server | endpoint | requests/s | p50 ms | p99 ms | p99.9 ms | vs floor | vs Hono floor | answered correctly |',
     '|---|---|---:|---:|---:|---:|---:|---:|---|',

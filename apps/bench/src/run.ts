@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AttackMemoryResult, measureAttackMemory } from './attack-memory.js';
-import { ensureBaselineMock } from './baseline-mock.js';
+import { ensureBaselineMock, ensureBeforeSeamMock } from './baseline-mock.js';
 import { measureColdStarts } from './cold-start.js';
 import { type DataDirResult, measureDataDir } from './data-dir.js';
 import { HOT_PATH_FIXES } from './fixes.js';
@@ -54,10 +54,14 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
       : profileTool;
   const prism = ensurePrism(settings.installPrism);
   const baseline = ensureBaselineMock(settings.buildBaselineMock);
+  // The previous builds the throughput table compares with (d7ac2fd and 9bf239d): built by a
+  // full run, taken from the cache by a quick one, by a smoke run only with BENCH_BASELINE=1.
+  const beforeSeam = ensureBeforeSeamMock(settings.buildBaselineMock);
   const skipped: string[] = [];
   if (prism === undefined)
     skipped.push('Prism: not installed (smoke mode installs it only with BENCH_PRISM=1).');
   if (!baseline.ok) skipped.push(`The mock before the redesign: ${baseline.reason}.`);
+  if (!beforeSeam.ok) skipped.push(`The mock before the store seam: ${beforeSeam.reason}.`);
   // The stage table's build before: BENCH_PREVIOUS (a CLI script or a git revision), else d4b14ca.
   const stagePrevious = previousStageBuild(process.env.BENCH_PREVIOUS, settings);
   if (typeof stagePrevious === 'string')
@@ -70,6 +74,7 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
   const entries = {
     prism: prism?.entry,
     mockBefore: baseline.ok ? baseline.entry : undefined,
+    mockBeforeSeam: beforeSeam.ok ? beforeSeam.entry : undefined,
     mockPrevious: previous,
   };
   log(
@@ -82,6 +87,8 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
       ? ['hono-floor', 'mock']
       : ['floor', 'hono-floor', 'mock', 'mock-quiet'];
     if (baseline.ok) names.push('mock-before');
+    // Interleaved with the others in every round; not in the cold-start table (no target there).
+    if (beforeSeam.ok) names.push('mock-before-seam');
     if (previous !== undefined) names.push('mock-previous');
     if (prism !== undefined) names.push('prism');
     // Side by side: each start mostly waits on its process's start-up.

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { BASELINE_MOCK_COMMIT } from './baseline-mock.js';
+import { BASELINE_MOCK_COMMIT, BEFORE_SEAM_MOCK_COMMIT } from './baseline-mock.js';
 import { parseJson, sendRequest } from './http-client.js';
 import {
   CONTRACT_CLI,
@@ -19,7 +19,8 @@ import { CREATE_BODY_TEXT, CREATE_HEADERS, isPaymentBody } from './payment-reque
 
 /**
  * Which server: the raw floor, the Hono floor, our mock (default settings or --quiet), our mock
- * before its redesign, another build of our mock (a quick A/B, `BENCH_PREVIOUS`), or Prism.
+ * before its redesign or before the store seam, another build of our mock (a quick A/B,
+ * `BENCH_PREVIOUS`), or Prism.
  */
 export type ServerName =
   | 'floor'
@@ -30,6 +31,7 @@ export type ServerName =
   | 'mock-redis-1'
   | 'mock-redis-2'
   | 'mock-before'
+  | 'mock-before-seam'
   | 'mock-previous'
   | 'contract-proxy'
   | 'forward-floor'
@@ -46,6 +48,7 @@ export const SERVER_LABELS: Record<ServerName, string> = {
   'mock-redis-2':
     'our mock (CLI, --quiet, --redis-url): two instances on one redis-server behind HAProxy (round robin)',
   'mock-before': `our mock before the redesign (${BASELINE_MOCK_COMMIT}, CLI, default settings)`,
+  'mock-before-seam': `our mock before the store seam (${BEFORE_SEAM_MOCK_COMMIT}, CLI, default settings)`,
   'mock-previous': 'our mock as built at $BENCH_PREVIOUS (CLI, default settings; quick A/B)',
   'contract-proxy':
     'the contract proxy (payment-service-contract proxy) in front of our mock (--quiet)',
@@ -79,6 +82,8 @@ export interface OnDemandEntries {
   prism?: string;
   /** The pre-redesign mock's CLI script. */
   mockBefore?: string;
+  /** The CLI script of the mock before the store seam. */
+  mockBeforeSeam?: string;
   /** Another build's CLI script, for a quick A/B (`BENCH_PREVIOUS`). */
   mockPrevious?: string;
   /** The data directory of `mock-data-dir`. */
@@ -145,6 +150,11 @@ export function serverCommand(name: ServerName, entries: OnDemandEntries = {}): 
       const entry = entries.mockBefore;
       if (entry === undefined) throw new Error('The pre-redesign mock is not built.');
       // Started as the mock is (the heap flag keeps it from relaunching itself).
+      return { name, args: (port) => [...MOCK_CLI_NODE_FLAGS, entry, '--port', String(port)] };
+    }
+    case 'mock-before-seam': {
+      const entry = entries.mockBeforeSeam;
+      if (entry === undefined) throw new Error('The mock before the store seam is not built.');
       return { name, args: (port) => [...MOCK_CLI_NODE_FLAGS, entry, '--port', String(port)] };
     }
     case 'mock-previous': {

@@ -29,7 +29,7 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-const baselineMeasured = () => report.throughput.some((result) => result.server === 'mock-before');
+const measured = (server: string) => report.throughput.some((result) => result.server === server);
 
 describe('bench smoke run', () => {
   it('describes the machine and the versions', () => {
@@ -50,11 +50,16 @@ describe('bench smoke run', () => {
       'mock',
       'mock-quiet',
       ...(report.versions.prism.startsWith('5.') ? ['prism'] : []),
-      ...(baselineMeasured() ? ['mock-before'] : []),
+      ...(measured('mock-before') ? ['mock-before'] : []),
+      ...(measured('mock-before-seam') ? ['mock-before-seam'] : []),
     ];
-    // Smoke mode builds the pre-redesign mock only with BENCH_BASELINE=1, and says so.
-    if (!baselineMeasured()) {
+    // Smoke mode builds the previous builds (d7ac2fd, 9bf239d) only with BENCH_BASELINE=1, and
+    // says so.
+    if (!measured('mock-before')) {
       expect(report.skipped.join('\n')).toContain('The mock before the redesign');
+    }
+    if (!measured('mock-before-seam')) {
+      expect(report.skipped.join('\n')).toContain('The mock before the store seam');
     }
     for (const endpoint of ['create', 'retrieve']) {
       for (const server of servers) {
@@ -245,6 +250,9 @@ describe('bench smoke run', () => {
       '≤ 1.25×',
       '≤ 6 min',
       '≥ 55 %',
+      '≥ 1×',
+      '≥ 1×',
+      '≥ 1×',
       '≥ 1×',
       '≥ 10×',
       '< 10 ms',

@@ -184,6 +184,34 @@ describe('buildReport', () => {
     expect(report.ratios['create.mock/hono-floor']).toBeNull();
     expect(report.ratios['create.p99.mock/hono-floor']).toBeNull();
   });
+
+  it('judges create and retrieve against both previous builds (d7ac2fd and 9bf239d) of the same run', () => {
+    const report = buildReport(
+      measurements([
+        result('mock', 120),
+        result('mock-before', 100),
+        result('mock-before-seam', 150),
+        { ...result('mock', 90), endpoint: 'retrieve' },
+        { ...result('mock-before', 60), endpoint: 'retrieve' },
+      ]),
+    );
+    expect(report.ratios['create.mock/mock-before']).toBe(1.2);
+    expect(report.ratios['create.mock/mock-before-seam']).toBe(0.8);
+    expect(report.ratios['retrieve.mock/mock-before']).toBe(1.5);
+    expect(report.ratios['retrieve.mock/mock-before-seam']).toBeNull();
+    const rows = report.targets
+      .filter((target) => target.name.includes('no regression'))
+      .map(
+        (target) =>
+          `${target.name.split(' (')[0]} ${target.name.match(/\((\w+),/)?.[1]}: ${target.value} ${target.met}`,
+      );
+    expect(rows).toEqual([
+      'retrieve throughput vs the mock before the redesign d7ac2fd: 1.50× true',
+      'create throughput vs the mock before the redesign d7ac2fd: 1.20× true',
+      'retrieve throughput vs the mock before the store seam 9bf239d: n/a (not built) null',
+      'create throughput vs the mock before the store seam 9bf239d: 0.80× false',
+    ]);
+  });
 });
 
 describe('proxyOverheadTargets', () => {

@@ -144,17 +144,11 @@ export class AccountService {
    * Retry-After) when the whole sandbox is over its memory budget even after forgetting idle
    * keys. Nothing of any key is removed to make room for another.
    */
-  async checkCapacity(): Promise<ProblemInit | undefined> {
+  checkCapacity(): Promise<ProblemInit | undefined> {
     // A write's session asked it when it opened (a networked store: in the same round trip).
     const session = this.scope.session;
     const admitted = session === undefined ? this.scope.sandbox.store.admit() : session.admit();
-    if (await admitted) return undefined;
-    return {
-      code: 'sandbox_full',
-      detail:
-        'The sandbox is out of memory for new data (its memory budget is shared by every key). Retry later, or reset keys you no longer need with POST /_sandbox/reset.',
-      headers: { 'Retry-After': '30' },
-    };
+    return admitted.then(capacityProblem);
   }
 
   /** Deletes everything of the key (spec: resetSandbox). */
@@ -167,4 +161,15 @@ export class AccountService {
   release(): Promise<void> {
     return this.scope.release();
   }
+}
+
+/** No problem when the sandbox has room, else `sandbox_full` (503, with Retry-After). */
+function capacityProblem(admitted: boolean): ProblemInit | undefined {
+  if (admitted) return undefined;
+  return {
+    code: 'sandbox_full',
+    detail:
+      'The sandbox is out of memory for new data (its memory budget is shared by every key). Retry later, or reset keys you no longer need with POST /_sandbox/reset.',
+    headers: { 'Retry-After': '30' },
+  };
 }

@@ -88,9 +88,17 @@ export class FaultsFacet {
    * only when one is armed as the key's account was read.
    */
   takeDrop(): Promise<boolean> {
-    const held = this.scope.account;
-    if (held !== undefined && held.faults.drop_after_commit === undefined) return NO_DROP;
+    if (!this.mayDrop()) return NO_DROP;
     return this.consumeDrop();
+  }
+
+  /**
+   * Whether a `drop_after_commit` may be armed, as the request's account was read (no store
+   * call): false means `takeDrop` answers false at once.
+   */
+  mayDrop(): boolean {
+    const held = this.scope.account;
+    return held === undefined || held.faults.drop_after_commit !== undefined;
   }
 
   private async consumeDrop(): Promise<boolean> {

@@ -25,14 +25,22 @@ export class IdempotencyFacet {
    * Looks an Idempotency-Key up (opening the account) and decides: proceed (with the account that
    * holds the new in-flight record), replay or problem.
    */
-  async begin(request: IdempotentRequest): Promise<IdempotencyDecision> {
-    const { sandbox } = this.scope;
-    const ttlMs = sandbox.idempotencyTtlMs;
-    // Claimed (or found held) when the request's session opened.
+  begin(request: IdempotentRequest): Promise<IdempotencyDecision> {
+    // Claimed when the request's session opened: every keyed create's path, without an async frame.
     const ahead = this.scope.sessionClaim();
     if (ahead !== undefined && ahead.claim.kind === 'claimed') {
-      return { kind: 'proceed', record: ahead.claim.record, account: ahead.account };
+      return Promise.resolve({ kind: 'proceed', record: ahead.claim.record, account: ahead.account });
     }
+    return this.decide(request, ahead);
+  }
+
+  /** A key found held when the session opened, or not claimed with it (a fault was armed). */
+  private async decide(
+    request: IdempotentRequest,
+    ahead: ReturnType<KeySession['sessionClaim']>,
+  ): Promise<IdempotencyDecision> {
+    const { sandbox } = this.scope;
+    const ttlMs = sandbox.idempotencyTtlMs;
     if (ahead !== undefined && ahead.claim.kind === 'held') {
       const serverNow = sandbox.clock.now();
       const record = newIdempotencyRecord(request, ahead.account.now(serverNow), serverNow, ttlMs);

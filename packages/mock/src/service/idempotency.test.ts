@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandboxControls } from '../controls.js';
 import { STORES, storeTicks } from '../test-support/async-store.js';
@@ -17,6 +18,32 @@ describe('hashBody', () => {
     expect(hashBody({ a: 1, b: { c: 2, d: 3 } })).toBe(hashBody({ b: { d: 3, c: 2 }, a: 1 }));
     expect(hashBody({ a: 1 })).not.toBe(hashBody({ a: 2 }));
     expect(hashBody(undefined)).not.toBe(hashBody({}));
+  });
+
+  it('hashes the canonical JSON that keys sorted as Array.prototype.sort sorts them give (records already stored keep matching)', () => {
+    const sortedJson = (value: unknown): string => {
+      if (value === null || typeof value !== 'object') return JSON.stringify(value);
+      if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
+      const object = value as Record<string, unknown>;
+      const keys = Object.keys(object).sort();
+      return `{${keys.map((key) => `${JSON.stringify(key)}:${sortedJson(object[key])}`).join(',')}}`;
+    };
+    const bodies = [
+      {
+        amount: 150_000,
+        currency: 'KZT',
+        capture: true,
+        description: 'Order',
+        payment_method: { type: 'token', token: 'tok_test_success' },
+      },
+      { '10': 1, '9': 2, '1': 3, b: [{ z: 1, a: 2 }], A: null, é: 'x', e: 'y', 'a b': 0, _: false },
+      { z: { y: { x: { w: [3, 2, 1] } } }, y: '', x: [] },
+    ];
+    for (const body of bodies) {
+      expect(hashBody(body)).toBe(
+        createHash('sha256').update(sortedJson(body)).digest('base64url').slice(0, 22),
+      );
+    }
   });
 });
 

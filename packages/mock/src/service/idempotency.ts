@@ -94,7 +94,7 @@ function canonicalJson(value: unknown): string {
     }
     return `${out}]`;
   }
-  const keys = Object.keys(value).sort();
+  const keys = sortedKeys(value);
   let out = '{';
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string;
@@ -102,6 +102,25 @@ function canonicalJson(value: unknown): string {
     out += `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`;
   }
   return `${out}}`;
+}
+
+/**
+ * An object's own keys in the order `Array.prototype.sort` gives them (UTF-16 code units), sorted
+ * in place by insertion: a body's objects have a handful of keys, and `sort` copied them into a
+ * work array of its own (about 1.7 KB allocated per create's fingerprint).
+ */
+function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value);
+  for (let index = 1; index < keys.length; index++) {
+    const key = keys[index] as string;
+    let at = index - 1;
+    while (at >= 0 && (keys[at] as string) > key) {
+      keys[at + 1] = keys[at] as string;
+      at--;
+    }
+    keys[at + 1] = key;
+  }
+  return keys;
 }
 
 /**

@@ -35,9 +35,9 @@ export class InspectorFacet {
   /**
    * Records a request of the key for the inspector, on the key's clock: in the account the
    * request read (its session's), else found (or opened, if the sandbox has room) now. A store
-   * that holds the write back (a networked one) answers with a promise, kept in `pendingRecords`
-   * until stored: the answer never waits for it. Skipped while `pendingRecords` is full (a slow
-   * store), or when the key has no account and the sandbox no room. Cannot throw.
+   * that holds the write back (a networked one) hands it to `pendingRecords` until stored: the
+   * answer never waits for it. Skipped while `pendingRecords` is full (a slow store), or when the
+   * key has no account and the sandbox no room. Cannot throw.
    */
   recordRequest(entry: Omit<RecordedEntry, 'receivedAt'>, receivedAtServer: number): void {
     const pending = this.scope.sandbox.pendingRecords;
@@ -49,9 +49,7 @@ export class InspectorFacet {
       return;
     }
     try {
-      const recorded = account.recordRequest(recordedEntry(entry, account.now(receivedAtServer)));
-      // Held back by the store to share a later round trip: stored once it settles.
-      if (recorded !== undefined) pending.add(recorded);
+      account.recordRequest(recordedEntry(entry, account.now(receivedAtServer)), pending);
     } catch {
       // A record the store could not take is skipped: the request was answered already.
     }
@@ -67,7 +65,11 @@ export class InspectorFacet {
       const existing = await this.scope.find();
       if (existing === undefined && !(await store.admit())) return false;
       const account = existing ?? (await this.scope.open());
-      await account.recordRequest(recordedEntry(entry, account.now(receivedAtServer)));
+      // This record is in `pendingRecords` until the write the store held back is stored.
+      const held: Promise<unknown>[] = [];
+      const into = { add: (write: Promise<unknown>) => held.push(write) };
+      account.recordRequest(recordedEntry(entry, account.now(receivedAtServer)), into);
+      await Promise.all(held);
       return true;
     } catch {
       // A record the store could not take is skipped: the request was answered already.

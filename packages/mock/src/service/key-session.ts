@@ -30,12 +30,14 @@ export class KeySession {
    * Opens the request's store session: the store reads (a write: opens, claims, asks for room)
    * what `ask` names, in one go.
    */
-  async begin(ask: SessionAsk): Promise<StoreSession> {
-    const session = await this.sandbox.store.session(this.apiKey, ask);
-    this.session = session;
-    this.held = session.account;
-    this.claimUsed = false;
-    return session;
+  begin(ask: SessionAsk): Promise<StoreSession> {
+    // Every request's path: a reaction on the store's promise, not an async frame.
+    return this.sandbox.store.session(this.apiKey, ask).then((session) => {
+      this.session = session;
+      this.held = session.account;
+      this.claimUsed = false;
+      return session;
+    });
   }
 
   /** The request waited (its latency fault): what its session read no longer stands. */
@@ -89,7 +91,18 @@ export class KeySession {
    * networked store keeps the handle open for other requests): what it records after (the
    * inspector's record of a refusal) finds the key again, as on the memory store.
    */
-  async release(): Promise<void> {
+  release(): Promise<void> {
+    const held = this.account;
+    // The account the request held (every write's path): one store call, no async frame.
+    if (held !== undefined) {
+      return this.sandbox.store.release(held).then((forgotten) => {
+        if (forgotten) this.held = undefined;
+      });
+    }
+    return this.releaseFound();
+  }
+
+  private async releaseFound(): Promise<void> {
     const account = await this.find();
     if (account !== undefined && (await this.sandbox.store.release(account))) {
       this.held = undefined;

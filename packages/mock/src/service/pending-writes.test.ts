@@ -1,6 +1,6 @@
 // PendingWrites: the writes sent without waiting, waited for by a reader, bounded in number.
 import { describe, expect, it } from 'vitest';
-import type { AccountStore, SandboxStore } from '../store/store.js';
+import type { AccountStore, HeldWrites, SandboxStore } from '../store/store.js';
 import { testSandboxState } from '../test-support/sandbox-state.js';
 import { AccountService } from './account-service.js';
 import { MAX_PENDING_WRITES, PendingWrites } from './pending-writes.js';
@@ -68,9 +68,9 @@ describe('the inspector on a store that never answers a record', () => {
     const account = {
       closed: false,
       now: (serverNow: number) => serverNow,
-      recordRequest: () => {
+      recordRequest: (_entry: unknown, held: HeldWrites) => {
         sent++;
-        return new Promise<void>(() => {});
+        held.add(new Promise<void>(() => {}));
       },
     } as unknown as AccountStore;
     const store = { find: () => account } as unknown as SandboxStore;

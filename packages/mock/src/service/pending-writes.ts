@@ -13,7 +13,7 @@ export const MAX_PENDING_WRITES = 1_000;
  *
  * @example
  * const writes = new PendingWrites();
- * if (!writes.full) writes.add(account.recordRequest(entry));
+ * if (!writes.full) account.recordRequest(entry, writes); // a write the store holds back
  * await writes.settled(); // the record is stored (or failed)
  */
 export class PendingWrites {

@@ -19,6 +19,9 @@ export interface RandomSource {
   fraction(): number;
 }
 
+/** Where `base62` writes an id's characters before reading them back as a string (ids are short). */
+const scratch = Buffer.allocUnsafe(64);
+
 /** A pool of random bytes, refilled by `fill` when used up. */
 function poolSource(fill: (pool: Uint8Array) => void): RandomSource {
   let pool = new Uint8Array(POOL_BYTES);
@@ -34,12 +37,15 @@ function poolSource(fill: (pool: Uint8Array) => void): RandomSource {
   };
   return {
     base62(length) {
-      let result = '';
-      while (result.length < length) {
+      // Written into one buffer and read back as one flat string: appending a character at a
+      // time made a new string per character (about 0.4 KB per id).
+      const out = length <= scratch.length ? scratch : Buffer.allocUnsafe(length);
+      let filled = 0;
+      while (filled < length) {
         const byte = next();
-        if (byte < UNBIASED_LIMIT) result += BASE62.charAt(byte % 62);
+        if (byte < UNBIASED_LIMIT) out[filled++] = BASE62.charCodeAt(byte % 62);
       }
-      return result;
+      return out.toString('latin1', 0, length);
     },
     bytes(length) {
       const bytes = new Uint8Array(length);

@@ -91,6 +91,11 @@ export class StoreUnavailableError extends Error {
   readonly retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
 }
 
+/** Where a store hands a write it holds back instead of making it in the call (it never rejects). */
+export interface HeldWrites {
+  add(write: Promise<unknown>): void;
+}
+
 /** An idempotency record to complete together with the change it answers. */
 export interface IdempotencyCompletion {
   /** The in-flight record taken by `claimIdempotencyKey`. */
@@ -312,11 +317,12 @@ export interface AccountStore {
 
   // The inspector's request log.
   /**
-   * Records a request (bounded in count and bytes; cannot throw). Undefined once stored; a
-   * networked store may hold it back to share its next call's round trip: then a promise that
-   * resolves once stored (the caller does not wait for it before answering).
+   * Records a request (bounded in count and bytes; cannot throw), the same way on every store: the
+   * memory store stores it at once; a networked store may hold the write back to share its next
+   * call's round trip, and hands it to `held` (nobody waits for it before answering; a reader of
+   * the log waits for `held`). The caller never asks which it was.
    */
-  recordRequest(entry: RecordedEntry): Promise<void> | undefined;
+  recordRequest(entry: RecordedEntry, held: HeldWrites): void;
   /** The recorded requests, newest first. @async */
   recentRequests(): Promise<RecordedEntry[]>;
 }

@@ -4,8 +4,10 @@ import type { Account } from '../store/memory/account.js';
 import type { MemoryStore } from '../store/memory/memory-store.js';
 import type { AccountWebhooks } from '../store/memory/webhook-state.js';
 import { NO_CLAIM, ReadSession } from '../store/read-session.js';
+import type { RecordedEntry } from '../store/request-records.js';
 import type {
   AccountStore,
+  HeldWrites,
   OpenClaim,
   SandboxStore,
   SessionAsk,
@@ -46,7 +48,6 @@ const ACCOUNT_CALLS = [
   'forgetIdempotencyRecord',
   'expireIdempotencyRecords',
   'listIdempotencyRecords',
-  'recordRequest',
   'recentRequests',
 ] as const satisfies readonly (keyof AccountStore)[];
 
@@ -119,6 +120,11 @@ export function asyncStore(store: MemoryStore): SandboxStore {
           get: () => (account.webhooks === undefined ? undefined : wrapWebhooks(account.webhooks)),
         },
         now: { value: (serverNow: number) => account.now(serverNow) },
+        // Held back to a later tick, as a networked store holds it back, and handed over.
+        recordRequest: {
+          value: (entry: RecordedEntry, held: HeldWrites) =>
+            held.add(later(() => account.recordRequest(entry))),
+        },
         webhookState: { value: () => wrapWebhooks(account.webhookState()) },
       }) as AccountStore;
       accounts.set(account, wrapped);

@@ -81,7 +81,7 @@ export const takeIdempotencyKey: StepFactory = (next) => async (c, request) => {
       // The operation threw, or never ran: the key is free again.
       await giveBack(service, claim);
     }
-    if (!failed) request.drop = await takeDrop(service);
+    if (!failed && service.faults.mayDrop()) request.drop = await takeDrop(service);
     await release(service);
   }
 };
@@ -101,13 +101,17 @@ async function refuseFull(
 }
 
 /** Forgets the key's account if it holds nothing; a store that fails here costs nothing more. */
-async function release(service: AccountService): Promise<void> {
+function release(service: AccountService): Promise<void> {
+  // Released on a later request of the key if the store fails now.
   try {
-    await service.release();
+    return service.release().catch(ignore);
   } catch {
-    // Released on a later request of the key.
+    return RELEASED;
   }
 }
+
+const RELEASED: Promise<void> = Promise.resolve();
+const ignore = (): void => {};
 
 /**
  * The key was reset while this request waited (its latency fault): its record went with the old

@@ -17,15 +17,29 @@ export function observeRequest(
   next: Step,
 ): (c: Context<MockEnv>) => Promise<Response> {
   const { clock } = observer;
-  return async (c) => {
+  // Reactions on the steps' promise rather than an async frame of its own (every request's path).
+  return (c) => {
     const request = new RequestState(c, clock);
-    let response: Response;
+    let answering: Promise<Response>;
     try {
-      response = await next(c, request);
+      answering = next(c, request);
     } catch (error) {
-      response = internalError(request, error);
+      answering = Promise.reject(error);
     }
-    observe(c, request, observer, response.status);
-    return response;
+    return answering.then(
+      (response) => observed(c, request, observer, response),
+      (error: unknown) => observed(c, request, observer, internalError(request, error)),
+    );
   };
+}
+
+/** Observes the request once, as answered with `response`, and answers it. */
+function observed(
+  c: Context<MockEnv>,
+  request: RequestState,
+  observer: Observer,
+  response: Response,
+): Response {
+  observe(c, request, observer, response.status);
+  return response;
 }

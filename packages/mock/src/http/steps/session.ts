@@ -3,7 +3,7 @@ import type { AccountService } from '../../service/account-service.js';
 import type { ProblemInit } from '../../shared/problems.js';
 import { answerProblem, internalError } from '../exchange.js';
 import { idempotentRequest } from './idempotency.js';
-import type { StepFactory } from './state.js';
+import type { RequestState, StepFactory } from './state.js';
 
 /**
  * The last step to see the answer (first after observation): a 500 problem for whatever the
@@ -15,19 +15,40 @@ import type { StepFactory } from './state.js';
  * composeSteps([closeSession(runtime.persist), authenticateKey(false)], operate);
  */
 export function closeSession(persist: () => ProblemInit | undefined): StepFactory {
-  return (next) => async (c, request) => {
-    let response: Response;
+  // Reactions on the steps' promise rather than an async frame of its own (every request's path).
+  return (next) => (c, request) => {
+    let answering: Promise<Response>;
     try {
-      response = await next(c, request);
+      answering = next(c, request);
     } catch (error) {
-      response = internalError(request, error);
+      answering = Promise.reject(error);
     }
-    const unused = request.service?.giveBackUnusedClaim();
-    if (unused !== undefined) await unused;
-    const unstored = persist();
-    if (unstored !== undefined) response = answerProblem(request, unstored);
-    return response;
+    return answering.then(
+      (response) => close(request, persist, response),
+      (error: unknown) => close(request, persist, internalError(request, error)),
+    );
   };
+}
+
+/** Ends the request's session once its steps answered `response`: the unused claim given back, then `persist`. */
+function close(
+  request: RequestState,
+  persist: () => ProblemInit | undefined,
+  response: Response,
+): Response | Promise<Response> {
+  const unused = request.service?.giveBackUnusedClaim();
+  if (unused !== undefined) return unused.then(() => persisted(request, persist, response));
+  return persisted(request, persist, response);
+}
+
+/** The answer once what the request changed is stored: a durable store's problem replaces it. */
+function persisted(
+  request: RequestState,
+  persist: () => ProblemInit | undefined,
+  response: Response,
+): Response {
+  const unstored = persist();
+  return unstored === undefined ? response : answerProblem(request, unstored);
 }
 
 /**
@@ -56,14 +77,14 @@ export function openAccount(serviceFor: (apiKey: string) => AccountService): Ste
  * composeSteps([readBody(65_536), validateRequest(shape), readAhead(shape)], rest);
  */
 export function readAhead(shape: { post: boolean; paymentId: boolean }): StepFactory {
-  return (next) => async (c, request) => {
+  // No async frame of its own: the session's promise, then the next step.
+  return (next) => (c, request) => {
     const service = request.account();
     const paymentId = shape.paymentId ? (c.req.param('id') ?? '') : undefined;
-    if (shape.post && request.prepared?.ok === true && request.keyError === undefined) {
-      await service.readAhead(true, idempotentRequest(request), paymentId);
-    } else {
-      await service.readAhead(false, undefined, paymentId);
-    }
-    return next(c, request);
+    const opening =
+      shape.post && request.prepared?.ok === true && request.keyError === undefined
+        ? service.readAhead(true, idempotentRequest(request), paymentId)
+        : service.readAhead(false, undefined, paymentId);
+    return opening.then(() => next(c, request));
   };
 }

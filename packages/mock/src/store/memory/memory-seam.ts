@@ -248,8 +248,9 @@ export class MemoryAccountHandle implements AccountStore {
     return this.hooksOf(this.account.webhookState());
   }
 
-  recordRequest(entry: RecordedEntry): undefined {
-    return this.account.recordRequest(entry);
+  /** Stored at once: nothing is held back. */
+  recordRequest(entry: RecordedEntry): void {
+    this.account.recordRequest(entry);
   }
 
   async recentRequests(): Promise<RecordedEntry[]> {

@@ -19,7 +19,7 @@ import type {
 } from '../records.js';
 import { StoredPayment as Stored } from '../records.js';
 import type { RecordedEntry } from '../request-records.js';
-import type { AccountStore, IdempotencyCompletion, PaymentPage } from '../store.js';
+import type { AccountStore, HeldWrites, IdempotencyCompletion, PaymentPage } from '../store.js';
 import {
   decodeEntry,
   decodePayments,
@@ -413,16 +413,20 @@ export class RedisAccount implements AccountStore {
     return this.hooks;
   }
 
-  /** Records a request; a store failure is ignored (the answer was already given). */
-  recordRequest(entry: RecordedEntry): Promise<void> {
+  /**
+   * Records a request, held back to go with the next call's round trip (nobody waits on it: the
+   * request was answered) and handed to `held`; a store failure is ignored. Resolves once stored.
+   */
+  recordRequest(entry: RecordedEntry, held?: HeldWrites): Promise<void> {
     const bytes = requestBytes(entry);
-    // Nobody waits on it (the request was answered): it goes with the next call's round trip.
-    return this.context.runner
+    const write = this.context.runner
       .later('psm_request', this, { bytes, entry: JSON.stringify(entry) })
       .then(
         () => undefined,
         () => undefined,
       );
+    held?.add(write);
+    return write;
   }
 
   async recentRequests(): Promise<RecordedEntry[]> {
