@@ -335,10 +335,6 @@ export class RedisAccount implements AccountStore {
     return this.decodePayments((await this.run('psm_settle', { accountNow })) as unknown[], 0);
   }
 
-  mayHaveDueSettlements(accountNow: number): boolean {
-    return this.settlesNext !== undefined && this.settlesNext <= accountNow;
-  }
-
   async nextSettlementAt(): Promise<number | undefined> {
     return this.firstScore('s');
   }

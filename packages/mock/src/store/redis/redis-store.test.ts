@@ -516,12 +516,11 @@ describe('RedisStore: the fast paths', () => {
     const { a, b } = await twoInstances();
     const fresh = await a.open(KEY);
     expect(fresh.kept).toBe(false);
-    expect(fresh.mayHaveDueSettlements(Number.MAX_SAFE_INTEGER)).toBe(false);
+    expect(fresh.settlesNext).toBeUndefined();
     await fresh.createPayment({ ...paymentRecord('pay_1'), settlesAt: 5000 });
     // Made here: known at once.
     expect(fresh.kept).toBe(true);
-    expect(fresh.mayHaveDueSettlements(4999)).toBe(false);
-    expect(fresh.mayHaveDueSettlements(5000)).toBe(true);
+    expect(fresh.settlesNext).toBe(5000);
     // Made on another instance: read with the account.
     const other = await b.open(KEY);
     expect(other.kept).toBe(true);
