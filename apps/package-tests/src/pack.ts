@@ -60,8 +60,10 @@ export async function packPackage(name: PublishedPackage, destination: string): 
  */
 export function manifestOf(tarball: string): {
   name: string;
+  version: string;
   exports: Record<string, unknown>;
   peerDependencies?: Record<string, string>;
+  [field: string]: unknown;
 } {
   return JSON.parse(
     execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
