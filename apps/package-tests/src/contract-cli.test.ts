@@ -32,7 +32,7 @@ describe('payment-service-contract from the packed tarballs (once through npx, t
     );
 
   beforeAll(async () => {
-    project = await sharedProject('kit', inject('tarballs'));
+    project = await sharedProject('kit', inject('tarballs'), inject('registry'));
     sandbox = await startCliSandbox(project);
     drifted = await startDrifted(project, sandbox.url);
   });

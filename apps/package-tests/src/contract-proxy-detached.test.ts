@@ -22,7 +22,7 @@ describe('the installed proxy started by a CI step that ends', () => {
   let project: string;
   let target: Server;
   beforeAll(async () => {
-    project = await sharedProject('kit', inject('tarballs'));
+    project = await sharedProject('kit', inject('tarballs'), inject('registry'));
     target = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end('{"object":"list","data":[],"has_more":false}');

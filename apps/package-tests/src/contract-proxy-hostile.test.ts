@@ -57,7 +57,7 @@ describe('the installed proxy against hostile requests', () => {
   let timedOut: { status: number; type: string | null; body: string };
 
   beforeAll(async () => {
-    project = await sharedProject('kit', inject('tarballs'));
+    project = await sharedProject('kit', inject('tarballs'), inject('registry'));
     target = createServer((request, response) => {
       // An endpoint that never answers: the proxy's --upstream-timeout ends the wait.
       if (request.url?.endsWith('/v1/slow')) return;

@@ -62,7 +62,7 @@ describe('payment-service-contract proxy and replay from the packed tarballs', (
     });
 
   beforeAll(async () => {
-    project = await sharedProject('kit', inject('tarballs'));
+    project = await sharedProject('kit', inject('tarballs'), inject('registry'));
     await writeFile(join(project, 'app.cjs'), APP);
     await writeFile(join(project, 'rename.cjs'), RENAME);
     sandbox = await startCliSandbox(project);

@@ -8,9 +8,9 @@ import { describe, expect, inject, it } from 'vitest';
 import { copyExample } from './example-project.js';
 import { NPM_INSTALL, runIn } from './fresh-project.js';
 import { toolPath } from './pack.js';
+import { kitInstallArgs } from './registry.js';
 
 const run = promisify(execFile);
-const tarballs = Object.values(inject('tarballs'));
 
 /** The environment of a command run as a merchant would, without this runner's own variables. */
 function merchantEnv(): NodeJS.ProcessEnv {
@@ -23,9 +23,13 @@ function merchantEnv(): NodeJS.ProcessEnv {
 describe('examples/merchant-app, installed from the tarballs', () => {
   it('passes its vitest and jest suites with npm test', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'payment-service-example-'));
-    // The manifest as a merchant's (the kit's packages come from the tarballs), with the lockfile.
+    // The manifest as a merchant's (the kit's packages come from the tarballs, by name from the
+    // run's registry), with the lockfile.
     await copyExample(directory);
-    await runIn(directory, 'npm', [...NPM_INSTALL, ...tarballs]);
+    await runIn(directory, 'npm', [
+      ...NPM_INSTALL,
+      ...kitInstallArgs(inject('tarballs'), inject('registry')),
+    ]);
 
     const { stdout, stderr } = await run('npm', ['test'], {
       cwd: directory,

@@ -39,16 +39,17 @@ export async function runIn(
 export const NPM_INSTALL = ['install', '--no-audit', '--no-fund', '--prefer-offline'] as const;
 
 /**
- * A new project made by `npm init -y` (CommonJS), with the tarballs (and any other package specs)
+ * A new project made by `npm init -y` (CommonJS), with the packages `npm install` is given
+ * (`kitInstallArgs`: the tarballs by name from the run's registry, and any other package specs)
  * installed by npm.
  *
  * @example
- * const dir = await freshProject([sdkTarball, openapiTarball, mockTarball]);
+ * const dir = await freshProject([...kitInstallArgs(tarballs, registry), 'msw@^2.15.0']);
  */
-export async function freshProject(packages: string[]): Promise<string> {
+export async function freshProject(installArgs: string[]): Promise<string> {
   const directory = await mkdtemp(join(tmpdir(), 'payment-service-project-'));
   await runIn(directory, 'npm', ['init', '-y']);
-  await runIn(directory, 'npm', [...NPM_INSTALL, ...packages]);
+  await runIn(directory, 'npm', [...NPM_INSTALL, ...installArgs]);
   return directory;
 }
 

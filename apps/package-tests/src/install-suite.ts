@@ -1,8 +1,8 @@
 // The suite each install test file runs on a merchant's project of its own, over an npm install of the packed tarballs, using them as a merchant would.
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type CliSandbox, startCliSandbox, waitForUrl } from './cli-sandbox.js';
 import { type Resolution, runIn, strictTsconfig } from './fresh-project.js';
@@ -110,8 +110,8 @@ export function describeMerchantProject({
       const msw = `msw@${manifestOf(mock as string).peerDependencies?.msw}`;
       const shared =
         resolutions.length > 0
-          ? await sharedProject('kit-and-msw', inject('tarballs'), [msw])
-          : await sharedProject('kit', inject('tarballs'));
+          ? await sharedProject('kit-and-msw', inject('tarballs'), inject('registry'), [msw])
+          : await sharedProject('kit', inject('tarballs'), inject('registry'));
       project = await subproject(shared, flavour, type);
       await writeFile(join(project, script), merchantScript(flavour));
       sandbox = await startCliSandbox(project);
@@ -125,6 +125,17 @@ export function describeMerchantProject({
       const [command, args] = flavour === 'typescript' ? [tsx, [script]] : ['node', [script]];
       const stdout = await runIn(project, command, args, env);
       expect(resultOf(stdout)).toMatchObject(expected);
+    });
+
+    it("installs the run's own tarballs: the lockfile's integrity of each kit package is its tarball's sha512", async () => {
+      const lock = JSON.parse(await readFile(join(dirname(project), 'package-lock.json'), 'utf8'));
+      for (const tarball of tarballs) {
+        const { name } = manifestOf(tarball);
+        const sha512 = createHash('sha512')
+          .update(await readFile(tarball))
+          .digest('base64');
+        expect(lock.packages[`node_modules/${name}`]?.integrity, name).toBe(`sha512-${sha512}`);
+      }
     });
 
     it('prints the version with `npx payment-service-mock --version`', async () => {

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyExample, EXAMPLE_LOCKFILE, lockWithoutKit } from './example-project.js';
 import { runIn } from './fresh-project.js';
-import { PUBLISHED, packPackage } from './pack.js';
+import { packPublished } from './pack.js';
 
 const directory = await mkdtemp(join(tmpdir(), 'payment-service-example-lock-'));
 try {
-  const tarballs = await Promise.all(PUBLISHED.map((name) => packPackage(name, directory)));
+  const tarballs = Object.values(await packPublished(directory));
   const project = join(directory, 'merchant-app');
   await copyExample(project, false);
   await runIn(project, 'npm', [

@@ -46,7 +46,7 @@ describe('npx payment-service-mock --redis-url from the packed tarballs', () => 
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
   beforeAll(async () => {
-    project = await sharedProject('kit', inject('tarballs'));
+    project = await sharedProject('kit', inject('tarballs'), inject('registry'));
     const port = await freePort();
     redisPort = port;
     redis = spawn(

@@ -3,26 +3,28 @@ import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { freshProject } from './fresh-project.js';
 import type { PublishedPackage } from './pack.js';
+import { kitInstallArgs } from './registry.js';
 import { waitForFile } from './wait-for-file.js';
 
 /** What the installing file leaves for the others: the project, or why it could not be made. */
 type Outcome = { project: string } | { error: string };
 
 /**
- * A CommonJS project (`npm init -y`) with every tarball and the `extra` packages installed by npm,
- * made once per run for all the files that ask by its `name` (an npm install costs some ten
- * CPU-seconds), beside the tarballs so global teardown's removal of them ends its lock.
+ * A CommonJS project (`npm init -y`) with every tarball (by name, from the run's registry) and
+ * the `extra` packages installed by npm, made once per run for all the files that ask by its
+ * `name` (an npm install costs some five CPU-seconds), beside the tarballs so global teardown's
+ * removal of them ends its lock.
  *
  * @example
- * const project = await sharedProject('kit', inject('tarballs'));
+ * const project = await sharedProject('kit', inject('tarballs'), inject('registry'));
  */
 export async function sharedProject(
   name: string,
   tarballs: Record<PublishedPackage, string>,
+  registry: string,
   extra: string[] = [],
 ): Promise<string> {
-  const paths = Object.values(tarballs);
-  const base = join(dirname(paths[0] as string), `project-${name}`);
+  const base = join(dirname(Object.values(tarballs)[0] as string), `project-${name}`);
   const outcomeFile = `${base}.json`;
   let installer = true;
   try {
@@ -33,7 +35,7 @@ export async function sharedProject(
   if (installer) {
     let outcome: Outcome;
     try {
-      outcome = { project: await freshProject([...paths, ...extra]) };
+      outcome = { project: await freshProject([...kitInstallArgs(tarballs, registry), ...extra]) };
     } catch (error) {
       outcome = { error: String((error as Error).message ?? error) };
     }
@@ -51,7 +53,7 @@ export async function sharedProject(
  * to the same real path as in a project that ran npm install itself).
  *
  * @example
- * const esm = await subproject(await sharedProject('kit-and-msw', tarballs, [msw]), 'esm', 'module');
+ * const esm = await subproject(await sharedProject('kit-and-msw', tarballs, registry, [msw]), 'esm', 'module');
  */
 export async function subproject(
   shared: string,

@@ -117,7 +117,7 @@ describe("the testing kit's webhooks.next() in a merchant's vitest project, from
   beforeAll(async () => {
     // The shared install of the tarballs, with vitest beside it as the merchant's dev dependency
     // (the version this repository tests with, linked, not installed a second time).
-    const shared = await sharedProject('kit', inject('tarballs'));
+    const shared = await sharedProject('kit', inject('tarballs'), inject('registry'));
     project = join(shared, 'vitest-waiter');
     await mkdir(join(project, 'node_modules'), { recursive: true });
     await symlink(

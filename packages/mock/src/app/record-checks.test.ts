@@ -1,7 +1,15 @@
 // The checks of records read back from a store: the snapshot readers' rules on a store's own forms (ms times, records in flight, the id a payment is stored under), each problem named by its field.
+import type { components, SandboxComponents } from '@payment-service/openapi';
 import { describe, expect, it } from 'vitest';
+import { createTokenTable } from '../domain/tokens.js';
+import {
+  openapiRequestValidators,
+  sandboxRequestValidators,
+} from '../generated/request-validators.js';
+import { type ApiValidators, createSchemaValidators } from '../shared/validation.js';
 import { testPayment } from '../test-support/payment.js';
 import { RECORD_CHECKS as checks } from '../test-support/redis-stores.js';
+import { createRecordChecks } from './record-checks.js';
 
 const at = Date.UTC(2026, 0, 1);
 const payment = testPayment('pay_1');
@@ -83,5 +91,49 @@ describe('createRecordChecks', () => {
     const problem = checks.endpoint(endpoint, 'not base64 !');
     expect(problem?.field).toBe('signing_key_base64');
     expect(problem?.message).not.toContain('not base64');
+  });
+
+  it("checks a create's answer once when it is the text of one of the latest 1,024 payments checked", () => {
+    const api = createSchemaValidators<
+      components['schemas'],
+      keyof typeof openapiRequestValidators
+    >(openapiRequestValidators);
+    let paymentChecks = 0;
+    const validators: ApiValidators = {
+      validator(name) {
+        const validate = api.validator(name);
+        return ((body: unknown) => {
+          if (name === 'Payment') paymentChecks++;
+          return validate(body);
+        }) as typeof validate;
+      },
+    };
+    const counted = createRecordChecks({
+      validators,
+      sandboxValidators: createSchemaValidators<
+        SandboxComponents['schemas'],
+        keyof typeof sandboxRequestValidators
+      >(sandboxRequestValidators),
+      tokens: createTokenTable({}),
+      webhookPolicy: { allowPrivate: false, allowLoopback: true },
+    });
+    const texts = Array.from({ length: 1025 }, (_, index) =>
+      JSON.stringify(testPayment(`pay_${index}`)),
+    );
+    for (const [index, json] of texts.entries()) {
+      expect(counted.payment({ ...stored, id: `pay_${index}`, json })).toBeUndefined();
+    }
+    // Remembered again: it takes no other text's place.
+    expect(counted.payment({ ...stored, id: 'pay_1024', json: texts[1024] })).toBeUndefined();
+    const answering = (body: string) => {
+      const before = paymentChecks;
+      const response = { status: 201, headers: { 'content-type': 'application/json' }, body };
+      expect(counted.idempotencyRecord({ ...record, response }, false)).toBeUndefined();
+      return paymentChecks - before;
+    };
+    expect(answering(texts[1] as string)).toBe(0);
+    expect(answering(texts[1024] as string)).toBe(0);
+    // The oldest went to make room: its text is checked again.
+    expect(answering(texts[0] as string)).toBe(1);
   });
 });

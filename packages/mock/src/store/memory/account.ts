@@ -260,9 +260,12 @@ export class Account {
     return this.payments.size;
   }
 
-  /** Adds a payment as the newest; a PENDING one is queued to settle at its `settlesAt`. */
-  insertPayment(record: PaymentRecord): StoredPayment {
-    const { id, json, token, settlesAt, timeline } = record;
+  /**
+   * Adds a payment as the newest; a PENDING one is queued to settle at its `settlesAt`. `token`:
+   * the record's token as kept (the store interns it), without a copy of the record.
+   */
+  insertPayment(record: PaymentRecord, token: string = record.token): StoredPayment {
+    const { id, json, settlesAt, timeline } = record;
     const [at, status, amount, changes] = timeline;
     const created = { at, status, amount };
     const sequence = this.nextSequence++;

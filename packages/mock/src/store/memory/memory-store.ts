@@ -160,7 +160,7 @@ export class MemoryStore implements MemoryCore, AccountOwner {
 
   /** Stores a payment given as a record (restored, or a fixture), as `addPayment` does. */
   insertPayment(account: Account, record: PaymentRecord): StoredPayment {
-    const stored = account.insertPayment({ ...record, token: intern(record.token) });
+    const stored = account.insertPayment(record, intern(record.token));
     account.addBytes(paymentBytes(stored));
     this.paymentTotal++;
     while (
