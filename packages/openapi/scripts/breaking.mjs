@@ -3,8 +3,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { classifyChanges } from './breaking-changes.mjs';
-import { repositoryRoot } from './generated-files.mjs';
 import { loadSpecDocument } from './load-spec.mjs';
+import { repositoryRoot } from './paths.mjs';
 import { pendingMajors } from './pending-majors.mjs';
 
 /** The packages whose users a breaking spec change breaks: both need a major changeset. */

@@ -1,7 +1,7 @@
 // CLI: fails (exit 1) when an element of spec/openapi.yaml or spec/sandbox.yaml lacks valid x-provenance.
 import { resolve } from 'node:path';
-import { defaultPaths, displayPath } from './generated-files.mjs';
 import { loadSpecDocument } from './load-spec.mjs';
+import { defaultPaths, displayPath } from './paths.mjs';
 import { checkProvenance } from './provenance.mjs';
 
 const specPaths = process.argv.slice(2);
