@@ -60,22 +60,32 @@ export async function packPublished(
   ) as Record<PublishedPackage, string>;
 }
 
-/**
- * The manifest a tarball ships (`package/package.json`).
- *
- * @example
- * manifestOf(sdkTarball).exports; // { '.': …, './package.json': … }
- */
-export function manifestOf(tarball: string): {
+/** What a tarball's `package/package.json` declares. */
+export interface TarballManifest {
   name: string;
   version: string;
   exports: Record<string, unknown>;
   peerDependencies?: Record<string, string>;
   [field: string]: unknown;
-} {
-  return JSON.parse(
-    execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
-  );
+}
+
+/** Manifests read so far, by tarball path (a run's tarballs never change once packed). */
+const manifests = new Map<string, string>();
+
+/**
+ * The manifest a tarball ships (`package/package.json`), read from the tarball once per path (a
+ * fresh object each call).
+ *
+ * @example
+ * manifestOf(sdkTarball).exports; // { '.': …, './package.json': … }
+ */
+export function manifestOf(tarball: string): TarballManifest {
+  let text = manifests.get(tarball);
+  if (text === undefined) {
+    text = execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' });
+    manifests.set(tarball, text);
+  }
+  return JSON.parse(text);
 }
 
 /**
