@@ -1,6 +1,6 @@
 // spec:breaking: the classifier on the real spec and on small documents, and the CLI's changeset gate.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -159,7 +159,7 @@ describe('the spec:breaking command', { timeout: 60_000 }, () => {
     const current = join(directory, 'openapi.yaml');
     await writeFile(current, stringify(spec));
     const changesets = join(directory, 'changesets');
-    await run('mkdir', ['-p', changesets]);
+    await mkdir(changesets, { recursive: true });
     if (changeset) await writeFile(join(changesets, 'big-change.md'), changeset);
     const released = resolve(root, 'spec/openapi.yaml');
     return run(process.execPath, [
