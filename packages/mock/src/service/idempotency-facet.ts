@@ -29,7 +29,11 @@ export class IdempotencyFacet {
     // Claimed when the request's session opened: every keyed create's path, without an async frame.
     const ahead = this.scope.sessionClaim();
     if (ahead !== undefined && ahead.claim.kind === 'claimed') {
-      return Promise.resolve({ kind: 'proceed', record: ahead.claim.record, account: ahead.account });
+      return Promise.resolve({
+        kind: 'proceed',
+        record: ahead.claim.record,
+        account: ahead.account,
+      });
     }
     return this.decide(request, ahead);
   }
