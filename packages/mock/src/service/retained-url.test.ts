@@ -21,14 +21,12 @@ function heapUsed(): number {
 
 /**
  * The heap the sandbox keeps after each of `KEYS` keys sent `REQUESTS` retrieves and
- * Idempotency-Keyed refunds whose URLs carry a query of `queryChars` characters; with `measure`
- * false (the warm-up round) no heap is measured, so no full collection is paid for a number
- * nobody reads (each costs a pass over the worker's whole heap, shared with the other files).
+ * Idempotency-Keyed refunds whose URLs carry a query of `queryChars` characters.
  */
-async function retainedAfter(queryChars: number, round: string, measure = true): Promise<number> {
+async function retainedAfter(queryChars: number, round: string): Promise<number> {
   const harness = createHarness();
   const query = `?pad=${'q'.repeat(queryChars)}`;
-  const before = measure ? heapUsed() : 0;
+  const before = heapUsed();
   for (let key = 0; key < KEYS; key++) {
     const apiKey = `sk_test_retained_${round}_${key}_0001`;
     const payment = await harness.createPayment({ amount: 1_000_000 }, { apiKey });
@@ -46,7 +44,7 @@ async function retainedAfter(queryChars: number, round: string, measure = true):
       await refund.arrayBuffer();
     }
   }
-  const retained = measure ? heapUsed() - before : 0;
+  const retained = heapUsed() - before;
   // The harness (and what it keeps) stays alive until measured.
   expect(harness.mock).toBeDefined();
   return retained;
@@ -55,7 +53,7 @@ async function retainedAfter(queryChars: number, round: string, measure = true):
 describe('what the sandbox keeps of a request', () => {
   it('does not keep its URL alive: a long query costs no retained bytes the budgets do not count', async () => {
     // Warm the path's code first, so compiled code is not counted as kept.
-    await retainedAfter(10, 'warm', false);
+    await retainedAfter(10, 'warm');
     const short = await retainedAfter(10, 'short');
     const long = await retainedAfter(QUERY_CHARS, 'long');
     // A record whose path shares the URL's memory (a V8 string slice) keeps the whole URL:
