@@ -48,18 +48,24 @@ export function renderStages(stages: StagesResult): string[] {
   for (const endpoint of ['create', 'retrieve'] as const) {
     const results = columns(stages, endpoint);
     if (results.length === 0) continue;
-    const pair = results.length === 2 ? results : undefined;
+    // With the current build last, a ratio column per build before it: current / that build.
+    const current = results.at(-1);
+    const befores = current?.build === 'current' ? results.slice(0, -1) : [];
     const header = results.map((result) => `${result.label} µs`);
+    const ratioHeader = befores.map((result) =>
+      befores.length === 1 ? 'current / previous' : `current / ${result.label.split(' ')[0]}`,
+    );
     out.push(
       '',
       `### ${endpoint === 'create' ? 'Create (`POST /v1/payments`)' : 'Retrieve (`GET /v1/payments/{id}`)'}`,
       '',
-      `| stage | ${header.join(' | ')} |${pair ? ' current / previous |' : ''}`,
-      `|---|${results.map(() => '---:').join('|')}|${pair ? '---:|' : ''}`,
+      `| stage | ${[...header, ...ratioHeader].join(' | ')} |`,
+      `|---|${[...results, ...befores].map(() => '---:').join('|')}|`,
     );
     const row = (label: string, values: number[]) => {
-      const change = pair ? ` ${times(ratio(values[1], values[0]))} |` : '';
-      out.push(`| ${label} | ${values.map(us).join(' | ')} |${change}`);
+      const last = values.at(-1) ?? 0;
+      const changes = befores.map((_, index) => times(ratio(last, values[index] ?? 0)));
+      out.push(`| ${label} | ${[...values.map(us), ...changes].join(' | ')} |`);
     };
     for (const stage of [...STAGES, ...OTHER_ROWS] as StageRow[]) {
       row(
@@ -77,7 +83,7 @@ export function renderStages(stages: StagesResult): string[] {
       results.map((result) => result.cpuUs),
     );
     const line = (label: string, render: (result: StageResult) => string) =>
-      out.push(`| ${label} | ${results.map(render).join(' | ')} |${pair ? ' |' : ''}`);
+      out.push(`| ${label} | ${[...results.map(render), ...befores.map(() => '')].join(' | ')} |`);
     line('bytes allocated per request (heap around GCs)', (result) => bytes(result.allocatedBytes));
     line('bytes allocated per request (sampled)', (result) => bytes(result.sampledBytes));
     line('objects allocated per request (sampled)', (result) => bytes(result.objects));
