@@ -1,8 +1,8 @@
 // Journal lines whose checksums hold but whose records do not: every kind of record read back passes the checks of the API and restore(), or the start is refused naming the file, the byte offset and the field.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../../test-support/temporary-directory.js';
 import { createHarness, type Harness, TEST_KEY } from '../../test-support/harness.js';
 import { DataDirectoryError } from './data-directory.js';
 import { keyIdOf } from './journal.js';
@@ -10,13 +10,8 @@ import { encodeLine } from './journal-file.js';
 
 type Line = unknown[];
 
-const directories: string[] = [];
 const open: Harness[] = [];
-const newDirectory = () => {
-  const path = mkdtempSync(join(tmpdir(), 'psm-records-'));
-  directories.push(path);
-  return path;
-};
+const newDirectory = () => temporaryDirectory('psm-records-');
 const start = (dataDir: string) => {
   const logs: string[] = [];
   const webhookFetch = async () => new Response(null, { status: 500 });
@@ -27,9 +22,6 @@ const start = (dataDir: string) => {
 
 afterEach(() => {
   for (const harness of open.splice(0)) harness.mock.close();
-});
-afterAll(() => {
-  for (const path of directories.splice(0)) rmSync(path, { recursive: true, force: true });
 });
 
 /** The journal a sandbox wrote with one record of every kind, and its changes (groups opened). */
