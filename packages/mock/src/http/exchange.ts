@@ -2,7 +2,7 @@
 import type { Context, Next } from 'hono';
 import { newRequestId } from '../shared/ids.js';
 import type { ProblemInit } from '../shared/problems.js';
-import { maskSecrets } from '../shared/secrets.js';
+import { maskEscapedSecrets } from '../shared/secrets.js';
 import { formatLogTime } from '../shared/time.js';
 import type { StoredResponse } from '../store/records.js';
 import { clip, copyOf } from '../store/request-records.js';
@@ -148,9 +148,14 @@ export function observe(
   const code = exchange.aborted ? undefined : answer?.code;
   if (logger !== undefined) {
     const shown = exchange.aborted ? 'aborted' : exchange.drop ? 'dropped' : String(status);
-    logger(
-      `${formatLogTime(Date.now())} ${exchange.method} ${maskSecrets(exchange.path)} ${shown}${code === undefined ? '' : ` ${code}`} ${Math.round(elapsed)}ms ${exchange.requestId}`,
-    );
+    try {
+      logger(
+        `${formatLogTime(Date.now())} ${exchange.method} ${maskEscapedSecrets(exchange.path)} ${shown}${code === undefined ? '' : ` ${code}`} ${Math.round(elapsed)}ms ${exchange.requestId}`,
+      );
+    } catch {
+      // A log line is a view, as the inspector's record is: the answer (and what it changed)
+      // stands, its record is kept, its drop fault still taken.
+    }
   }
   const { service, receivedAt } = exchange;
   const read = exchange.method === 'GET' && exchange.path.includes('/_sandbox/');
