@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AccountService } from '../../service/account-service.js';
 import { runStep } from '../../test-support/steps.js';
 import type { MockEnv } from '../env.js';
+import type { PreparedAnswer } from '../operations.js';
 import {
   afterHandler,
   afterSteps,
@@ -159,7 +160,8 @@ describe('afterSteps', () => {
 describe('afterHandler', () => {
   it('answers a handler’s answer made at once at once, and a promised one when it resolves', async () => {
     const answer = { status: 200, body: {} };
-    const toResponse = (given: { status?: number }) => new Response(null, { status: given.status });
+    const toResponse = (given: PreparedAnswer) =>
+      new Response(null, { status: 'status' in given ? given.status : 500 });
     expect(afterHandler(answer, toResponse)).toBeInstanceOf(Response);
     const later = afterHandler(Promise.resolve(answer), toResponse);
     expect(later).toBeInstanceOf(Promise);
