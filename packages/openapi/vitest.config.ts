@@ -7,7 +7,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // With the tests of the repository's shared test support (the first package to run them).
+    include: ['test/**/*.test.ts', '../../test-support/**/*.test.ts'],
+    // First: the run's own temporary directory, checked empty at the end.
+    globalSetup: ['../../test-support/temporary-directory-guard.ts'],
     pool: 'threads',
     isolate: false,
     testTimeout: 30_000,

@@ -22,7 +22,7 @@ import {
   CURRENT_BUILD,
   type MockBuild,
   measureStages,
-  previousStageBuild,
+  previousStageBuilds,
   type StagesResult,
 } from './stages.js';
 import { measureThroughput } from './throughput.js';
@@ -62,15 +62,15 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
     skipped.push('Prism: not installed (smoke mode installs it only with BENCH_PRISM=1).');
   if (!baseline.ok) skipped.push(`The mock before the redesign: ${baseline.reason}.`);
   if (!beforeSeam.ok) skipped.push(`The mock before the store seam: ${beforeSeam.reason}.`);
-  // The stage table's build before: BENCH_PREVIOUS (a CLI script or a git revision), else d4b14ca.
-  const stagePrevious = previousStageBuild(process.env.BENCH_PREVIOUS, settings);
-  if (typeof stagePrevious === 'string')
-    skipped.push(`The stage table's previous build: ${stagePrevious}.`);
+  // The stage table's builds before: BENCH_PREVIOUS (a CLI script or a git revision), else
+  // d7ac2fd (before the redesign) and d4b14ca (before issue 41).
+  const stagePrevious = previousStageBuilds(process.env.BENCH_PREVIOUS, settings);
+  for (const missing of stagePrevious.missing) {
+    skipped.push(`A previous build of the stage table: ${missing}.`);
+  }
   // A quick run may A/B another build of the mock (e.g. a copy of dist/ before a change).
   const previous =
-    mode === 'quick' && process.env.BENCH_PREVIOUS && typeof stagePrevious !== 'string'
-      ? stagePrevious.cli
-      : undefined;
+    mode === 'quick' && process.env.BENCH_PREVIOUS ? stagePrevious.builds[0]?.cli : undefined;
   const entries = {
     prism: prism?.entry,
     mockBefore: baseline.ok ? baseline.entry : undefined,
@@ -158,8 +158,7 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
     }
 
     // Server CPU per request by stage, allocations and GC: every mode (a quick run is an A/B).
-    const stageBuilds: MockBuild[] =
-      typeof stagePrevious === 'string' ? [CURRENT_BUILD] : [stagePrevious, CURRENT_BUILD];
+    const stageBuilds: MockBuild[] = [...stagePrevious.builds, CURRENT_BUILD];
     const stages: StagesResult = await measureStages(stageBuilds, loadTool, settings, logDir, log);
     log('stage table measured');
 

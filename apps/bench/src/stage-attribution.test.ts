@@ -9,7 +9,7 @@ import {
 } from './stage-attribution.js';
 import { OTHER_ROWS, STAGE_LABELS, STAGES } from './stage-map.js';
 import type { ProbeWindow } from './stage-probe.js';
-import { allocatedBytes, type MockBuild, summarizeStages } from './stages.js';
+import { allocatedBytes, type MockBuild, type StageResult, summarizeStages } from './stages.js';
 import { renderStages, stageResultValid } from './stages-report.js';
 
 const DIST = '/repo/packages/mock/dist';
@@ -212,10 +212,11 @@ describe('summarizeStages and renderStages', () => {
     non2xx: 0,
     errors: 0,
   };
-  const build = (role: MockBuild['role']): MockBuild => ({
+  const build = (role: MockBuild['role'], label = 'd4b14ca'): MockBuild => ({
     role,
-    label: role === 'current' ? 'this checkout' : 'd4b14ca',
+    label: role === 'current' ? 'this checkout' : label,
     main: `${DIST}/cli/main.js`,
+    dist: DIST,
     cli: `${DIST}/cli.js`,
   });
 
@@ -266,5 +267,42 @@ describe('summarizeStages and renderStages', () => {
     expect(markdown).toContain('| stage | d4b14ca µs | this checkout µs | current / previous |');
     for (const row of [...STAGES, ...OTHER_ROWS]) expect(markdown).toContain(STAGE_LABELS[row]);
     expect(markdown).toContain('**invalid**');
+  });
+
+  it('renders two builds before the current one, each with its ratio column', () => {
+    const measured = (role: MockBuild['role'], label?: string) =>
+      summarizeStages(
+        build(role, label),
+        'retrieve',
+        [{ probe: window(false, { '2xx': 1000 }), load }],
+        [{ probe: window(true, { '2xx': 1000 }), load }],
+        DIST,
+      );
+    const results = [
+      measured('previous', 'd7ac2fd (before the redesign)'),
+      measured('previous', 'd4b14ca (before issue 41)'),
+      measured('current'),
+    ];
+    results[0] = { ...(results[0] as StageResult), cpuUs: 600 };
+    const sizes = {
+      rounds: 1,
+      windowSeconds: 1,
+      windowRequests: 0,
+      warmupRequests: 0,
+      cpuIntervalUs: 100,
+      heapIntervalBytes: 1024,
+    };
+    const lines = renderStages({ sizes, tool: 'wrk', results });
+    expect(lines).toContain(
+      '| stage | d7ac2fd (before the redesign) µs | d4b14ca (before issue 41) µs | this checkout µs | current / d7ac2fd | current / d4b14ca |',
+    );
+    expect(lines).toContain('|---|---:|---:|---:|---:|---:|');
+    // current 300 µs against 600 and 300.
+    expect(lines).toContain(
+      '| **total: server CPU per request** | 600 | 300 | 300 | 0.50× | 1.00× |',
+    );
+    expect(lines.find((line) => line.startsWith('| GC, % of server CPU'))?.split('|')).toHaveLength(
+      8,
+    );
   });
 });

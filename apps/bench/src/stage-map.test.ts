@@ -3,6 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MOCK_DIR } from './paths.js';
 import {
+  LEGACY_MODULE_STAGES,
   MOCK_FOLDER_STAGES,
   MOCK_MODULE_STAGES,
   mockFrameStage,
@@ -90,6 +91,32 @@ describe('the stage map', () => {
       if (!existsSync(join(SRC, folder))) stale.push(folder);
     }
     expect(stale, 'remove or rename these entries of MOCK_MODULE_STAGES').toEqual([]);
+  });
+
+  it('places an earlier build’s moved modules, never one this build has', () => {
+    // A legacy entry naming a module of today's src would place it silently: the test above
+    // would no longer ask for it to be placed.
+    // An entry for a module that exists today may only name functions it no longer declares.
+    const shadowing = Object.entries(LEGACY_MODULE_STAGES).flatMap(([module, entry]) => {
+      const path = join(SRC, `${module}.ts`);
+      if (!existsSync(path)) return [];
+      const text = readFileSync(path, 'utf8');
+      const names = Object.keys(entry.functions ?? {});
+      if (names.length === 0 || MOCK_MODULE_STAGES[module] === undefined) return [module];
+      return names.filter((name) => declares(text, name)).map((name) => `${module}#${name}`);
+    });
+    expect(shadowing, 'move these entries from LEGACY_MODULE_STAGES to MOCK_MODULE_STAGES').toEqual(
+      [],
+    );
+    expect(mockFrameStage('cli', 'logger')).toBe('observation');
+    expect(mockFrameStage('cli', 'main')).toBe('startup');
+    expect(mockFrameStage('http/v1', 'validate')).toBe('validation');
+    expect(mockFrameStage('http/v1', 'runDomain')).toBe('operation');
+    expect(mockFrameStage('service/service-cache', 'serviceFor')).toBe('auth');
+    expect(mockFrameStage('store/account', 'claimIdempotencyKey')).toBe('idempotency');
+    // Today's map and folders come first.
+    expect(mockFrameStage('http/auth', '')).toBe('auth');
+    expect(mockFrameStage('no/such-module', '')).toBeUndefined();
   });
 
   it('gives a function its own stage over its module’s', () => {

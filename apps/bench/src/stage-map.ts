@@ -186,6 +186,15 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'store/redis/open': of('startup'),
   'store/redis/redis-webhooks': of('observation'),
   'store/redis/url': of('startup'),
+  // Modules off the CLI's request path today (types, the package's entries, the controls'
+  // helpers), placed for the builds that ran them per request.
+  controls: of('operation'),
+  'domain/types': of('operation'),
+  index: of('startup'),
+  node: of('inherit'),
+  'http/env': of('inherit'),
+  'http/operations': of('operation'),
+  'shared/compiled-validator': of('validation'),
   // The command line: start-up, except the request log it hands the server.
   cli: of('startup'),
   'cli/launcher-watch': of('background'),
@@ -211,17 +220,76 @@ export const MOCK_FOLDER_STAGES: Readonly<Record<string, ModuleStage>> = {
 };
 
 /**
- * The stage of a frame of the mock: its function's, else its module's, else its folder's;
- * undefined: a module the map lacks.
+ * Modules of the earlier builds the stage table compares with, where the layout differed: d7ac2fd
+ * (before the mock's redesign: a flat `src/`, the /v1 pipeline in `http/v1`, the middleware in
+ * `app`) and d4b14ca and 9bf239d (before issue 41: the memory store at the top of `store/`, the
+ * key's service cache and scope). Consulted only for a module the current map and folders do not
+ * place, or for a function of a module that has the same name today but no such function (d7ac2fd's
+ * `cli` wrote the request log), so that a previous build's column has no unattributed row for code
+ * that moved. Closures V8 reports without a name take their module's stage: d7ac2fd's middleware
+ * (its Request-Id and its log line's text) counts as HTTP.
+ */
+export const LEGACY_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
+  // d7ac2fd
+  cli: of('startup', { logger: 'observation' }),
+  app: of('http', { internalError: 'serialization' }),
+  faults: of('faults'),
+  'http/router': of('http'),
+  'http/sandbox': of('operation'),
+  'http/v1': of('operation', { render: 'serialization', validate: 'validation' }),
+  idempotency: of('idempotency'),
+  ids: of('inherit'),
+  options: of('startup'),
+  problems: of('serialization'),
+  runtime: of('operation'),
+  secrets: of('inherit'),
+  time: of('inherit'),
+  validation: of('validation'),
+  // d7ac2fd, d4b14ca and 9bf239d: the memory store before its folder
+  'store/accounts': of('operation', {
+    addIdempotencyRecord: 'idempotency',
+    completeIdempotencyRecord: 'idempotency',
+    deleteIdempotencyRecord: 'idempotency',
+    expireIdempotencyRecords: 'idempotency',
+  }),
+  'store/account': of('operation', {
+    idempotencyRecord: 'idempotency',
+    claimIdempotencyKey: 'idempotency',
+    completeIdempotencyRecord: 'idempotency',
+    forgetIdempotencyRecord: 'idempotency',
+    expireIdempotencyRecords: 'idempotency',
+    recordRequest: 'observation',
+    requestLog: 'observation',
+  }),
+  'store/fifo-queue': of('inherit'),
+  'store/min-heap': of('inherit'),
+  'store/memory': of('inherit'),
+  'store/request-log': of('observation'),
+  'store/webhook-state': of('observation'),
+  'store/journal': of('operation'),
+  // d4b14ca and 9bf239d
+  'cli-bundle': of('startup'),
+  'service/service-cache': of('auth'),
+  'service/key-scope': of('operation'),
+  'shared/awaitable': of('inherit'),
+};
+
+/**
+ * The stage of a frame of the mock: its function's, else its module's, else its folder's, else
+ * an earlier build's module's (`LEGACY_MODULE_STAGES`); undefined: a module the map lacks.
  *
  * @example
- * mockFrameStage('http/pipeline', 'withKey'); // 'idempotency'
+ * mockFrameStage('store/memory/account', 'claimIdempotencyKey'); // 'idempotency'
  */
 export function mockFrameStage(module: string, functionName: string): ModuleStage | undefined {
   const entry = MOCK_MODULE_STAGES[module];
-  if (entry !== undefined) return entry.functions?.[functionName] ?? entry.stage;
+  const legacy = LEGACY_MODULE_STAGES[module];
+  if (entry !== undefined) {
+    return entry.functions?.[functionName] ?? legacy?.functions?.[functionName] ?? entry.stage;
+  }
   const folder = Object.keys(MOCK_FOLDER_STAGES).find((prefix) => module.startsWith(prefix));
-  return folder === undefined ? undefined : MOCK_FOLDER_STAGES[folder];
+  if (folder !== undefined) return MOCK_FOLDER_STAGES[folder];
+  return legacy === undefined ? undefined : (legacy.functions?.[functionName] ?? legacy.stage);
 }
 
 /** @hono/node-server's functions that read a request's body. */

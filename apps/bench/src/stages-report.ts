@@ -37,10 +37,10 @@ export function renderStages(stages: StagesResult): string[] {
     '',
     '## Server CPU per request, by stage',
     '',
-    `Each build of the mock runs as its CLI with default settings (it logs each request) on the memory store, started from the modules its CLI bundle is made from (\`dist/cli/main.js\`, unminified, so that profile frames name the mock's modules and functions), with \`stage-probe.js\` loaded (\`node --import\`). Per endpoint, after ${sizes.warmupRequests.toLocaleString('en-US')} requests of warm-up, ${sizes.rounds} round(s) alternate the builds; a round is a window unprofiled, then one profiled, each ${sizes.windowRequests > 0 ? `${sizes.windowRequests.toLocaleString('en-US')} requests` : `${sizes.windowSeconds} s`} (${stages.tool}). Creates are the throughput section's (1,000 keys, a fresh Idempotency-Key each, the keys emptied before each timed window); retrieves read one payment.`,
+    `Each build of the mock runs as its CLI with default settings (it logs each request) on the memory store, started from the modules its CLI bundle is made from (\`dist/cli/main.js\`, unminified, so that profile frames name the mock's modules and functions; d7ac2fd, from before the CLI's launcher, from its \`dist/cli.js\`), with \`stage-probe.js\` loaded (\`node --import\`). Per endpoint, after ${sizes.warmupRequests.toLocaleString('en-US')} requests of warm-up, ${sizes.rounds} round(s) alternate the builds; a round is a window unprofiled, then one profiled, each ${sizes.windowRequests > 0 ? `${sizes.windowRequests.toLocaleString('en-US')} requests` : `${sizes.windowSeconds} s`} (${stages.tool}). Creates are the throughput section's (1,000 keys, a fresh Idempotency-Key each, the keys emptied before each timed window); retrieves read one payment.`,
     '',
     "- **CPU per request**: the unprofiled windows' `process.cpuUsage()` (every thread) and the main thread's CPU from `/proc/self/task/<pid>/stat` (10 ms ticks), over the answers the server finished (counted inside it, `http.server.response.finish`).",
-    `- **By stage**: the main thread's CPU per request × each row's share of the profiled windows' CPU samples (V8's profiler every ${sizes.cpuIntervalUs} µs; idle left out). A sample goes to the stage of the innermost frame on its stack that \`apps/bench/src/stage-map.ts\` places (the mock's modules, and named functions of them); shared helpers take their caller's stage; with no mock frame placed, @hono/node-server's and Node's answer-writing functions are the response write and the rest is HTTP parse and Hono. "Other threads" is process CPU beyond the main thread (GC helpers, the compiler, libuv).`,
+    `- **By stage**: the main thread's CPU per request × each row's share of the profiled windows' CPU samples (V8's profiler every ${sizes.cpuIntervalUs} µs; idle left out). A sample goes to the stage of the innermost frame on its stack that \`apps/bench/src/stage-map.ts\` places (the mock's modules, and named functions of them; an earlier build's modules that moved by its legacy part); shared helpers take their caller's stage; with no mock frame placed, @hono/node-server's and Node's answer-writing functions are the response write and the rest is HTTP parse and Hono. "Other threads" is process CPU beyond the main thread (GC helpers, the compiler, libuv).`,
     `- **Allocated per request**: bytes from the used heap before each GC less after the one before (\`v8.GCProfiler\`, unprofiled windows: every byte the JavaScript heap took, exact to the GCs' own accounting); objects and bytes by stage from V8's sampling heap profiler (profiled windows, one sample per ~${Math.round(sizes.heapIntervalBytes / 1024)} KiB, collected objects included), an estimate: its bytes beside the exact figure show its error.`,
     "- **GC**: the main thread's GC (the profile's `(garbage collector)` samples) as a share of process CPU; pauses counted by `v8.GCProfiler`.",
     '- A window with any answer outside 2xx, counted by the server or by the load tool, makes its column invalid: a refusal is never measured as speed.',
@@ -48,18 +48,24 @@ export function renderStages(stages: StagesResult): string[] {
   for (const endpoint of ['create', 'retrieve'] as const) {
     const results = columns(stages, endpoint);
     if (results.length === 0) continue;
-    const pair = results.length === 2 ? results : undefined;
+    // With the current build last, a ratio column per build before it: current / that build.
+    const current = results.at(-1);
+    const befores = current?.build === 'current' ? results.slice(0, -1) : [];
     const header = results.map((result) => `${result.label} µs`);
+    const ratioHeader = befores.map((result) =>
+      befores.length === 1 ? 'current / previous' : `current / ${result.label.split(' ')[0]}`,
+    );
     out.push(
       '',
       `### ${endpoint === 'create' ? 'Create (`POST /v1/payments`)' : 'Retrieve (`GET /v1/payments/{id}`)'}`,
       '',
-      `| stage | ${header.join(' | ')} |${pair ? ' current / previous |' : ''}`,
-      `|---|${results.map(() => '---:').join('|')}|${pair ? '---:|' : ''}`,
+      `| stage | ${[...header, ...ratioHeader].join(' | ')} |`,
+      `|---|${[...results, ...befores].map(() => '---:').join('|')}|`,
     );
     const row = (label: string, values: number[]) => {
-      const change = pair ? ` ${times(ratio(values[1], values[0]))} |` : '';
-      out.push(`| ${label} | ${values.map(us).join(' | ')} |${change}`);
+      const last = values.at(-1) ?? 0;
+      const changes = befores.map((_, index) => times(ratio(last, values[index] ?? 0)));
+      out.push(`| ${label} | ${[...values.map(us), ...changes].join(' | ')} |`);
     };
     for (const stage of [...STAGES, ...OTHER_ROWS] as StageRow[]) {
       row(
@@ -77,7 +83,7 @@ export function renderStages(stages: StagesResult): string[] {
       results.map((result) => result.cpuUs),
     );
     const line = (label: string, render: (result: StageResult) => string) =>
-      out.push(`| ${label} | ${results.map(render).join(' | ')} |${pair ? ' |' : ''}`);
+      out.push(`| ${label} | ${[...results.map(render), ...befores.map(() => '')].join(' | ')} |`);
     line('bytes allocated per request (heap around GCs)', (result) => bytes(result.allocatedBytes));
     line('bytes allocated per request (sampled)', (result) => bytes(result.sampledBytes));
     line('objects allocated per request (sampled)', (result) => bytes(result.objects));

@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ensureMockBuild, STAGES_BASELINE_COMMIT } from './baseline-mock.js';
+import { BASELINE_MOCK_COMMIT, ensureMockBuild, STAGES_BASELINE_COMMIT } from './baseline-mock.js';
 import type { LoadResult, LoadTool } from './load/index.js';
 import { countedLoadTool } from './load/index.js';
 import { autocannonVersion } from './machine.js';
@@ -40,8 +40,13 @@ export interface MockBuild {
   role: 'current' | 'previous';
   /** What the report calls it, e.g. `this checkout` or `d4b14ca`. */
   label: string;
-  /** `packages/mock/dist/cli/main.js` of the build: the modules the CLI bundle is made from. */
+  /**
+   * The script the probed server runs: `packages/mock/dist/cli/main.js`, the modules the CLI bundle
+   * is made from; a build from before the CLI's launcher (d7ac2fd) serves from its `dist/cli.js`.
+   */
   main: string;
+  /** The build's `dist/` directory: profile frames under it are the mock's modules. */
+  dist: string;
   /** The build's CLI script as users start it (the bundle's launcher), for the throughput A/B. */
   cli: string;
 }
@@ -54,6 +59,7 @@ export const CURRENT_BUILD: MockBuild = {
   role: 'current',
   label: 'this checkout',
   main: join(MOCK_DIR, 'dist/cli/main.js'),
+  dist: join(MOCK_DIR, 'dist'),
   cli: MOCK_CLI,
 };
 
@@ -72,8 +78,35 @@ export function unbundledMain(cliScript: string): string | undefined {
 }
 
 /**
- * The build the stage table compares with: `BENCH_PREVIOUS` (another build's CLI script, or a git
- * revision, built into apps/bench/.cache), else the build before issue 41
+ * A previous build to probe, from its CLI script: its unbundled entry when it has one, else the
+ * script itself when it serves in its own process (no launcher: the builds before `cli/`, whose
+ * `dist/cli.js` is not a bundle); undefined when neither.
+ *
+ * @example
+ * previousBuildOf('/x/.cache/mock-d7ac2fd/packages/mock/dist/cli.js', 'd7ac2fd'); // { main: '…/dist/cli.js', dist: '…/dist', … }
+ */
+export function previousBuildOf(cliScript: string, label: string): MockBuild | undefined {
+  const main = unbundledMain(cliScript);
+  if (main !== undefined) {
+    return { role: 'previous', label, main, dist: dirname(dirname(main)), cli: cliScript };
+  }
+  const here = dirname(cliScript);
+  const flat = existsSync(join(here, 'app.js')) && !existsSync(join(here, 'cli'));
+  return flat
+    ? { role: 'previous', label, main: cliScript, dist: here, cli: cliScript }
+    : undefined;
+}
+
+/** A build from the bench's cache at a commit, or why there is none (`ensureMockBuild`). */
+function commitStageBuild(commit: string, label: string, install: boolean): MockBuild | string {
+  const build = ensureMockBuild(commit, install);
+  if (!build.ok) return `the mock at ${commit}: ${build.reason}`;
+  return previousBuildOf(build.entry, label) ?? `the mock at ${commit} has no dist/cli/main.js`;
+}
+
+/**
+ * The build the stage table compares with when `BENCH_PREVIOUS` names one (another build's CLI
+ * script, or a git revision, built into apps/bench/.cache), else the build before issue 41
  * (`STAGES_BASELINE_COMMIT`): built by a full run, taken from the cache by a quick one, and by a
  * smoke run only with BENCH_BASELINE=1 (`install`). A string says why there is none.
  *
@@ -85,37 +118,62 @@ export function previousStageBuild(
   settings: Pick<BenchSettings, 'mode' | 'buildBaselineMock'>,
 ): MockBuild | string {
   const given = spec !== undefined && spec !== '';
-  if (given && existsSync(spec)) {
-    const main = unbundledMain(spec);
-    return main === undefined
-      ? `BENCH_PREVIOUS (${spec}) has no dist/cli/main.js beside it`
-      : { role: 'previous', label: spec, main, cli: spec };
+  if (!given) {
+    return defaultStageBuild(STAGES_BASELINE_COMMIT, 'before issue 41', settings);
   }
-  let commit = STAGES_BASELINE_COMMIT;
-  let label = `${STAGES_BASELINE_COMMIT} (before issue 41)`;
-  if (given) {
-    try {
-      commit = execFileSync(
-        'git',
-        ['-C', REPO_ROOT, 'rev-parse', '--short=7', `${spec}^{commit}`],
-        {
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'ignore'],
-        },
-      ).trim();
-    } catch {
-      return `BENCH_PREVIOUS (${spec}) is neither a file nor a git revision`;
-    }
-    label = spec === commit ? commit : `${spec} (${commit})`;
-  } else if (settings.mode === 'smoke' && !settings.buildBaselineMock) {
+  if (existsSync(spec)) {
+    return (
+      previousBuildOf(spec, spec) ?? `BENCH_PREVIOUS (${spec}) has no dist/cli/main.js beside it`
+    );
+  }
+  let commit: string;
+  try {
+    commit = execFileSync('git', ['-C', REPO_ROOT, 'rev-parse', '--short=7', `${spec}^{commit}`], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return `BENCH_PREVIOUS (${spec}) is neither a file nor a git revision`;
+  }
+  return commitStageBuild(commit, spec === commit ? commit : `${spec} (${commit})`, true);
+}
+
+/** One of the stage table's default previous builds: from the cache, built as the mode allows. */
+function defaultStageBuild(
+  commit: string,
+  what: string,
+  settings: Pick<BenchSettings, 'mode' | 'buildBaselineMock'>,
+): MockBuild | string {
+  if (settings.mode === 'smoke' && !settings.buildBaselineMock) {
     return `the mock at ${commit}: not measured (smoke mode measures it only with BENCH_BASELINE=1 or BENCH_PREVIOUS)`;
   }
-  const build = ensureMockBuild(commit, given || settings.buildBaselineMock);
-  if (!build.ok) return `the mock at ${commit}: ${build.reason}`;
-  const main = unbundledMain(build.entry);
-  return main === undefined
-    ? `the mock at ${commit} has no dist/cli/main.js`
-    : { role: 'previous', label, main, cli: build.entry };
+  return commitStageBuild(commit, `${commit} (${what})`, settings.buildBaselineMock);
+}
+
+/**
+ * The builds the stage table compares with, oldest first: the one `BENCH_PREVIOUS` names, else
+ * both issue 41 asks for, the build before the mock's redesign (`BASELINE_MOCK_COMMIT`, d7ac2fd)
+ * and the build before issue 41 (d4b14ca); each found or built as `previousStageBuild` does.
+ * `missing` says why a build is not there.
+ *
+ * @example
+ * const { builds, missing } = previousStageBuilds(process.env.BENCH_PREVIOUS, settingsFor('full'));
+ */
+export function previousStageBuilds(
+  spec: string | undefined,
+  settings: Pick<BenchSettings, 'mode' | 'buildBaselineMock'>,
+): { builds: MockBuild[]; missing: string[] } {
+  const found =
+    spec !== undefined && spec !== ''
+      ? [previousStageBuild(spec, settings)]
+      : [
+          defaultStageBuild(BASELINE_MOCK_COMMIT, 'before the redesign', settings),
+          previousStageBuild(undefined, settings),
+        ];
+  return {
+    builds: found.filter((build): build is MockBuild => typeof build !== 'string'),
+    missing: found.filter((build): build is string => typeof build === 'string'),
+  };
 }
 
 /** Sizes of the stage run per mode. */
@@ -467,7 +525,7 @@ export async function measureStages(
             endpoint,
             measured.plain,
             measured.profiled,
-            realpathSync(join(dirname(probed.build.main), '..')),
+            realpathSync(probed.build.dist),
           ),
         );
       }

@@ -1,11 +1,11 @@
 // What a new user copies works: the README's local recipe passes against the mock, every example key is one the mock accepts, and the kit's packages share one version.
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMockServer } from '@payment-service/mock';
 import { type RunningMockServer, startMockServer } from '@payment-service/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { main } from './cli/main.js';
 import { contractVersion } from './generated/version.js';
 
@@ -38,7 +38,7 @@ describe('the README recipe "against our own sandbox"', () => {
       .map((arg) => arg.replace('http://127.0.0.1:4010', server.url));
     expect(args).toContain('--key');
     let stdout = '';
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-docs-'));
+    const cwd = temporaryDirectory('contract-docs-');
     const code = await main(
       ['check', ...args, '--rate', '10000', '--no-progress', '--format', 'json:report.json'],
       {

@@ -8,15 +8,14 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../test-support/temporary-directory.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const READMES = ['packages/contract/README.md', 'packages/mock/README.md'] as const;
@@ -100,7 +99,7 @@ beforeAll(() => {
   // A merchant's project: the kit's bins in node_modules/.bin, an `npm test` that creates a
   // payment through PAYMENT_SERVICE_BASE_URL, and an npx that runs those bins (npx's own lookup
   // of installed packages is apps/package-tests' subject, from the tarballs).
-  project = join(tmpdir(), `readme-commands-${process.pid}-${Date.now()}`);
+  project = temporaryDirectory('readme-commands-');
   mkdirSync(join(project, 'node_modules/.bin'), { recursive: true });
   mkdirSync(join(project, 'shims'));
   for (const [name, bin] of Object.entries(BINS))
@@ -134,7 +133,6 @@ exec "${project}/node_modules/.bin/$name" "$@"
   );
   chmodSync(join(project, 'shims/npx'), 0o755);
 });
-afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 /** Runs a block with bash in a directory of its own in the project; its process group is stopped after. */
 async function runBlock(text: string, cwd: string) {

@@ -1,12 +1,10 @@
 // The browser guard in a real headless Chromium: the built SDK, loaded into a page, refuses to construct unless told it is dangerous.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { bundleWithSdk, inCi } from './test-support/built.js';
 
 /** Debian's chromium and its launch flags, shared by the repository's browser tests. */
@@ -42,7 +40,7 @@ describe.skipIf(!hasChromium && !inCi)('browser guard in headless Chromium', () 
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    userDataDir = await mkdtemp(join(tmpdir(), 'sdk-chromium-'));
+    userDataDir = temporaryDirectory('sdk-chromium-');
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath,
       headless: true,
@@ -53,7 +51,6 @@ describe.skipIf(!hasChromium && !inCi)('browser guard in headless Chromium', () 
   afterAll(async () => {
     await context?.close();
     await new Promise((resolve) => server?.close(resolve));
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
   });
 
   it('refuses to construct a client in a page, and constructs with dangerouslyAllowBrowser', async () => {

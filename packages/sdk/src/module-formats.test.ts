@@ -1,10 +1,10 @@
 // The built package loads as ESM and through require() (Node >= 20.19), and its errors pass instanceof across both.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { bundleWithSdk, requireBuiltSdk } from './test-support/built.js';
 
 describe('module formats of the built package', () => {
@@ -25,7 +25,7 @@ describe('module formats of the built package', () => {
   it('recognises errors from another copy of the built package (instanceof by brand)', async () => {
     const first = await import(requireBuiltSdk());
     // A bundle holds its own copy of every module, as a second install of the package would.
-    const directory = await mkdtemp(join(tmpdir(), 'sdk-copy-'));
+    const directory = temporaryDirectory('sdk-copy-');
     const copy = join(directory, 'sdk-copy.mjs');
     await writeFile(copy, await bundleWithSdk("export * from '@payment-service/sdk';", false));
     const second = await import(pathToFileURL(copy).href);

@@ -1,14 +1,14 @@
 // A smoke test of the built SDK in Bun (from npm), against the mock over HTTP: create, retry, error mapping, User-Agent.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { type RunningMockServer, startMockServer } from '@payment-service/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { inCi, requireBuiltSdk } from './test-support/built.js';
 import { sdkVersion } from './version.js';
 
@@ -78,7 +78,7 @@ describe.skipIf(!bun && !inCi)('the built SDK in Bun', () => {
   it('creates a payment through a retried 503 and maps a 404', async () => {
     if (!bun)
       throw new Error('CI needs the bun npm package (a devDependency of @payment-service/sdk)');
-    const directory = await mkdtemp(join(tmpdir(), 'sdk-bun-'));
+    const directory = temporaryDirectory('sdk-bun-');
     const file = join(directory, 'smoke.mjs');
     await writeFile(file, script(requireBuiltSdk()));
     // Asynchronous: the mock answers from this very process.

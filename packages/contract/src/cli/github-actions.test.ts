@@ -7,16 +7,14 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
-  rmSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { reportJsonSchema } from '../reports/json.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -78,7 +76,7 @@ const commandsIn = (stdout: string) => stdout.split('\n').filter((line) => line.
 let dir: string;
 let sandboxPid: number | undefined;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'github-actions-'));
+  dir = temporaryDirectory('github-actions-');
 });
 afterAll(() => {
   if (sandboxPid !== undefined) {
@@ -86,7 +84,6 @@ afterAll(() => {
       process.kill(-sandboxPid, 'SIGTERM');
     } catch {}
   }
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the sandbox and contract-check actions', () => {

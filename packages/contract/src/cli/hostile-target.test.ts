@@ -1,11 +1,11 @@
 // The CLI against targets written to attack it (issue 31): forged text, redirects, credentials in the URL, hangs, resets, malformed and deep answers.
 import { createHmac } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createMockServer } from '@payment-service/mock';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import type { ContractReport } from '../report.js';
 import type { Clock } from '../runner/clock.js';
 import {
@@ -23,7 +23,7 @@ const FORGED =
   'x\n::error title=PWNED::forged\r\n::add-mask::PASSED\u001b[2J\u001b]8;;http://evil.example\u0007link\u0085::warning::nel ![i](http://evil.example/i.png) @everyone <img src=x> `tick` \u202egnp.exe';
 
 async function cli(args: string[], options: Partial<CliIo> = {}) {
-  const cwd = await mkdtemp(join(tmpdir(), 'contract-hostile-'));
+  const cwd = temporaryDirectory('contract-hostile-');
   let stdout = '';
   let stderr = '';
   const io: CliIo = {

@@ -1,9 +1,10 @@
 // The CLI's compare as a CI runs it: each target gets its own key only, and a hostile answer still ends in a written report.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMockServer } from '@payment-service/mock';
 import { afterAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { type CliIo, main } from './main.js';
 
 const liveKey = 'sk_test_cli_compare_live_secret';
@@ -110,7 +111,7 @@ describe('payment-service-contract compare', () => {
       });
     });
     open.push(target);
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-compare-'));
+    const cwd = temporaryDirectory('contract-compare-');
     const run = io({ fetch: target.fetch, cwd });
     const code = await main(
       [

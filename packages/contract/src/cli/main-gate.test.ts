@@ -1,9 +1,9 @@
 // The gate on the command line, in process against the mock: choosing what runs (and list showing it), the baseline, --seed, the config file; every bad input exit 2 naming the field.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createMockServer } from '@payment-service/mock';
 import { afterAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { createDriftProxy } from '../drift/index.js';
 import type { ContractReport } from '../report.js';
 import { type CliIo, main } from './main.js';
@@ -35,7 +35,7 @@ function target(drifts: string[] = []) {
 async function run(argv: string[], options: Partial<CliIo> & { cwd?: string } = {}) {
   let stdout = '';
   let stderr = '';
-  const cwd = options.cwd ?? (await mkdtemp(join(tmpdir(), 'contract-gate-')));
+  const cwd = options.cwd ?? temporaryDirectory('contract-gate-');
   const io: CliIo = {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
@@ -155,7 +155,7 @@ describe('--baseline', () => {
     writeFile(join(cwd, 'baseline.json'), JSON.stringify({ version: 1, known }));
 
   it('known: a listed failure is reported as known and does not fail the run', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-gate-'));
+    const cwd = temporaryDirectory('contract-gate-');
     await baseline(cwd, [
       {
         check: failing,
@@ -187,7 +187,7 @@ describe('--baseline', () => {
   }, 60_000);
 
   it('new: a failure the baseline does not list still fails the run', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-gate-'));
+    const cwd = temporaryDirectory('contract-gate-');
     await baseline(cwd, [{ check: 'createPayment.pending', reason: 'another one' }]);
     const { code, report } = await run(
       check('--scenario', 'create-payment', '--baseline', 'baseline.json'),
@@ -198,7 +198,7 @@ describe('--baseline', () => {
   }, 60_000);
 
   it('expired: an entry past its date fails the run, saying which', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-gate-'));
+    const cwd = temporaryDirectory('contract-gate-');
     await baseline(cwd, [{ check: failing, reason: 'until the fix', expires: '2020-01-31' }]);
     const { code, report } = await run(
       check('--scenario', 'create-payment', '--baseline', 'baseline.json'),
@@ -210,7 +210,7 @@ describe('--baseline', () => {
   }, 60_000);
 
   it('fixed: an entry whose check passes is reported as fixed, remove it', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-gate-'));
+    const cwd = temporaryDirectory('contract-gate-');
     await baseline(cwd, [{ check: failing, operation: 'createPayment', reason: 'was broken' }]);
     const { code, report } = await run(
       check('--scenario', 'create-payment', '--baseline', 'baseline.json'),
@@ -237,7 +237,7 @@ describe('--baseline', () => {
       'baseline.known[0]: unknown field "why"',
     ],
   ])('a bad baseline is exit 2 naming the field: %j', async (content, message) => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-gate-'));
+    const cwd = temporaryDirectory('contract-gate-');
     await writeFile(join(cwd, 'baseline.json'), JSON.stringify(content));
     const { code, stderr } = await run(check('--baseline', 'baseline.json'), { cwd });
     expect(code).toBe(2);
@@ -245,7 +245,7 @@ describe('--baseline', () => {
   });
 
   it('--update-baseline writes the failures (a placeholder reason for new ones), keeps the reasons given, and drops fixed entries', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-gate-'));
+    const cwd = temporaryDirectory('contract-gate-');
     const first = await run(
       check(
         '--scenario',
@@ -351,7 +351,7 @@ describe('the config file', () => {
   ) => writeFile(join(cwd, file), JSON.stringify(value));
 
   it('supplies the flags it holds; a flag overrides it', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-gate-'));
+    const cwd = temporaryDirectory('contract-gate-');
     await config(cwd, {
       $schema: './node_modules/@payment-service/contract/schema/config.schema.json',
       baseUrl: 'http://mock.local',
@@ -376,7 +376,7 @@ describe('the config file', () => {
   }, 60_000);
 
   it('--config PATH reads another file, its baseline relative to it', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-gate-'));
+    const cwd = temporaryDirectory('contract-gate-');
     const { mkdir } = await import('node:fs/promises');
     await mkdir(join(cwd, 'ci'));
     await config(cwd, { operations: ['listPayments'], baseline: 'known.json' }, 'ci/contract.json');
@@ -404,7 +404,7 @@ describe('the config file', () => {
     [{ key: 'abc' }, 'config.key: a config file holds no key; set keyEnv'],
     [{ keyEnv: 'UNSET_VARIABLE' }, 'config.keyEnv: names UNSET_VARIABLE, which is not set'],
   ])('a bad config is exit 2 naming the field: %j', async (value, message) => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-gate-'));
+    const cwd = temporaryDirectory('contract-gate-');
     await config(cwd, value);
     const { code, stderr } = await run(check(), { cwd, env: {} });
     expect(code).toBe(2);
@@ -413,7 +413,7 @@ describe('the config file', () => {
   });
 
   it('a missing --config file is exit 2; --help works whatever the config', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-gate-'));
+    const cwd = temporaryDirectory('contract-gate-');
     expect((await run(check('--config', 'nope.json'), { cwd })).stderr).toContain(
       '--config nope.json: cannot read it (ENOENT)',
     );

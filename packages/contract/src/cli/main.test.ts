@@ -1,10 +1,11 @@
 // The CLI run in process as a CI runs it: exit codes 0/1/2/3 with clear messages, reports written to files, the key never printed.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMockServer } from '@payment-service/mock';
 import { type RunningMockServer, startMockServer } from '@payment-service/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { createDriftProxy } from '../drift/index.js';
 import { type CliIo, main } from './main.js';
 
@@ -31,7 +32,7 @@ describe('payment-service-contract', () => {
   afterAll(() => server.close());
 
   it('check passes against the mock (exit 0), writing JUnit to a file and the verdict to stdout', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-cli-'));
+    const cwd = temporaryDirectory('contract-cli-');
     const run = io({ cwd, env: { PAYMENT_SERVICE_API_KEY: key } });
     const code = await main(
       [

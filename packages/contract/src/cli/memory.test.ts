@@ -1,11 +1,11 @@
 // The built CLI in a child process against a target answering a 1 MB `code` everywhere: under 256 MiB RSS, every report within its bound.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { REPORT_LIMITS } from '../reports/index.js';
 import { json, startHostileTarget } from '../test-support/hostile-target.js';
 
@@ -24,7 +24,7 @@ describe('the CLI against a target answering a 1 MB code on every request', asyn
   afterAll(() => target.close());
 
   it('stays under 256 MiB RSS, and every report within its bound', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-memory-'));
+    const cwd = temporaryDirectory('contract-memory-');
     // Preloaded into the child: writes its peak RSS (kB) when it exits.
     const probe = join(cwd, 'max-rss.mjs');
     await writeFile(

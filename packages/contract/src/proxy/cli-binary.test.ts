@@ -1,11 +1,11 @@
 // The built `payment-service-contract proxy` in a child process in front of a drifted mock: SIGUSR2 writes the report, SIGTERM writes it again and exits 1.
 import { spawn } from 'node:child_process';
-import { access, mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningMockServer, startMockServer } from '@payment-service/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { type DriftProxyServer, startDriftProxy } from '../drift/index.js';
 
 const bin = fileURLToPath(new URL('../../bin/payment-service-contract.js', import.meta.url));
@@ -40,7 +40,7 @@ describe('the built CLI: proxy', () => {
 
   it('reports on SIGUSR2, and at SIGTERM exits 1 naming the documented element', async () => {
     await built();
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-bin-'));
+    const cwd = temporaryDirectory('contract-proxy-bin-');
     const child = spawn(
       process.execPath,
       [

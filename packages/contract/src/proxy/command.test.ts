@@ -1,11 +1,11 @@
 // `proxy` and `replay` run in process as the CLI runs them, on loopback in front of the mock: the target's drift and the app's own mistakes each named with their element and provenance, reports at SIGTERM and on demand, HAR recorded and masked, replayed against another spec.
 import { EventEmitter, once } from 'node:events';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningMockServer, startMockServer } from '@payment-service/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { main } from '../cli/main.js';
 import { type DriftProxyServer, startDriftProxy } from '../drift/index.js';
 import type { TrafficIo } from './command.js';
@@ -71,7 +71,7 @@ describe('payment-service-contract proxy and replay', () => {
   });
 
   it('names a documented drift and the app’s negative amount, each with its cause, and exits 1 at SIGTERM', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-'));
+    const cwd = temporaryDirectory('contract-proxy-');
     const run = io(cwd);
     const exit = main(
       [
@@ -193,7 +193,7 @@ describe('payment-service-contract proxy and replay', () => {
   });
 
   it('writes the reports and the recording on demand (SIGUSR2) and keeps forwarding', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-demand-'));
+    const cwd = temporaryDirectory('contract-proxy-demand-');
     const run = io(cwd);
     const exit = main(
       [
@@ -238,7 +238,7 @@ describe('payment-service-contract proxy and replay', () => {
   });
 
   it('writes no key into its reports in any encoding the request carried it', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-report-keys-'));
+    const cwd = temporaryDirectory('contract-proxy-report-keys-');
     const run = io(cwd);
     const exit = main(
       [
@@ -277,7 +277,7 @@ describe('payment-service-contract proxy and replay', () => {
   });
 
   it('replays a recording: passes against the spec it was made under, fails against one with a renamed field', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-replay-'));
+    const cwd = temporaryDirectory('contract-replay-');
     const run = io(cwd);
     const exit = main(
       [
@@ -347,7 +347,7 @@ describe('payment-service-contract proxy and replay', () => {
 describe('the proxy and the process that started it', () => {
   /** Runs the proxy with a parent watch the test ends by hand; says whether it was watched. */
   async function proxyWithParent(env: Record<string, string>, flags: string[] = []) {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-orphan-'));
+    const cwd = temporaryDirectory('contract-proxy-orphan-');
     const run = io(cwd);
     let parentGone: (() => void) | undefined;
     const traffic: TrafficIo = {
@@ -413,7 +413,7 @@ describe('the proxy and the process that started it', () => {
   });
 
   it('refuses an unknown --parent-watch value, naming it', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-orphan-'));
+    const cwd = temporaryDirectory('contract-proxy-orphan-');
     const run = io(cwd);
     const code = await main(
       ['proxy', '--target', 'http://127.0.0.1:9', '--parent-watch', 'sometimes'],

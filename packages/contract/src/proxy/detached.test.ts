@@ -1,11 +1,11 @@
 // The built proxy started in the background by a shell that then exits (a CI step, nohup, a subshell): it keeps forwarding for the next step, and stops with its reports at SIGTERM.
 import { spawn } from 'node:child_process';
-import { access, mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningMockServer, startMockServer } from '@payment-service/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { PARENT_WATCH_INTERVAL_MS } from './parent-watch.js';
 
 const bin = fileURLToPath(new URL('../../bin/payment-service-contract.js', import.meta.url));
@@ -55,7 +55,7 @@ describe('the proxy started by a shell that exits', () => {
     'keeps forwarding after %s ends, and writes its reports at SIGTERM',
     async (_how, shell, prefix) => {
       await built();
-      const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-detached-'));
+      const cwd = temporaryDirectory('contract-proxy-detached-');
       const log = join(cwd, 'proxy.log');
       // The step: start the proxy in the background, wait until it listens, then end (on a line from the test).
       const step = spawn(

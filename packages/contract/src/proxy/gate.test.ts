@@ -1,14 +1,14 @@
 // `proxy` and `replay` under `check`'s gate, as the CLI runs them on loopback: the selection narrows what is reported, a baseline turns a known failure into a pass while a new one still fails, and SARIF names each result's element, provenance and cause.
 import { EventEmitter } from 'node:events';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningMockServer, startMockServer } from '@payment-service/mock/node';
 import AjvDraft04Module from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { main } from '../cli/main.js';
 import { type DriftProxyServer, startDriftProxy } from '../drift/index.js';
 import type { TrafficIo } from './command.js';
@@ -142,7 +142,7 @@ describe('proxy and replay under the gate', () => {
   });
 
   it('proxy --operation createPayment reports only its checks, the requests’ among them; SARIF names element, provenance and cause', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-gate-'));
+    const cwd = temporaryDirectory('contract-proxy-gate-');
     const { code } = await proxyRun(
       cwd,
       drifted.url,
@@ -192,7 +192,7 @@ describe('proxy and replay under the gate', () => {
   });
 
   it('proxy --check request.* leaves the answers out; an unknown operation or glob exits 2 naming the flag', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-gate-'));
+    const cwd = temporaryDirectory('contract-proxy-gate-');
     const requestsOnly = await proxyRun(
       cwd,
       drifted.url,
@@ -216,7 +216,7 @@ describe('proxy and replay under the gate', () => {
   });
 
   it('proxy --baseline: the known drift passes, a new failure still fails, an expired entry fails again', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-proxy-baseline-'));
+    const cwd = temporaryDirectory('contract-proxy-baseline-');
     await writeFile(join(cwd, 'baseline.json'), JSON.stringify(KNOWN));
     const known = await proxyRun(
       cwd,
@@ -265,7 +265,7 @@ describe('proxy and replay under the gate', () => {
   });
 
   it('replay --baseline, --update-baseline and the config file; SARIF located in the --spec file', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-replay-gate-'));
+    const cwd = temporaryDirectory('contract-replay-gate-');
     const recorded = await proxyRun(cwd, drifted.url, ['--record', 'traffic.har'], drift);
     expect(recorded.code).toBe(1);
 

@@ -1,13 +1,13 @@
 // Hostile and malformed recordings: each is a clear exit 2 naming the field, never a crash.
-import { mkdtemp, open, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { main } from '../cli/main.js';
 import { harExchanges, MAX_HAR_BYTES, readHar } from './har-reader.js';
 
 async function replay(content: string | undefined, extra: string[] = []) {
-  const cwd = await mkdtemp(join(tmpdir(), 'contract-har-'));
+  const cwd = temporaryDirectory('contract-har-');
   if (content !== undefined) await writeFile(join(cwd, 'in.har'), content);
   let stdout = '';
   let stderr = '';
@@ -92,7 +92,7 @@ describe('replay of a malformed or hostile recording', () => {
   });
 
   it('refuses a recording over its size bound without reading it', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-har-huge-'));
+    const cwd = temporaryDirectory('contract-har-huge-');
     const file = join(cwd, 'huge.har');
     const handle = await open(file, 'w');
     // Sparse: the size is there, the bytes are not.
@@ -104,7 +104,7 @@ describe('replay of a malformed or hostile recording', () => {
   });
 
   it('refuses a spec file that is not an OpenAPI document, naming the field', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-har-spec-'));
+    const cwd = temporaryDirectory('contract-har-spec-');
     await writeFile(join(cwd, 'in.har'), har([entry()]));
     await writeFile(join(cwd, 'bad.yaml'), 'openapi: 3.1.0\npaths: [1, 2]\n');
     let stderr = '';
@@ -119,7 +119,7 @@ describe('replay of a malformed or hostile recording', () => {
   });
 
   it('reads what it can use of a browser recording: pseudo-headers ignored, a missing body not checked', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-har-browser-'));
+    const cwd = temporaryDirectory('contract-har-browser-');
     const file = join(cwd, 'browser.har');
     await writeFile(
       file,
@@ -148,7 +148,7 @@ describe('replay of a malformed or hostile recording', () => {
   });
 
   it('holds one entry at a time, and refuses one over its bound naming it, after yielding those before', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-har-entry-'));
+    const cwd = temporaryDirectory('contract-har-entry-');
     const file = join(cwd, 'big-entry.har');
     const big = entry({ comment: 'x'.repeat(300_000) });
     await writeFile(file, har([entry(), entry(), big]));

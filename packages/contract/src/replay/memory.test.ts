@@ -2,12 +2,12 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { access, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 
 const run = promisify(execFile);
 const bin = fileURLToPath(new URL('../../bin/payment-service-contract.js', import.meta.url));
@@ -58,7 +58,7 @@ async function writeRecording(file: string, count: number, headers: number) {
 describe('replay of a 30 MB recording', () => {
   it('reads it entry by entry: within a 64 MiB heap and a peak RSS under 256 MiB (read whole, 50 MB took 319 MiB)', async () => {
     await built();
-    const cwd = await mkdtemp(join(tmpdir(), 'contract-replay-memory-'));
+    const cwd = temporaryDirectory('contract-replay-memory-');
     const file = join(cwd, 'big.har');
     await writeRecording(file, 600, 1000);
     expect((await stat(file)).size).toBeGreaterThan(30 * MiB);

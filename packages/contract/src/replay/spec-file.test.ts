@@ -1,7 +1,7 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { loadSpecFile, reportUri } from './spec-file.js';
 
 describe('reportUri', () => {
@@ -19,7 +19,7 @@ describe('reportUri', () => {
 
 describe('loadSpecFile', () => {
   it('locates elements on their lines, in the file named from the run directory', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'spec-file-'));
+    const dir = temporaryDirectory('spec-file-');
     await writeFile(
       join(dir, 'next.yaml'),
       'openapi: 3.1.0\ninfo:\n  title: t\n  version: "1"\npaths: {}\ncomponents:\n  schemas:\n    Payment:\n      type: object\n',
@@ -34,7 +34,7 @@ describe('loadSpecFile', () => {
   });
 
   it('refuses a missing file and a document that is not OpenAPI, naming the file and the field', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'spec-file-'));
+    const dir = temporaryDirectory('spec-file-');
     await expect(loadSpecFile(join(dir, 'absent.yaml'))).rejects.toThrow(
       /--spec .*absent\.yaml: cannot be read \(ENOENT\)/,
     );

@@ -37,6 +37,18 @@ describe('createRecordChecks', () => {
       'timeline[1].at',
     );
     expect(checks.payment({ ...stored, token: 'tok_nope' })?.field).toBe('token');
+    // The API sends the text as it is: only as JSON.stringify writes it.
+    for (const json of [
+      JSON.stringify(payment, null, 1),
+      JSON.stringify(payment).replace('"amount":1000,', '"amount":1e3,'),
+      JSON.stringify(payment).replace('"amount":1000,', '"amount":1000.0,'),
+      JSON.stringify(payment).replace('"amount":1000,', '"amount":7,"amount":1000,'),
+      JSON.stringify(payment).replace('"payment"', '"\\u0070ayment"'),
+    ]) {
+      expect(checks.payment({ ...stored, json })?.message).toMatch(
+        /^payment must be the payment's JSON as the sandbox writes it/,
+      );
+    }
     expect(checks.payment({ ...stored, timeline: 'x' })?.message).toMatch(
       /^timeline must be \[created at, status, amount, later steps as JSON or null\]/,
     );

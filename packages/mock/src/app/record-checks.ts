@@ -113,6 +113,10 @@ export function createRecordChecks(context: RecordCheckContext): RecordChecks {
       );
       return;
     }
+    if (!asWritten(event.body, value)) {
+      problems.add(`${RECORD}.body`, notAsWritten(`${RECORD}.body`, "the event's", event.body));
+      return;
+    }
     const read = readEvent(value, `${RECORD}.body`, context, problems);
     if (read === undefined) return;
     if (event.id !== read.id || event.type !== read.type) {
@@ -157,6 +161,19 @@ export function createRecordChecks(context: RecordCheckContext): RecordChecks {
           },
           problems,
         );
+        const body = isRecord(response) ? response.body : undefined;
+        if (problems.errors.length === 0 && typeof body === 'string' && !checkedPayment(body)) {
+          let value: unknown;
+          try {
+            value = JSON.parse(body);
+          } catch {
+            // Not JSON: refused above, as a body the API never answers.
+          }
+          if (value !== undefined && !asWritten(body, value)) {
+            const where = `${RECORD}.response.body`;
+            problems.add(where, notAsWritten(where, 'the answer', body));
+          }
+        }
         storedTimeOf(record.serverExpiresAt, `${RECORD}.serverExpiresAt`, problems);
         const code = isRecord(response) ? response.code : undefined;
         if (code !== undefined && (typeof code !== 'string' || !Object.hasOwn(errorCodes, code))) {
@@ -239,6 +256,20 @@ function leadingId(text: string): string | undefined {
   return end === -1 || end > ID_START.length + 255 ? undefined : text.slice(ID_START.length, end);
 }
 
+/**
+ * Whether a JSON text read back is written as the sandbox writes it (`JSON.stringify` of its
+ * value): the API sends a payment's, an answer's and an event's text as it is, so a text with
+ * spaces, escapes, repeated members or number forms of its own (`1e3`, `1000.0`, which a client's
+ * strict integer field refuses) would reach clients as it was stored.
+ */
+function asWritten(text: string, value: unknown): boolean {
+  return JSON.stringify(value) === text;
+}
+
+function notAsWritten(where: string, what: string, text: unknown): string {
+  return `${where} must be ${what} JSON as the sandbox writes it (no spaces, escapes, repeated members or number forms of its own: it is sent as it is); got ${shown(text)}`;
+}
+
 /** A stored payment, read as a snapshot's payment is, stored under its own id. */
 function paymentOf(
   stored: UncheckedPayment,
@@ -257,6 +288,10 @@ function paymentOf(
       `${RECORD}.payment`,
       `${RECORD}.payment must be the payment's JSON; got ${shown(json)}`,
     );
+    return;
+  }
+  if (!asWritten(json as string, payment)) {
+    problems.add(`${RECORD}.payment`, notAsWritten(`${RECORD}.payment`, "the payment's", json));
     return;
   }
   const timeline = stepsOf(stored.timeline, problems);

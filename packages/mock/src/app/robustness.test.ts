@@ -149,6 +149,31 @@ describe('logging', () => {
     expect(text).not.toContain('LIVESECRET99');
   });
 
+  it('logs no key or signing secret a client wrote in the path with percent-escapes', async () => {
+    const lines: string[] = [];
+    const { call } = createHarness({ logger: (line) => lines.push(line) });
+    const escapeAll = (text: string) =>
+      [...text].map((character) => `%${character.charCodeAt(0).toString(16)}`).join('');
+    await call('GET', '/v1/payments/sk%5Ftest%5FleakedKey123');
+    await call('GET', '/v1/payments/sk%5Flive%5FLIVESECRET99');
+    await call('GET', `/v1/payments/${escapeAll('sk_test_everyCharEscaped1')}`);
+    await call('GET', '/v1/payments/sk%255Ftest%255FtwiceEscaped12');
+    await call('DELETE', '/v1/webhook_endpoints/whsec%5Fc2VjcmV0c2VjcmV0%2Bw%3D%3D');
+    await call('GET', '/nothing/here/sk_test_%6Ceaked%4Bey456');
+    await call('GET', '/v1/payments/pay%20x%2Fy');
+    expect(lines).toHaveLength(7);
+    const text = lines.join('\n');
+    for (const part of ['leaked', 'LIVESECRET', 'everyChar', '%65%76', 'twiceEscaped']) {
+      expect(text).not.toContain(part);
+    }
+    for (const part of ['c2VjcmV0', '%6Ceaked', 'eaked']) expect(text).not.toContain(part);
+    expect(lines[0]).toMatch(/ GET \/v1\/payments\/sk_test_… 404 not_found /);
+    expect(lines[1]).toMatch(/ GET \/v1\/payments\/sk_live_… 404 not_found /);
+    expect(lines[4]).toMatch(/ DELETE \/v1\/webhook_endpoints\/whsec_… 404 not_found /);
+    // A path with no secret in it is logged as it was sent.
+    expect(lines[6]).toMatch(/ GET \/v1\/payments\/pay%20x%2Fy 404 not_found /);
+  });
+
   it('logs and records a 400 without parsing the answer it built', async () => {
     const lines: string[] = [];
     const { call } = createHarness({ logger: (line) => lines.push(line) });

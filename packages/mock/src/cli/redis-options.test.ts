@@ -1,8 +1,8 @@
 // The CLI's Valkey/Redis flags: where they come from, what they refuse, and that a password is never shown.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import type { RunningMockServer } from '../server/node-server.js';
 import { parseRedisUrl } from '../store/redis/url.js';
 import { startTestRedis, type TestRedis } from '../test-support/redis-server.js';
@@ -123,37 +123,33 @@ describe('the store password kept out of the command line', () => {
   });
 
   it('reads a password file: one line, its line break dropped; errors name the file, never its content', () => {
-    const directory = mkdtempSync(join(tmpdir(), 'redis-password-'));
-    try {
-      const file = (name: string, content: string) => {
-        writeFileSync(join(directory, name), content);
-        return join(directory, name);
-      };
-      expect(readPasswordFile(file('ok', 'hunter22\n'))).toBe('hunter22');
-      expect(readPasswordFile(file('crlf', 'hunter22\r\n'))).toBe('hunter22');
-      for (const [path, why] of [
-        [file('empty', '\n'), 'is empty'],
-        [file('lines', 'hunter22\nmore\n'), 'more than one line'],
-        [file('big', 'h'.repeat(5000)), 'over 4096 bytes'],
-        [join(directory, 'missing'), 'cannot be read (ENOENT)'],
-        [directory, 'cannot be read (EISDIR)'],
-      ] as const) {
-        const message = (() => {
-          try {
-            readPasswordFile(path);
-          } catch (error) {
-            return (error as Error).message;
-          }
-          return 'read';
-        })();
-        expect(message).toBe(
-          `--redis-password-file ${path}: ${message.split(': ').slice(1).join(': ')}`,
-        );
-        expect(message).toContain(why);
-        expect(message).not.toContain('hunter22');
-      }
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
+    const directory = temporaryDirectory('redis-password-');
+    const file = (name: string, content: string) => {
+      writeFileSync(join(directory, name), content);
+      return join(directory, name);
+    };
+    expect(readPasswordFile(file('ok', 'hunter22\n'))).toBe('hunter22');
+    expect(readPasswordFile(file('crlf', 'hunter22\r\n'))).toBe('hunter22');
+    for (const [path, why] of [
+      [file('empty', '\n'), 'is empty'],
+      [file('lines', 'hunter22\nmore\n'), 'more than one line'],
+      [file('big', 'h'.repeat(5000)), 'over 4096 bytes'],
+      [join(directory, 'missing'), 'cannot be read (ENOENT)'],
+      [directory, 'cannot be read (EISDIR)'],
+    ] as const) {
+      const message = (() => {
+        try {
+          readPasswordFile(path);
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return 'read';
+      })();
+      expect(message).toBe(
+        `--redis-password-file ${path}: ${message.split(': ').slice(1).join(': ')}`,
+      );
+      expect(message).toContain(why);
+      expect(message).not.toContain('hunter22');
     }
   });
 });
@@ -168,7 +164,7 @@ describe('main with a store password', () => {
 
   it('connects with the password from a file, and warns (without it) when it is on the command line', async () => {
     redis = await startTestRedis('hunter22-Secret');
-    const directory = mkdtempSync(join(tmpdir(), 'redis-password-'));
+    const directory = temporaryDirectory('redis-password-');
     const file = join(directory, 'password');
     writeFileSync(file, 'hunter22-Secret\n');
     const plain = `redis://127.0.0.1:${redis.port}`;
@@ -190,7 +186,6 @@ describe('main with a store password', () => {
       'warning: the password in --redis-url is shown to every user of this machine',
     );
     expect(warned.stderr.text() + warned.stdout.text()).not.toContain('hunter22');
-    rmSync(directory, { recursive: true, force: true });
   });
 });
 

@@ -1,12 +1,12 @@
 // The console in a real headless Chromium (Debian's): offline, the reference with its badges, the inspector following a payment, a11y, screenshots.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWebhookReceiver, type WebhookReceiver } from '@payment-service/sdk/node';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { type RunningMockServer, startMockServer } from '../server/node-server.js';
 
 /** Debian's chromium and its launch flags, shared by the repository's browser tests. */
@@ -62,7 +62,7 @@ describe.skipIf(!hasChromium && !inCi)('the console in headless Chromium', () =>
     await mkdir(ARTIFACTS, { recursive: true });
     server = await startMockServer({ port: 0, settlementDelaySeconds: 30 });
     receiver = await startWebhookReceiver({ answer: () => 200 });
-    userDataDir = await mkdtemp(join(tmpdir(), 'console-chromium-'));
+    userDataDir = temporaryDirectory('console-chromium-');
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath,
       headless: true,
@@ -83,7 +83,6 @@ describe.skipIf(!hasChromium && !inCi)('the console in headless Chromium', () =>
     await context?.close();
     await receiver?.close();
     await server?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
   });
 
   it('shows the API reference offline: "Create a payment" with its documented badge, and inferred ones', async () => {

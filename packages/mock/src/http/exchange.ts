@@ -2,7 +2,7 @@
 import type { Context, Next } from 'hono';
 import { newRequestId } from '../shared/ids.js';
 import type { ProblemInit } from '../shared/problems.js';
-import { maskSecrets } from '../shared/secrets.js';
+import { maskEscapedSecrets } from '../shared/secrets.js';
 import { formatLogTime } from '../shared/time.js';
 import type { StoredResponse } from '../store/records.js';
 import { clip, copyOf } from '../store/request-records.js';
@@ -149,7 +149,7 @@ export function observe(
   if (logger !== undefined) {
     const shown = exchange.aborted ? 'aborted' : exchange.drop ? 'dropped' : String(status);
     logger(
-      `${formatLogTime(Date.now())} ${exchange.method} ${maskSecrets(exchange.path)} ${shown}${code === undefined ? '' : ` ${code}`} ${Math.round(elapsed)}ms ${exchange.requestId}`,
+      `${formatLogTime(Date.now())} ${exchange.method} ${maskEscapedSecrets(exchange.path)} ${shown}${code === undefined ? '' : ` ${code}`} ${Math.round(elapsed)}ms ${exchange.requestId}`,
     );
   }
   const { service, receivedAt } = exchange;

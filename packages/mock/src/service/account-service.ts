@@ -151,9 +151,16 @@ export class AccountService {
     return admitted.then(capacityProblem);
   }
 
-  /** Deletes everything of the key (spec: resetSandbox). */
+  /**
+   * Deletes everything of the key (spec: resetSandbox), with the inspector's records of the
+   * requests this server answered before it: a networked store's record of a key's first request
+   * is written after its answer, and would otherwise land after the reset.
+   */
   async reset(): Promise<SandboxComponents['schemas']['SandboxReset']> {
-    const deleted = await this.scope.sandbox.store.reset(this.scope.apiKey);
+    const { store, pendingRecords } = this.scope.sandbox;
+    store.flush?.();
+    await pendingRecords.settled();
+    const deleted = await store.reset(this.scope.apiKey);
     return { object: 'sandbox_reset', deleted_payments: deleted };
   }
 

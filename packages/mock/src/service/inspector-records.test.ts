@@ -84,6 +84,30 @@ for (const { name, hooks } of STORES) {
   });
 }
 
+for (const { name, hooks } of STORES) {
+  describe(name, () => {
+    it('never shows a key a client wrote in the path with percent-escapes', async () => {
+      const harness = createHarness({}, hooks);
+      const escaped = `${LIVE.replaceAll('_', '%5F')}`;
+      await (await harness.call('GET', `/v1/payments/${escaped}`)).arrayBuffer();
+      await (
+        await harness.call('GET', `/v1/payments/${OTHER.replaceAll('_', '%255F')}`)
+      ).arrayBuffer();
+      const text = await (await harness.call('GET', '/_sandbox/inspector')).text();
+      for (const part of SECRET_PARTS.slice(0, 2)) {
+        for (let at = 0; at + 6 <= part.length; at++) {
+          expect(text).not.toContain(part.slice(at, at + 6));
+        }
+      }
+      const requests = (JSON.parse(text) as { requests: Record<string, unknown>[] }).requests;
+      expect(requests.map((request) => request.path)).toEqual([
+        '/v1/payments/sk_test_…',
+        '/v1/payments/sk_live_…',
+      ]);
+    });
+  });
+}
+
 describe('what the memory store keeps of a request for the inspector', () => {
   it('is one object of ten primitive fields, the bodies cut at 4,096 characters', async () => {
     let memory: MemoryStore | undefined;

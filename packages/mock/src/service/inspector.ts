@@ -1,7 +1,7 @@
 // The console inspector's snapshot of one key: recent requests, payments with timelines, events with deliveries.
 import type { components, SandboxComponents } from '@payment-service/openapi';
 import { extend } from '../shared/objects.js';
-import { maskBody, maskSecrets, maskUrl } from '../shared/secrets.js';
+import { maskBody, maskEscapedSecrets, maskSecrets, maskUrl } from '../shared/secrets.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { RecordedEntry } from '../store/request-records.js';
 import type { AccountStore } from '../store/store.js';
@@ -41,7 +41,7 @@ export function recordedRequest(entry: RecordedEntry): Schemas['RecordedRequest'
     object: 'recorded_request',
     request_id: entry.requestId,
     method: entry.method,
-    path: maskSecrets(entry.path),
+    path: maskEscapedSecrets(entry.path),
     status: entry.status,
     code: entry.code,
     latency_ms: entry.latencyMs,

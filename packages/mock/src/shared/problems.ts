@@ -1,6 +1,6 @@
 // RFC 9457 problem details: the error codes, their statuses and titles, and the problem+json body.
 import { errorCodes, openapiDocument } from '@payment-service/openapi';
-import { maskSecrets } from './secrets.js';
+import { maskEscapedSecrets } from './secrets.js';
 
 /**
  * Every stable error code the mock answers with, and its HTTP status and title: the spec's
@@ -55,7 +55,8 @@ function clipText(text: string, max: number): string {
 
 /**
  * Builds the status, headers and `application/problem+json` body of a problem. Any text that
- * looks like a secret key is masked, so a detail can never echo an API key. The body is bounded:
+ * looks like a secret key is masked (also one written with percent-escapes, as a path's id
+ * echoed in a detail may be), so a detail can never echo an API key. The body is bounded:
  * at most `MAX_LISTED_ERRORS` field problems (`errors_omitted` counts the rest), each text member
  * cut to a few hundred characters, and the whole at most `MAX_PROBLEM_BYTES` bytes.
  *
@@ -69,18 +70,18 @@ export function renderProblem(problem: ProblemInit, requestId: string): ProblemR
     type: `urn:payment-service:problem:${problem.code}`,
     title,
     status,
-    detail: clipText(maskSecrets(problem.detail), MAX_CHARACTERS.detail),
+    detail: clipText(maskEscapedSecrets(problem.detail), MAX_CHARACTERS.detail),
     code: problem.code,
   };
-  if (problem.param) body.param = clipText(maskSecrets(problem.param), MAX_CHARACTERS.param);
+  if (problem.param) body.param = clipText(maskEscapedSecrets(problem.param), MAX_CHARACTERS.param);
   let listed: FieldError[] | undefined;
   let found = 0;
   if (problem.errors) {
     found = problem.errors.length;
     listed = problem.errors.slice(0, MAX_LISTED_ERRORS).map((error) => ({
-      param: clipText(maskSecrets(error.param), MAX_CHARACTERS.param),
+      param: clipText(maskEscapedSecrets(error.param), MAX_CHARACTERS.param),
       code: error.code,
-      message: clipText(maskSecrets(error.message), MAX_CHARACTERS.message),
+      message: clipText(maskEscapedSecrets(error.message), MAX_CHARACTERS.message),
     }));
     body.errors = listed;
   }

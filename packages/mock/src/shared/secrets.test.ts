@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskBody, maskSecrets, maskUrl } from './secrets.js';
+import { maskBody, maskEscapedSecrets, maskSecrets, maskUrl } from './secrets.js';
 
 describe('maskSecrets', () => {
   it('masks test and live keys', () => {
@@ -11,6 +11,29 @@ describe('maskSecrets', () => {
   it('leaves ordinary text alone', () => {
     expect(maskSecrets('use an sk_test_ key')).toBe('use an sk_test_ key');
     expect(maskSecrets('POST /v1/payments 201')).toBe('POST /v1/payments 201');
+  });
+});
+
+describe('maskEscapedSecrets', () => {
+  it('masks keys and signing secrets written with percent-escapes, once or twice', () => {
+    expect(maskEscapedSecrets('/v1/payments/sk%5Ftest%5Fabcdefgh123')).toBe(
+      '/v1/payments/sk_test_…',
+    );
+    expect(maskEscapedSecrets('/v1/payments/%73%6B%5F%6C%69%76%65%5F%61%62%63%64')).toBe(
+      '/v1/payments/sk_live_…',
+    );
+    expect(maskEscapedSecrets('/v1/payments/sk%255Ftest%255Fabcdefgh123')).toBe(
+      '/v1/payments/sk_test_…',
+    );
+    expect(maskEscapedSecrets('/x/sk_test_ab%63d%2Defgh/y')).toBe('/x/sk_test_…/y');
+    // A signing secret's base64 may hold '/': the masker takes the rest of the path with it.
+    expect(maskEscapedSecrets('/x/whsec%5Fc2Vj%2BcmV0%3D/y')).toBe('/x/whsec_…');
+  });
+
+  it('shows a path with no secret as it was sent, and never unescapes a control character', () => {
+    expect(maskEscapedSecrets('/v1/payments/pay%20x%2Fy%00')).toBe('/v1/payments/pay%20x%2Fy%00');
+    expect(maskEscapedSecrets('/v1/payments/sk_test_abcdefgh123')).toBe('/v1/payments/sk_test_…');
+    expect(maskEscapedSecrets('/x/sk%5Ftest%5Fabcdefgh%0A%20%00')).toBe('/x/sk_test_…%0A%20%00');
   });
 });
 

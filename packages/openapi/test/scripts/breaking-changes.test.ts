@@ -1,11 +1,11 @@
 // spec:breaking: the classifier on the real spec and on small documents, and the CLI's changeset gate.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { classifyChanges } from '../../scripts/breaking-changes.mjs';
 import { loadSpecDocument } from '../../scripts/load-spec.mjs';
 
@@ -146,11 +146,8 @@ describe('classifyChanges on small documents', () => {
 // The command parses and bundles two specs in a child process: give it room on a busy machine.
 describe('the spec:breaking command', { timeout: 60_000 }, () => {
   let directory: string;
-  beforeEach(async () => {
-    directory = await mkdtemp(join(tmpdir(), 'spec-breaking-'));
-  });
-  afterEach(async () => {
-    await rm(directory, { recursive: true, force: true });
+  beforeEach(() => {
+    directory = temporaryDirectory('spec-breaking-');
   });
 
   async function runWith(changeset: string | undefined) {

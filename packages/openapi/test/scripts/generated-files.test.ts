@@ -1,8 +1,8 @@
 // Tests the generator on small specs in a temporary directory: rendering, stale detection, bundling.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import {
   findStaleFiles,
   renderGeneratedFiles,
@@ -48,7 +48,7 @@ let directory: string;
 let paths: { openapiSpec: string; sandboxSpec: string; outDirectory: string };
 
 beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'openapi-generate-'));
+  directory = temporaryDirectory('openapi-generate-');
   paths = {
     openapiSpec: join(directory, 'openapi.yaml'),
     sandboxSpec: join(directory, 'sandbox.yaml'),
@@ -56,10 +56,6 @@ beforeEach(async () => {
   };
   await writeFile(paths.openapiSpec, specText);
   await writeFile(paths.sandboxSpec, specText.replaceAll('/v1/things', '/_sandbox/things'));
-});
-
-afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
 });
 
 describe('renderGeneratedFiles', () => {

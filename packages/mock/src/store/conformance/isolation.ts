@@ -47,6 +47,28 @@ export function isolationTests(common: SuiteCommon): void {
       }));
   });
 
+  describe('a reset after requests answered', () => {
+    it("deletes their inspector records too: the key's log holds the reset alone", () =>
+      withSandbox(common, {}, async (sandbox) => {
+        // A new key's first requests (its account opened by their records), then one with data.
+        for (const [key, creates] of [
+          [newKey('reset_log_new'), 0],
+          [newKey('reset_log'), 1],
+        ] as const) {
+          if (creates > 0) await createPayment(sandbox, key);
+          await call(sandbox, key, 'GET', '/v1/payments');
+          await call(sandbox, key, 'GET', '/v1/payments/pay_none');
+          const reset = await call(sandbox, key, 'POST', '/_sandbox/reset');
+          expect(reset.body.deleted_payments).toBe(creates);
+          const inspector = await call(sandbox, key, 'GET', '/_sandbox/inspector');
+          const requests = inspector.body.requests as { method: string; path: string }[];
+          expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+            'POST /_sandbox/reset',
+          ]);
+        }
+      }));
+  });
+
   describe('a reset racing a create', () => {
     it('keeps the payment and its Idempotency-Key answer together, or neither, wherever the reset lands', () =>
       withSandbox(common, {}, async (sandbox) => {

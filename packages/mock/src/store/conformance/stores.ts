@@ -1,7 +1,7 @@
 // The three stores of the mock as the conformance suite opens them: memory, a data directory, Valkey/Redis.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { temporaryDirectory } from '../../../../../test-support/temporary-directory.js';
 import { startTestRedis, type TestRedis } from '../../test-support/redis-server.js';
 import { openSandbox, type Sandbox, type SandboxOptions, type StoreFactory } from './sandbox.js';
 
@@ -27,7 +27,7 @@ export function memoryStores(): StoreFactory {
  * afterAll(() => stores.dispose());
  */
 export function dataDirStores(): StoreFactory {
-  const root = mkdtempSync(join(tmpdir(), 'conformance-'));
+  const root = temporaryDirectory('conformance-');
   const directories = new WeakMap<Sandbox, string>();
   let count = 0;
   const openOn = async (directory: string, options?: SandboxOptions, start?: number) => {

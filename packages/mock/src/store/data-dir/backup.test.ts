@@ -1,22 +1,13 @@
 // The data directory's backup: whole lines only, checked, no LOCK; refusals name what is wrong.
-import {
-  appendFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../../test-support/temporary-directory.js';
 import { backupDataDirectory } from './backup.js';
 import { DataDirectory } from './data-directory.js';
 import { encodeLine } from './journal-file.js';
 
-const root = mkdtempSync(join(tmpdir(), 'psm-backup-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = temporaryDirectory('psm-backup-');
 let counter = 0;
 const path = (name: string) => join(root, `${name}-${counter++}`);
 

@@ -3,15 +3,14 @@ import {
   appendFileSync,
   ftruncateSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../../test-support/temporary-directory.js';
 import { mockServerOf } from '../../app/mock-server.js';
 import { createRuntime, DATA_DIRECTORY_WARNING } from '../../app/runtime.js';
 import { createHarness, type Harness, manualClock } from '../../test-support/harness.js';
@@ -19,13 +18,8 @@ import { DataDirectory, DataDirectoryError, MIN_COMPACT_BYTES } from './data-dir
 import { changeJson, encodeLine, encodeStep } from './journal-file.js';
 import { lockTextOf } from './lock.js';
 
-const directories: string[] = [];
 const open: Harness[] = [];
-const newDirectory = () => {
-  const path = mkdtempSync(join(tmpdir(), 'psm-data-'));
-  directories.push(path);
-  return path;
-};
+const newDirectory = () => temporaryDirectory('psm-data-');
 
 /** A sandbox on `dataDir`, on a clock the test moves (the same clock across restarts). */
 function start(dataDir: string, clock = manualClock(), extra: Record<string, unknown> = {}) {

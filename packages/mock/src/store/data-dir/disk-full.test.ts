@@ -1,8 +1,7 @@
 // A data directory the disk refuses (ENOSPC from /dev/full): 503 store_unavailable, no event announces what is not stored, and all resumes once it is.
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../../test-support/temporary-directory.js';
 import { mockServerOf } from '../../app/mock-server.js';
 import { createRuntime } from '../../app/runtime.js';
 import { manualClock } from '../../test-support/harness.js';
@@ -16,7 +15,7 @@ afterEach(() => {
 
 /** A sandbox on a data directory whose journal writes can be sent to /dev/full (ENOSPC). */
 function sandbox() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'psm-full-'));
+  const dataDir = temporaryDirectory('psm-full-');
   const sent: Array<{ url: string; body: string }> = [];
   const logs: string[] = [];
   const runtime = createRuntime({

@@ -1,17 +1,11 @@
 // What the data directory journals, and in what order, for one scenario that makes every kind of change.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../../test-support/temporary-directory.js';
 import { mockServerOf } from '../../app/mock-server.js';
 import { createRuntime } from '../../app/runtime.js';
 import { manualClock } from '../../test-support/harness.js';
 import type { DataDirectory } from './data-directory.js';
-
-const directories: string[] = [];
-afterEach(() => {
-  for (const path of directories.splice(0)) rmSync(path, { recursive: true, force: true });
-});
 
 const KEY_A = 'sk_test_journal_order_a';
 const KEY_B = 'sk_test_journal_order_b';
@@ -19,8 +13,7 @@ const card = (token = 'tok_test_success') => ({ type: 'token', token });
 
 /** Runs the scenario on a new data directory; returns each journal's text as it was written. */
 async function scenario(): Promise<string[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'psm-order-'));
-  directories.push(dataDir);
+  const dataDir = temporaryDirectory('psm-order-');
   const clock = manualClock();
   // Each address answers by how often it was called, whatever the order the attempts come in.
   const answers: Record<string, number[]> = {

@@ -1,8 +1,8 @@
 // Journal lines whose checksums hold but whose records do not: every kind of record read back passes the checks of the API and restore(), or the start is refused naming the file, the byte offset and the field.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../../test-support/temporary-directory.js';
 import { createHarness, type Harness, TEST_KEY } from '../../test-support/harness.js';
 import { DataDirectoryError } from './data-directory.js';
 import { keyIdOf } from './journal.js';
@@ -10,13 +10,8 @@ import { encodeLine } from './journal-file.js';
 
 type Line = unknown[];
 
-const directories: string[] = [];
 const open: Harness[] = [];
-const newDirectory = () => {
-  const path = mkdtempSync(join(tmpdir(), 'psm-records-'));
-  directories.push(path);
-  return path;
-};
+const newDirectory = () => temporaryDirectory('psm-records-');
 const start = (dataDir: string) => {
   const logs: string[] = [];
   const webhookFetch = async () => new Response(null, { status: 500 });
@@ -27,9 +22,6 @@ const start = (dataDir: string) => {
 
 afterEach(() => {
   for (const harness of open.splice(0)) harness.mock.close();
-});
-afterAll(() => {
-  for (const path of directories.splice(0)) rmSync(path, { recursive: true, force: true });
 });
 
 /** The journal a sandbox wrote with one record of every kind, and its changes (groups opened). */
@@ -161,6 +153,58 @@ const cases: [name: string, line: () => Line, field: string][] = [
       return line;
     },
     'timeline[0].at',
+  ],
+  // The API sends a payment's and a stored answer's JSON as it is: only the sandbox's own form.
+  [
+    'a payment whose amount is written 15e2',
+    () => changed('p', 3, (change('p')[3] as string).replace('"amount":1500,', '"amount":15e2,')),
+    'payment',
+  ],
+  [
+    'a payment naming its amount twice',
+    () =>
+      changed(
+        'p',
+        3,
+        (change('p')[3] as string).replace('"amount":1500,', '"amount":1,"amount":1500,'),
+      ),
+    'payment',
+  ],
+  [
+    'a payment written with spaces',
+    () => changed('p', 3, JSON.stringify(JSON.parse(change('p')[3] as string), null, 1)),
+    'payment',
+  ],
+  [
+    'a payment written with escapes of its own',
+    () => changed('p', 3, (change('p')[3] as string).replace('"payment"', '"\\u0070ayment"')),
+    'payment',
+  ],
+  [
+    'a stored answer written with spaces',
+    () => {
+      const line = written.changes.find(
+        (entry) =>
+          entry[0] === 'i' &&
+          String((entry[2] as { response?: { body?: unknown } }).response?.body).startsWith('{'),
+      );
+      if (line === undefined) throw new Error('the journal holds no answer with a body');
+      const copy = structuredClone(line);
+      const response = (copy[2] as { response: { body: string } }).response;
+      response.body = JSON.stringify(JSON.parse(response.body), null, 1);
+      return copy;
+    },
+    'response.body',
+  ],
+  [
+    'an event whose body is written with spaces',
+    () => {
+      const line = change('v');
+      const event = line[2] as { body: string };
+      event.body = JSON.stringify(JSON.parse(event.body), null, 1);
+      return line;
+    },
+    'body',
   ],
   ['a clock offset of 1e300', () => ['o', keyId, 1e300], 'clock_offset_seconds'],
   ['a clock offset of 1e12 s (year 33715)', () => ['o', keyId, 1e12], 'clock_offset_seconds'],

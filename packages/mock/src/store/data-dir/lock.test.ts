@@ -1,24 +1,15 @@
 // The data directory's lock between real processes: two racing on a dead owner's LOCK never both get it; refusals say what LOCK really is.
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../../test-support/temporary-directory.js';
 import { lockDataDirectory } from './lock.js';
 
-const root = mkdtempSync(join(tmpdir(), 'psm-lock-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = temporaryDirectory('psm-lock-');
 let counter = 0;
 const newDirectory = () => {
   const path = join(root, `d${counter++}`);

@@ -1,18 +1,16 @@
 // The Lua sources and their generator: the committed module is what lua/ generates, and a source that breaks a rule fails the generation, naming the file and the rule.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../../test-support/temporary-directory.js';
 import { ACCOUNT_STATE_LENGTH } from './redis-account.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const GENERATOR = join(here, '../../../scripts/generate-redis-scripts.mjs');
 const SOURCES = join(here, 'lua');
-const work = mkdtempSync(join(tmpdir(), 'psm-lua-'));
-
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = temporaryDirectory('psm-lua-');
 
 let trees = 0;
 

@@ -1,0 +1,87 @@
+// A vitest globalSetup every package's suite runs first: the run's temporary directory (TMPDIR, so
+// os.tmpdir() in the tests and in every process they start) is a fresh directory of its own, and
+// the run fails when it leaves anything in it. Each package's run has its own, so suites that turbo
+// runs at the same time cannot see each other's files. The directory is removed in any case, and a
+// run's directory left by a killed run (its process gone) is removed by the next run.
+// KEEP_TEST_TMPDIR=1 keeps the directory (and every test's) for a look, and checks nothing.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+
+/** Set to 1 to keep the run's temporary directory and every test's in it, for a look after the run. */
+export const KEEP_VARIABLE = 'KEEP_TEST_TMPDIR';
+
+const RUN_PREFIX = 'psk-test-run-';
+const RUN_NAME = /^psk-test-run-[a-z0-9-]+?-(\d+)-[A-Za-z0-9]{6}$/;
+
+/** Whether a process with this id runs (on this machine, as any user). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the run directories of runs whose process is gone (killed before their teardown).
+ *
+ * @example
+ * removeDeadRuns('/tmp'); // removes /tmp/psk-test-run-mock-4242-a1B2c3 if process 4242 is gone
+ */
+export function removeDeadRuns(outer: string): void {
+  for (const name of readdirSync(outer)) {
+    const pid = RUN_NAME.exec(name)?.[1];
+    if (pid !== undefined && !running(Number(pid))) {
+      rmSync(join(outer, name), { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * Removes a run's directory with all it holds; says what the run left there, if anything.
+ *
+ * @example
+ * closeRun('/tmp/psk-test-run-mock-4242-a1B2c3'); // undefined, or 'the tests left 1 entry … (psm-data-x1Y2z3) …'
+ */
+export function closeRun(run: string): string | undefined {
+  const left = readdirSync(run);
+  rmSync(run, { recursive: true, force: true });
+  if (left.length === 0) return undefined;
+  const shown = `${left.slice(0, 20).join(', ')}${left.length > 20 ? ', …' : ''}`;
+  return `the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in the temporary directory (${shown}): make temporary directories with temporaryDirectory() from test-support/temporary-directory.ts, and stop the processes that write into them`;
+}
+
+/**
+ * Points TMPDIR at a fresh directory for this run; the teardown it returns removes the directory
+ * and, when the run left anything in it, fails the run (exit code 1), naming what was left.
+ *
+ * @example
+ * // vitest.config.ts
+ * test: { globalSetup: ['../../test-support/temporary-directory-guard.ts'] }
+ */
+export default function setup(): () => void {
+  const before = process.env.TMPDIR;
+  const outer = tmpdir();
+  removeDeadRuns(outer);
+  const name = basename(process.cwd())
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
+  const run = mkdtempSync(join(outer, `${RUN_PREFIX}${name}-${process.pid}-`));
+  process.env.TMPDIR = run;
+  return () => {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+    if (process.env[KEEP_VARIABLE] === '1') {
+      console.log(`${KEEP_VARIABLE}=1: the run's temporary files are kept in ${run}`);
+      return;
+    }
+    const failure = closeRun(run);
+    if (failure !== undefined) {
+      // An exception in a teardown is only logged: the exit code is what fails the run.
+      process.exitCode = 1;
+      console.error(`FAIL temporary files: ${failure}`);
+    }
+  };
+}
