@@ -174,6 +174,31 @@ describe('logging', () => {
     expect(lines[6]).toMatch(/ GET \/v1\/payments\/pay%20x%2Fy 404 not_found /);
   });
 
+  it('answers as usual when the logger throws: a request never fails because its line could not be written', async () => {
+    let lines = 0;
+    const { json } = createHarness({
+      logger: () => {
+        lines++;
+        throw new Error('the log is gone');
+      },
+    });
+    const keyed = { body: validCreateBody, headers: { 'idempotency-key': 'logger-throws' } };
+    const created = await json('POST', '/v1/payments', keyed);
+    expect(created.status).toBe(201);
+    const replayed = await json('POST', '/v1/payments', keyed);
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect((await json('GET', `/v1/payments/${created.body.id}`)).status).toBe(200);
+    expect((await json('GET', '/v1/payments/pay_none')).status).toBe(404);
+    expect((await json('PUT', '/v1/payments')).status).toBe(405);
+    expect((await json('GET', '/nothing')).status).toBe(404);
+    // Each /v1 request's record is kept although its line was not (405 and 404 have none).
+    const inspector = await json('GET', '/_sandbox/inspector');
+    expect(inspector.status).toBe(200);
+    expect(inspector.body.requests).toHaveLength(4);
+    expect(lines).toBe(7);
+  });
+
   it('logs and records a 400 without parsing the answer it built', async () => {
     const lines: string[] = [];
     const { call } = createHarness({ logger: (line) => lines.push(line) });
