@@ -4,7 +4,7 @@
 // runs at the same time cannot see each other's files. The directory is removed in any case, and a
 // run's directory left by a killed run (its process gone) is removed by the next run.
 // KEEP_TEST_TMPDIR=1 keeps the directory (and every test's) for a look, and checks nothing.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
@@ -69,6 +69,9 @@ export default function setup(): () => void {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-');
   const run = mkdtempSync(join(outer, `${RUN_PREFIX}${name}-${process.pid}-`));
+  // Others may pass through (not list) as through the system's: a test runs the CLI as another
+  // user on a directory it opened to them (reliability's restart.test.ts, as root).
+  chmodSync(run, 0o711);
   process.env.TMPDIR = run;
   return () => {
     if (before === undefined) delete process.env.TMPDIR;

@@ -1,6 +1,6 @@
 // The tests' temporary directories: each one gone when what made it ends (a test however it ends, a
 // block, a suite after its afterAll hooks), and the run guard that fails a run leaving anything.
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +102,7 @@ describe('the run guard', () => {
       const run = tmpdir();
       expect(run).not.toBe(outer);
       expect(run.startsWith(join(outer, 'psk-test-run-'))).toBe(true);
+      expect(statSync(run).mode & 0o777).toBe(0o711);
       teardown();
       expect(process.env.TMPDIR).toBe(outer);
       expect(readdirSync(outer)).toEqual([]);

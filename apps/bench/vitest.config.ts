@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
+    // First: the run's own temporary directory, checked empty at the end.
+    globalSetup: ['../../test-support/temporary-directory-guard.ts'],
     pool: 'threads',
     isolate: false,
     testTimeout: 420_000,

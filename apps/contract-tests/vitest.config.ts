@@ -6,7 +6,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     pool: 'threads',
     isolate: false,
-    globalSetup: ['./src/global-setup.ts'],
+    // The run's own temporary directory first (checked empty at the end), then the run-wide setup.
+    globalSetup: ['../../test-support/temporary-directory-guard.ts', './src/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

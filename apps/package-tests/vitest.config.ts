@@ -6,7 +6,8 @@ import { LongestFirst } from './src/longest-first.js';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
-    globalSetup: ['./src/global-setup.ts'],
+    // The run's own temporary directory first (checked empty at the end), then the run-wide setup.
+    globalSetup: ['../../test-support/temporary-directory-guard.ts', './src/global-setup.ts'],
     pool: 'threads',
     isolate: false,
     maxWorkers: 3,

@@ -1,15 +1,15 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { BENCH_DIR } from './paths.js';
 import type { BenchReport } from './report.js';
 import { OTHER_ROWS, STAGE_LABELS, STAGES } from './stage-map.js';
 
 // Runs the real command in smoke mode (about a second per measurement) and checks the report's
 // structure and that every measured server answered correctly. Never timing thresholds.
-const outDir = mkdtempSync(join(tmpdir(), 'bench-smoke-test-'));
+const outDir = temporaryDirectory('bench-smoke-test-');
 let report: BenchReport;
 let markdown: string;
 
@@ -26,8 +26,6 @@ beforeAll(async () => {
   report = JSON.parse(readFileSync(join(outDir, 'BENCHMARKS.json'), 'utf8')) as BenchReport;
   markdown = readFileSync(join(outDir, 'BENCHMARKS.md'), 'utf8');
 });
-
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 const measured = (server: string) => report.throughput.some((result) => result.server === server);
 

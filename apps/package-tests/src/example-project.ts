@@ -18,7 +18,7 @@ const KIT = '@payment-service/';
  * committed lockfile beside it unless `withLockfile` is false.
  *
  * @example
- * await copyExample(await mkdtemp(join(tmpdir(), 'payment-service-example-')));
+ * await copyExample(temporaryDirectory('payment-service-example-'));
  */
 export async function copyExample(directory: string, withLockfile = true): Promise<void> {
   await cp(join(repoRoot, 'examples/merchant-app'), directory, {

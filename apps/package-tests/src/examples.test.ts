@@ -1,10 +1,8 @@
 // Runs the example merchant app's own `npm test` (vitest and jest suites) in a fresh copy installed from the packed tarballs.
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
+import { temporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { copyExample } from './example-project.js';
 import { NPM_INSTALL, runIn } from './fresh-project.js';
 import { toolPath } from './pack.js';
@@ -22,7 +20,7 @@ function merchantEnv(): NodeJS.ProcessEnv {
 
 describe('examples/merchant-app, installed from the tarballs', () => {
   it('passes its vitest and jest suites with npm test', async () => {
-    const directory = await mkdtemp(join(tmpdir(), 'payment-service-example-'));
+    const directory = temporaryDirectory('payment-service-example-');
     // The manifest as a merchant's (the kit's packages come from the tarballs, by name from the
     // run's registry), with the lockfile.
     await copyExample(directory);
@@ -33,7 +31,8 @@ describe('examples/merchant-app, installed from the tarballs', () => {
 
     const { stdout, stderr } = await run('npm', ['test'], {
       cwd: directory,
-      env: merchantEnv(),
+      // jest's cache (jest_<uid>) in a temporary directory of the test's, gone with it.
+      env: { ...merchantEnv(), TMPDIR: temporaryDirectory('payment-service-example-tmp-') },
       maxBuffer: 16 * 1024 * 1024,
     }).catch((error: { stdout: string; stderr: string }) => {
       throw new Error(`npm test failed in ${directory}:\n${error.stdout}${error.stderr}`);

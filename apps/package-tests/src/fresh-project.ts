@@ -1,8 +1,6 @@
 // Fresh throwaway projects outside the monorepo: made by `npm init -y`, with the tarballs installed by npm.
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { toolPath } from './pack.js';
 
@@ -39,15 +37,16 @@ export async function runIn(
 export const NPM_INSTALL = ['install', '--no-audit', '--no-fund', '--prefer-offline'] as const;
 
 /**
- * A new project made by `npm init -y` (CommonJS), with the packages `npm install` is given
- * (`kitInstallArgs`: the tarballs by name from the run's registry, and any other package specs)
- * installed by npm.
+ * A new project in `directory` (made here: it must not exist) by `npm init -y` (CommonJS), with
+ * the packages `npm install` is given (`kitInstallArgs`: the tarballs by name from the run's
+ * registry, and any other package specs) installed by npm. Whoever owns `directory`'s parent
+ * removes it.
  *
  * @example
- * const dir = await freshProject([...kitInstallArgs(tarballs, registry), 'msw@^2.15.0']);
+ * const dir = await freshProject(join(runDirectory, 'project-msw'), [...kitInstallArgs(tarballs, registry), 'msw@^2.15.0']);
  */
-export async function freshProject(installArgs: string[]): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), 'payment-service-project-'));
+export async function freshProject(directory: string, installArgs: string[]): Promise<string> {
+  await mkdir(directory);
   await runIn(directory, 'npm', ['init', '-y']);
   await runIn(directory, 'npm', [...NPM_INSTALL, ...installArgs]);
   return directory;

@@ -4,6 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { temporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { type CliSandbox, startCliSandbox, waitForUrl } from './cli-sandbox.js';
 import { runIn } from './fresh-project.js';
 import { merchantScript, type ScriptFlavour } from './merchant-script.js';
@@ -87,7 +88,11 @@ export function describeMerchantProject({ name, type, flavour }: MerchantProject
     });
 
     it('creates payments in process and against the installed payment-service-mock, and verifies a delivery', async () => {
-      const env = await scriptEnv(sandbox);
+      // tsx's cache (tsx-<uid>) in a temporary directory of the test's, gone with it.
+      const env = {
+        ...(await scriptEnv(sandbox)),
+        TMPDIR: temporaryDirectory('payment-service-tsx-'),
+      };
       const [command, args] = flavour === 'typescript' ? [tsx, [script]] : ['node', [script]];
       const stdout = await runIn(project, command, args, env);
       expect(resultOf(stdout)).toMatchObject(expected);

@@ -12,8 +12,8 @@ type Outcome = { project: string } | { error: string };
 /**
  * A CommonJS project (`npm init -y`) with every tarball (by name, from the run's registry) and
  * the `extra` packages installed by npm, made once per run for all the files that ask by its
- * `name` (an npm install costs some five CPU-seconds), beside the tarballs so global teardown's
- * removal of them ends its lock.
+ * `name` (an npm install costs some five CPU-seconds), in the tarballs' directory so global
+ * teardown's removal of it removes the project and ends its lock.
  *
  * @example
  * const project = await sharedProject('kit', inject('tarballs'), inject('registry'));
@@ -35,7 +35,9 @@ export async function sharedProject(
   if (installer) {
     let outcome: Outcome;
     try {
-      outcome = { project: await freshProject([...kitInstallArgs(tarballs, registry), ...extra]) };
+      outcome = {
+        project: await freshProject(base, [...kitInstallArgs(tarballs, registry), ...extra]),
+      };
     } catch (error) {
       outcome = { error: String((error as Error).message ?? error) };
     }

@@ -1,12 +1,12 @@
 // Checks what each packed tarball holds: resolved versions, licence, only shipped files, resolvable source maps, attw and publint.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
 import { problemKindInfo } from '@arethetypeswrong/core/problems';
 import { describe, expect, inject, it } from 'vitest';
+import { temporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { PUBLISHED, repoRoot, toolPath } from './pack.js';
 
 const run = promisify(execFile);
@@ -66,20 +66,16 @@ describe.each(PUBLISHED)('the %s tarball', (name) => {
     const maps = files.filter((file) => file.endsWith('.map'));
     expect(maps.length).toBeGreaterThan(0);
     // One extraction of every map (a `tar -xzOf` per map unpacked the tarball hundreds of times).
-    const unpacked = mkdtempSync(join(tmpdir(), 'tarball-maps-'));
-    try {
-      execFileSync('tar', ['-xzf', tarball, '-C', unpacked, '--wildcards', 'package/*.map']);
-      const shipped = new Set(files);
-      const missing = maps.flatMap((map) =>
-        (JSON.parse(readFileSync(join(unpacked, 'package', map), 'utf8')).sources as string[])
-          .map((source) => resolveSource(map, source))
-          .filter((source) => !shipped.has(source))
-          .map((source) => `${map} → ${source}`),
-      );
-      expect(missing).toEqual([]);
-    } finally {
-      rmSync(unpacked, { recursive: true, force: true });
-    }
+    const unpacked = temporaryDirectory('tarball-maps-');
+    execFileSync('tar', ['-xzf', tarball, '-C', unpacked, '--wildcards', 'package/*.map']);
+    const shipped = new Set(files);
+    const missing = maps.flatMap((map) =>
+      (JSON.parse(readFileSync(join(unpacked, 'package', map), 'utf8')).sources as string[])
+        .map((source) => resolveSource(map, source))
+        .filter((source) => !shipped.has(source))
+        .map((source) => `${map} → ${source}`),
+    );
+    expect(missing).toEqual([]);
   });
 
   it('resolves for every module system (attw, node16 profile: CommonJS and ESM)', async () => {

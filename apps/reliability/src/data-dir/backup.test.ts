@@ -2,17 +2,17 @@
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { type Answer, call, paymentBody } from '../http.js';
 import { MOCK_BIN, MOCK_BIN_NODE_FLAGS, type Sandbox } from '../sandbox.js';
-import { newDataDir, removeDataDirs, startOnDataDir } from './data-dir-sandbox.js';
+import { startOnDataDir } from './data-dir-sandbox.js';
 
 const KEY = 'sk_test_backup_running_0123456789';
 const running: Sandbox[] = [];
 afterEach(async () => {
   for (const sandbox of running.splice(0)) await sandbox.kill9();
 });
-afterAll(() => removeDataDirs());
 
 /** Runs `payment-service-mock backup …` (without blocking the load) and resolves with its exit and output. */
 function backup(args: string[]): Promise<{ code: number | null; output: string }> {
@@ -34,7 +34,7 @@ const create = (url: string, idempotencyKey: string): Promise<Answer> =>
 
 describe('payment-service-mock backup', () => {
   it('copies a running sandbox under load: every create answered before it began is in the copy, none half-written, and a sandbox starts from it while the original still runs', async () => {
-    const dataDir = newDataDir();
+    const dataDir = temporaryDirectory('psm-crash-');
     const original = await startOnDataDir(dataDir, ['--quiet']);
     running.push(original);
     const before: Answer[] = [];
@@ -49,7 +49,7 @@ describe('payment-service-mock backup', () => {
       for (let index = 0; !stop; index++)
         during.push(await create(original.url, `during-${client}-${index}`));
     });
-    const target = join(newDataDir(), 'copy');
+    const target = join(temporaryDirectory('psm-crash-'), 'copy');
     const taken = await backup(['--data-dir', dataDir, '--to', target]);
     stop = true;
     await Promise.all(load);
@@ -100,12 +100,22 @@ describe('payment-service-mock backup', () => {
   });
 
   it('refuses a target that is not empty and a directory that is no sandbox, saying which', async () => {
-    const dataDir = newDataDir();
-    const noSandbox = await backup(['--data-dir', newDataDir(), '--to', join(dataDir, 'copy')]);
+    const dataDir = temporaryDirectory('psm-crash-');
+    const noSandbox = await backup([
+      '--data-dir',
+      temporaryDirectory('psm-crash-'),
+      '--to',
+      join(dataDir, 'copy'),
+    ]);
     expect(noSandbox.code).toBe(1);
     expect(noSandbox.output).toContain('holds no journal (journal.N.log)');
     writeFileSync(join(dataDir, 'something'), '');
-    const notEmpty = await backup(['--data-dir', newDataDir(), '--to', dataDir]);
+    const notEmpty = await backup([
+      '--data-dir',
+      temporaryDirectory('psm-crash-'),
+      '--to',
+      dataDir,
+    ]);
     expect(notEmpty.code).toBe(1);
     expect(notEmpty.output).toContain(`the backup's directory ${dataDir} exists and is not empty`);
     const missing = await backup(['--to', join(dataDir, 'x')]);

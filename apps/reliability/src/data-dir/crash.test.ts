@@ -1,15 +1,10 @@
 // kill -9 under mixed load, ten times on one data directory: every answered write survives each restart, and nothing is half-applied.
 import { afterAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { type Receiver, startReceiver } from '../receiver.js';
 import type { Sandbox } from '../sandbox.js';
 import { verifyAfterRestart } from './after-restart.js';
-import {
-  journalOf,
-  newDataDir,
-  removeDataDirs,
-  seededRandom,
-  startOnDataDir,
-} from './data-dir-sandbox.js';
+import { journalOf, seededRandom, startOnDataDir } from './data-dir-sandbox.js';
 import { newModels, runUntilKilled } from './mixed-load.js';
 
 /** `CRASH_SEED=<n>` replays a failed run's plan (the interleaving of clients still varies). */
@@ -18,21 +13,18 @@ const ROUNDS = 10;
 const CLIENTS = 6;
 const KEYS = 24;
 
+/** The data directory of the kills: removed after the sandbox's last kill (KEEP_TEST_TMPDIR=1 keeps it). */
+const dataDir = temporaryDirectory('psm-crash-');
 let receiver: Receiver | undefined;
 let sandbox: Sandbox | undefined;
-/** A failed run keeps its directory, for a look at the journal. */
-let keep = false;
-
 afterAll(async () => {
   await sandbox?.kill9();
   await receiver?.close();
-  if (!keep) removeDataDirs();
 });
 
 describe('a data directory under kill -9', () => {
   it(`keeps every answered write through ${ROUNDS} kills under mixed load (seed ${seed})`, async () => {
     const random = seededRandom(seed);
-    const dataDir = newDataDir();
     receiver = await startReceiver('answer');
     const models = newModels(seed, KEYS);
     const rounds: string[] = [];
@@ -63,7 +55,6 @@ describe('a data directory under kill -9', () => {
         );
       }
     } catch (error) {
-      keep = true;
       const journal = (() => {
         try {
           return journalOf(dataDir);
@@ -72,7 +63,7 @@ describe('a data directory under kill -9', () => {
         }
       })();
       (error as Error).message =
-        `[seed ${seed}, round ${round}; rerun with CRASH_SEED=${seed}; data directory ${journal}]\n${rounds.join('\n')}\n${(error as Error).message}`;
+        `[seed ${seed}, round ${round}; rerun with CRASH_SEED=${seed}; data directory ${journal}, kept with KEEP_TEST_TMPDIR=1]\n${rounds.join('\n')}\n${(error as Error).message}`;
       throw error;
     }
     const payments = models.reduce((sum, model) => sum + model.payments.size, 0);

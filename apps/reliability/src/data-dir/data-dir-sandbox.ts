@@ -1,7 +1,6 @@
 // The published CLI on a data directory: started, killed with SIGKILL, refused; its journal read back line by line.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Answer } from '../http.js';
@@ -78,31 +77,11 @@ export function runUntilExit(
   });
 }
 
-/** Temporary data directories, removed by `removeDataDirs()` (call it in `afterAll`). */
-const created: string[] = [];
-
-/**
- * A new empty directory under the system's temp directory.
- *
- * @example
- * const dir = newDataDir(); // /tmp/psm-crash-…
- */
-export function newDataDir(): string {
-  const path = mkdtempSync(join(tmpdir(), 'psm-crash-'));
-  created.push(path);
-  return path;
-}
-
-/** Removes every directory `newDataDir()` made. */
-export function removeDataDirs(): void {
-  for (const path of created.splice(0)) rmSync(path, { recursive: true, force: true });
-}
-
 /**
  * The journal in use in a data directory: the file of the highest generation.
  *
  * @example
- * journalOf(dir); // '/tmp/psm-crash-…/journal.1.log'
+ * journalOf(dataDir); // '<dataDir>/journal.1.log'
  */
 export function journalOf(dataDir: string): string {
   const generations = readdirSync(dataDir)

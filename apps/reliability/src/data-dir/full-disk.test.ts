@@ -2,16 +2,11 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { type Answer, call, paymentBody } from '../http.js';
 import { type Receiver, startReceiver } from '../receiver.js';
 import type { Sandbox } from '../sandbox.js';
-import {
-  badJournalLines,
-  journalOf,
-  newDataDir,
-  removeDataDirs,
-  startOnDataDir,
-} from './data-dir-sandbox.js';
+import { badJournalLines, journalOf, startOnDataDir } from './data-dir-sandbox.js';
 
 const KEY = 'sk_test_crash_full_disk_0123456';
 
@@ -42,7 +37,6 @@ let receiver: Receiver | undefined;
 afterEach(async () => {
   await sandbox?.kill9();
   await receiver?.close();
-  removeDataDirs();
 });
 
 const create = (idempotencyKey: string): Promise<Answer> =>
@@ -70,7 +64,7 @@ function expectStoreUnavailable(answer: Answer): void {
 
 describe.skipIf(!hasPrlimit)('a full disk under the data directory', () => {
   it('answers 503 store_unavailable with Retry-After, writes no half line, sends no event for what is not stored, and recovers when space returns', async () => {
-    const dataDir = newDataDir();
+    const dataDir = temporaryDirectory('psm-crash-');
     receiver = await startReceiver('answer');
     sandbox = await startOnDataDir(dataDir);
     const endpoint = await call(sandbox.url, {
@@ -123,7 +117,7 @@ describe.skipIf(!hasPrlimit)('a full disk under the data directory', () => {
   });
 
   it('loses on kill -9 only what it refused, and no event was sent for it', async () => {
-    const dataDir = newDataDir();
+    const dataDir = temporaryDirectory('psm-crash-');
     receiver = await startReceiver('answer');
     sandbox = await startOnDataDir(dataDir, ['--quiet']);
     await call(sandbox.url, {

@@ -1,28 +1,19 @@
 // A full disk under the log, for real: the CLI's stdout or stderr redirected to a 16 KiB tmpfs (as root), or to /dev/full otherwise.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { type Answer, call, paymentBody } from '../http.js';
 import { MOCK_BIN, MOCK_BIN_NODE_FLAGS } from '../sandbox.js';
-import { newDataDir, removeDataDirs } from './data-dir-sandbox.js';
 
 const KEY = 'sk_test_full_log_disk_012345678';
 
 /** A 16 KiB tmpfs mounted for this file's tests (root only), or undefined where it cannot be. */
 function mountSmallDisk(): string | undefined {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return undefined;
-  const mountPoint = mkdtempSync(join(tmpdir(), 'psm-small-disk-'));
+  const mountPoint = temporaryDirectory('psm-small-disk-');
   const mounted = spawnSync('mount', [
     '-t',
     'tmpfs',
@@ -31,11 +22,7 @@ function mountSmallDisk(): string | undefined {
     'tmpfs',
     mountPoint,
   ]);
-  if (mounted.status !== 0) {
-    rmSync(mountPoint, { recursive: true, force: true });
-    return undefined;
-  }
-  return mountPoint;
+  return mounted.status === 0 ? mountPoint : undefined;
 }
 
 let smallDisk: string | undefined;
@@ -43,11 +30,7 @@ beforeAll(() => {
   smallDisk = mountSmallDisk();
 });
 afterAll(() => {
-  if (smallDisk !== undefined) {
-    spawnSync('umount', [smallDisk]);
-    rmSync(smallDisk, { recursive: true, force: true });
-  }
-  removeDataDirs();
+  if (smallDisk !== undefined) spawnSync('umount', [smallDisk]);
 });
 
 let child: ChildProcess | undefined;
@@ -84,7 +67,7 @@ async function startLoggingTo(
       '--port',
       String(port),
       '--data-dir',
-      newDataDir(),
+      temporaryDirectory('psm-crash-'),
       ...flags,
     ],
     {
@@ -207,14 +190,13 @@ describe('a full disk under the log', () => {
 
 describe('without a log to write', () => {
   it('shows no dropped line in health', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'psm-log-'));
+    const dir = temporaryDirectory('psm-log-');
     const logFd = openSync(join(dir, 'mock.log'), 'a');
     try {
       const sandbox = await startLoggingTo('stdout', logFd, []);
       expect((await health(sandbox.url)).log).toEqual({ dropped_lines: 0, last_error: null });
     } finally {
       closeSync(logFd);
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

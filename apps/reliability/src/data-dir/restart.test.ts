@@ -3,17 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifyWebhook } from '@payment-service/sdk';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { type Answer, call, paymentBody } from '../http.js';
 import { type Receiver, startReceiver } from '../receiver.js';
 import type { Sandbox } from '../sandbox.js';
-import {
-  journalOf,
-  newDataDir,
-  removeDataDirs,
-  runUntilExit,
-  startOnDataDir,
-} from './data-dir-sandbox.js';
+import { journalOf, runUntilExit, startOnDataDir } from './data-dir-sandbox.js';
 
 const KEY = 'sk_test_crash_restart_0123456789';
 const running: Sandbox[] = [];
@@ -36,7 +31,6 @@ afterEach(async () => {
   for (const sandbox of running.splice(0)) await sandbox.kill9();
   for (const started of receivers.splice(0)) await started.close();
 });
-afterAll(() => removeDataDirs());
 
 const create = (url: string, idempotencyKey: string, capture = true): Promise<Answer> =>
   call(url, { path: '/v1/payments', key: KEY, idempotencyKey, body: paymentBody(2500, capture) });
@@ -61,7 +55,7 @@ async function untilDeliveries(
 
 describe('kill -9, then a restart on the same data directory', () => {
   it('answers as before: payments, replays byte for byte, the endpoint and its secret; due deliveries go out after the start', async () => {
-    const dataDir = newDataDir();
+    const dataDir = temporaryDirectory('psm-crash-');
     const failing = await receiver('answer');
     failing.status = 500;
     const hanging = await receiver('hang');
@@ -156,7 +150,7 @@ describe('kill -9, then a restart on the same data directory', () => {
 
 describe('one process per data directory', () => {
   it('refuses a second process by the lock, and a new one takes over the lock of a killed one', async () => {
-    const dataDir = newDataDir();
+    const dataDir = temporaryDirectory('psm-crash-');
     const first = await start(dataDir, ['--quiet']);
     const payment = await create(first.url, 'kept');
     const refused = await runUntilExit(dataDir, ['--quiet']);
@@ -186,7 +180,7 @@ describe('bad input in the directory', () => {
   ])(
     'drops a torn last line with one warning naming the file, and starts (%s)',
     async (_, flags) => {
-      const dataDir = newDataDir();
+      const dataDir = temporaryDirectory('psm-crash-');
       const first = await start(dataDir, flags);
       const payment = await create(first.url, 'before-the-tear');
       await first.kill9();
@@ -214,7 +208,7 @@ describe('bad input in the directory', () => {
   );
 
   it('refuses a whole last line whose checksum fails (an answered create, one byte flipped), naming the file and the offset; the way back it gives works', async () => {
-    const dataDir = newDataDir();
+    const dataDir = temporaryDirectory('psm-crash-');
     const first = await start(dataDir, ['--quiet']);
     const kept = await create(first.url, 'kept');
     const flippedCreate = await create(first.url, 'answered');
@@ -246,7 +240,7 @@ describe('bad input in the directory', () => {
   });
 
   it('says a journal it may not read is a permission problem, not a port one', async () => {
-    const dataDir = newDataDir();
+    const dataDir = temporaryDirectory('psm-crash-');
     const first = await start(dataDir, ['--quiet']);
     await create(first.url, 'kept');
     await first.kill9();
@@ -269,7 +263,7 @@ describe('bad input in the directory', () => {
   });
 
   it('refuses a journal corrupt before its end, naming the file and the offset', async () => {
-    const dataDir = newDataDir();
+    const dataDir = temporaryDirectory('psm-crash-');
     const first = await start(dataDir, ['--quiet']);
     for (const key of ['one', 'two', 'three']) await create(first.url, key);
     await first.kill9();

@@ -174,6 +174,65 @@ describe('logging', () => {
     expect(lines[6]).toMatch(/ GET \/v1\/payments\/pay%20x%2Fy 404 not_found /);
   });
 
+  it('answers as usual when the logger throws: a request never fails because its line could not be written', async () => {
+    let lines = 0;
+    const { json } = createHarness({
+      logger: () => {
+        lines++;
+        throw new Error('the log is gone');
+      },
+    });
+    const keyed = { body: validCreateBody, headers: { 'idempotency-key': 'logger-throws' } };
+    const created = await json('POST', '/v1/payments', keyed);
+    expect(created.status).toBe(201);
+    const replayed = await json('POST', '/v1/payments', keyed);
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect((await json('GET', `/v1/payments/${created.body.id}`)).status).toBe(200);
+    expect((await json('GET', '/v1/payments/pay_none')).status).toBe(404);
+    expect((await json('PUT', '/v1/payments')).status).toBe(405);
+    expect((await json('GET', '/nothing')).status).toBe(404);
+    // Each /v1 request's record is kept although its line was not (405 and 404 have none).
+    const inspector = await json('GET', '/_sandbox/inspector');
+    expect(inspector.status).toBe(200);
+    expect(inspector.body.requests).toHaveLength(4);
+    expect(lines).toBe(7);
+  });
+
+  it('delivers webhooks as usual when the logger throws, with no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const received: string[] = [];
+      const { json, mock } = createHarness({
+        logger: () => {
+          throw new Error('the log is gone');
+        },
+        webhookFetch: async (url) => {
+          received.push(url);
+          return new Response('ok');
+        },
+      });
+      const hook = { body: { url: 'https://receiver.example/hooks' } };
+      expect((await json('POST', '/v1/webhook_endpoints', hook)).status).toBe(201);
+      for (let index = 0; index < 3; index++) {
+        expect((await json('POST', '/v1/payments', { body: validCreateBody })).status).toBe(201);
+      }
+      await mock.webhooksSettled();
+      // Rejections are reported after the microtasks that made them: one macrotask later.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(received).toHaveLength(3);
+      const deliveries = await json('GET', '/_sandbox/webhook_deliveries');
+      expect(deliveries.body.data.map((entry: { status: number }) => entry.status)).toEqual([
+        200, 200, 200,
+      ]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('logs and records a 400 without parsing the answer it built', async () => {
     const lines: string[] = [];
     const { call } = createHarness({ logger: (line) => lines.push(line) });

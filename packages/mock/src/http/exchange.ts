@@ -148,9 +148,14 @@ export function observe(
   const code = exchange.aborted ? undefined : answer?.code;
   if (logger !== undefined) {
     const shown = exchange.aborted ? 'aborted' : exchange.drop ? 'dropped' : String(status);
-    logger(
-      `${formatLogTime(Date.now())} ${exchange.method} ${maskEscapedSecrets(exchange.path)} ${shown}${code === undefined ? '' : ` ${code}`} ${Math.round(elapsed)}ms ${exchange.requestId}`,
-    );
+    try {
+      logger(
+        `${formatLogTime(Date.now())} ${exchange.method} ${maskEscapedSecrets(exchange.path)} ${shown}${code === undefined ? '' : ` ${code}`} ${Math.round(elapsed)}ms ${exchange.requestId}`,
+      );
+    } catch {
+      // A log line is a view, as the inspector's record is: the answer (and what it changed)
+      // stands, its record is kept, its drop fault still taken.
+    }
   }
   const { service, receivedAt } = exchange;
   const read = exchange.method === 'GET' && exchange.path.includes('/_sandbox/');

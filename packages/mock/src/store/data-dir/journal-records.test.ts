@@ -154,6 +154,58 @@ const cases: [name: string, line: () => Line, field: string][] = [
     },
     'timeline[0].at',
   ],
+  // The API sends a payment's and a stored answer's JSON as it is: only the sandbox's own form.
+  [
+    'a payment whose amount is written 15e2',
+    () => changed('p', 3, (change('p')[3] as string).replace('"amount":1500,', '"amount":15e2,')),
+    'payment',
+  ],
+  [
+    'a payment naming its amount twice',
+    () =>
+      changed(
+        'p',
+        3,
+        (change('p')[3] as string).replace('"amount":1500,', '"amount":1,"amount":1500,'),
+      ),
+    'payment',
+  ],
+  [
+    'a payment written with spaces',
+    () => changed('p', 3, JSON.stringify(JSON.parse(change('p')[3] as string), null, 1)),
+    'payment',
+  ],
+  [
+    'a payment written with escapes of its own',
+    () => changed('p', 3, (change('p')[3] as string).replace('"payment"', '"\\u0070ayment"')),
+    'payment',
+  ],
+  [
+    'a stored answer written with spaces',
+    () => {
+      const line = written.changes.find(
+        (entry) =>
+          entry[0] === 'i' &&
+          String((entry[2] as { response?: { body?: unknown } }).response?.body).startsWith('{'),
+      );
+      if (line === undefined) throw new Error('the journal holds no answer with a body');
+      const copy = structuredClone(line);
+      const response = (copy[2] as { response: { body: string } }).response;
+      response.body = JSON.stringify(JSON.parse(response.body), null, 1);
+      return copy;
+    },
+    'response.body',
+  ],
+  [
+    'an event whose body is written with spaces',
+    () => {
+      const line = change('v');
+      const event = line[2] as { body: string };
+      event.body = JSON.stringify(JSON.parse(event.body), null, 1);
+      return line;
+    },
+    'body',
+  ],
   ['a clock offset of 1e300', () => ['o', keyId, 1e300], 'clock_offset_seconds'],
   ['a clock offset of 1e12 s (year 33715)', () => ['o', keyId, 1e12], 'clock_offset_seconds'],
   ['a negative clock offset', () => ['o', keyId, -1e12], 'clock_offset_seconds'],

@@ -110,13 +110,15 @@ async function editField(
   await client.hset(key, field, JSON.stringify(value));
 }
 
-const cases: [
+type Case = [
   name: string,
   write: (s: Seeded) => Promise<unknown>,
   read: (s: Seeded) => Promise<Response>,
   where: (s: Seeded) => string,
   field: string,
-][] = [
+];
+
+const cases: Case[] = [
   [
     'a payment whose JSON is not JSON (retrieve)',
     (s) => client.hset(`${s.account}:p`, s.paymentId, '{"id":"pay_'),
@@ -144,6 +146,55 @@ const cases: [
     (s) => s.call(`/v1/payments/${s.paymentId}`),
     (s) => `${s.account}:p`,
     'payment.id',
+  ],
+  // The API sends a payment's and a stored answer's JSON as it is: only the sandbox's own form.
+  ...(
+    [
+      [
+        'whose amount is written 15e2',
+        (text: string) => text.replace('"amount":1500,', '"amount":15e2,'),
+      ],
+      [
+        'naming its amount twice',
+        (text: string) => text.replace('"amount":1500,', '"amount":1,"amount":1500,'),
+      ],
+      ['written with spaces', (text: string) => JSON.stringify(JSON.parse(text), null, 1)],
+    ] as const
+  ).map(
+    ([how, edit]): Case => [
+      `a payment ${how}`,
+      async (s: Seeded) => {
+        const text = (await client.hget(`${s.account}:p`, s.paymentId)) as string;
+        await client.hset(`${s.account}:p`, s.paymentId, edit(text));
+      },
+      (s: Seeded) => s.call(`/v1/payments/${s.paymentId}`),
+      (s: Seeded) => `${s.account}:p`,
+      'payment',
+    ],
+  ),
+  [
+    'a stored answer written with spaces',
+    (s) =>
+      editField(`${s.account}:i`, 'order-1', (record) => {
+        const response = record.response as { body: string };
+        response.body = JSON.stringify(JSON.parse(response.body), null, 1);
+      }),
+    replayCreate,
+    (s) => `${s.account}:i`,
+    'response.body',
+  ],
+  [
+    'an event whose body is written with spaces',
+    async (s) => {
+      const stored = (await client.hget(`${s.account}:v`, s.eventId as string)) as string;
+      const edited = sized(stored, (event) => {
+        event.body = JSON.stringify(JSON.parse(event.body as string), null, 1);
+      });
+      await client.hset(`${s.account}:v`, s.eventId as string, edited);
+    },
+    (s) => s.call(`/_sandbox/events/${s.eventId}/redeliver`, { method: 'POST' }),
+    (s) => `${s.account}:v`,
+    'body',
   ],
   [
     'a clock offset of 1e300',
