@@ -225,7 +225,7 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
       options.idempotencyTtlSeconds ?? 86_400,
       0,
     ),
-    logger: options.logger,
+    logger: options.logger === undefined ? undefined : neverThrowing(options.logger),
     logStatus: options.logStatus,
     extraTokens: options.extraTokens ?? {},
     webhookUrl: options.webhookUrl,
@@ -239,5 +239,23 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
     seed: options.seed,
     dataDir: checkDataDir(options.dataDir),
     ...checkRedis(options),
+  };
+}
+
+/**
+ * The given logger, its throws swallowed: a log line is a view, so a logger that fails (a test's
+ * spy, a closed stream) never fails a request after its change was made, nor rejects in the
+ * webhook dispatcher or the store, where nothing would catch it.
+ *
+ * @example
+ * neverThrowing(() => { throw new Error('closed'); })('GET /v1/payments 200'); // undefined
+ */
+export function neverThrowing(logger: (line: string) => void): (line: string) => void {
+  return (line) => {
+    try {
+      logger(line);
+    } catch {
+      // The line is lost; nothing else is.
+    }
   };
 }

@@ -199,6 +199,40 @@ describe('logging', () => {
     expect(lines).toBe(7);
   });
 
+  it('delivers webhooks as usual when the logger throws, with no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const received: string[] = [];
+      const { json, mock } = createHarness({
+        logger: () => {
+          throw new Error('the log is gone');
+        },
+        webhookFetch: async (url) => {
+          received.push(url);
+          return new Response('ok');
+        },
+      });
+      const hook = { body: { url: 'https://receiver.example/hooks' } };
+      expect((await json('POST', '/v1/webhook_endpoints', hook)).status).toBe(201);
+      for (let index = 0; index < 3; index++) {
+        expect((await json('POST', '/v1/payments', { body: validCreateBody })).status).toBe(201);
+      }
+      await mock.webhooksSettled();
+      // Rejections are reported after the microtasks that made them: one macrotask later.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(received).toHaveLength(3);
+      const deliveries = await json('GET', '/_sandbox/webhook_deliveries');
+      expect(deliveries.body.data.map((entry: { status: number }) => entry.status)).toEqual([
+        200, 200, 200,
+      ]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('logs and records a 400 without parsing the answer it built', async () => {
     const lines: string[] = [];
     const { call } = createHarness({ logger: (line) => lines.push(line) });
