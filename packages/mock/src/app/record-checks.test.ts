@@ -105,7 +105,7 @@ describe('createRecordChecks', () => {
     expect(problem?.message).not.toContain('not base64');
   });
 
-  it("checks a create's answer once when it is the text of one of the latest 1,024 payments checked", () => {
+  it("checks a create's answer once when it is the text of one of the latest 1,024 payments checked (by id, equal text)", () => {
     const api = createSchemaValidators<
       components['schemas'],
       keyof typeof openapiRequestValidators
@@ -147,5 +147,16 @@ describe('createRecordChecks', () => {
     expect(answering(texts[1024] as string)).toBe(0);
     // The oldest went to make room: its text is checked again.
     expect(answering(texts[0] as string)).toBe(1);
+    // Remembered by id, found only by equal text: another text of a remembered payment's id (a
+    // later state, or a forged one) is checked; a copy of the very text is not.
+    const later = JSON.stringify({ ...testPayment('pay_5'), description: 'changed since' });
+    expect(later.startsWith('{"id":"pay_5"')).toBe(true);
+    expect(answering(later)).toBe(1);
+    expect(answering(JSON.stringify(JSON.parse(texts[5] as string)))).toBe(0);
+    // A payment changed since: its latest text is the one remembered, in the same place.
+    expect(counted.payment({ ...stored, id: 'pay_5', json: later })).toBeUndefined();
+    expect(answering(later)).toBe(0);
+    expect(answering(texts[5] as string)).toBe(1);
+    expect(answering(texts[6] as string)).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
 // Generated: do not edit. `pnpm --filter @payment-service/mock generate` rewrites it.
 import equalModule from 'ajv/dist/runtime/equal.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
-import { fullFormats as __formats } from 'ajv-formats/dist/formats.js';
+import { formats as __formats } from '../shared/formats.js';
 import type { RequestValidator } from '../shared/compiled-validator.js';
 
 // A CommonJS module's default import is the module under Node's ESM and its `default` under tsc's CommonJS.
