@@ -1,5 +1,8 @@
 // The recording keeps no secret in any form a server would decode, no whole card number and no security code: issue 40's forms, one by one.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { maskCardData } from './card-data.js';
 import type { CapturedExchange } from './forward.js';
 import { createHarRecorder } from './har.js';
@@ -123,5 +126,19 @@ describe('maskCardData', () => {
       'pay_4242424242424242x',
     ])
       expect(maskCardData(text)).toBe(text);
+  });
+});
+
+describe('writing the recording', () => {
+  it('leaves no temporary file beside the path when the write fails, and writes whole when it can', async () => {
+    const directory = temporaryDirectory('contract-har-write-');
+    // The path is a directory that holds a file: the rename into place fails.
+    mkdirSync(join(directory, 'traffic.har'));
+    writeFileSync(join(directory, 'traffic.har', 'kept'), 'x');
+    const recorder = createHarRecorder();
+    await expect(recorder.write(join(directory, 'traffic.har'))).rejects.toThrow();
+    expect(readdirSync(directory)).toEqual(['traffic.har']);
+    await recorder.write(join(directory, 'other.har'));
+    expect(readdirSync(directory).sort()).toEqual(['other.har', 'traffic.har']);
   });
 });

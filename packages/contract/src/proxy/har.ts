@@ -1,5 +1,5 @@
 // Records a proxy's exchanges as HAR 1.2, bounded in entries and bytes, with keys and webhook secrets masked wherever they are once decoded (percent-encoding, JSON escapes, base64, a body that is not text), credentials, signatures and cookies masked whole, and card numbers cut to six and four digits.
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { contractVersion } from '../generated/version.js';
 import { maskSecrets } from '../runner/exchange-record.js';
@@ -232,12 +232,20 @@ export function createHarRecorder(limits: HarLimits = {}) {
         },
       };
     },
-    /** Writes the recording to `path` whole (through a temporary file, so a reader never sees half). */
+    /**
+     * Writes the recording to `path` whole (through a temporary file, so a reader never sees half);
+     * a write that fails (a full disk, `path` a directory) leaves no temporary file behind.
+     */
     async write(path: string): Promise<void> {
       await mkdir(dirname(path), { recursive: true });
       const temporary = `${path}.${process.pid}.tmp`;
-      await writeFile(temporary, `${JSON.stringify(this.document())}\n`);
-      await rename(temporary, path);
+      try {
+        await writeFile(temporary, `${JSON.stringify(this.document())}\n`);
+        await rename(temporary, path);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
     },
   };
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, mockServerOf } from '../app/mock-server.js';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import type { AccountService } from '../service/account-service.js';
+import { asyncStore } from '../test-support/async-store.js';
 import { manualClock } from '../test-support/harness.js';
 
 const key = 'sk_test_pipeline_order_1';
@@ -26,10 +27,10 @@ function serve(): { mock: MockServer; service: AccountService; asked: unknown[][
   const real = built.serviceFor.bind(built);
   built.serviceFor = (apiKey) => {
     const service = real(apiKey);
-    const open = service.readAhead.bind(service);
-    service.readAhead = (...args) => {
-      asked.push(args);
-      return open(...args);
+    const within = service.withSession.bind(service);
+    service.withSession = (post, request, paymentId, work) => {
+      asked.push([post, request, paymentId]);
+      return within(post, request, paymentId, work);
     };
     return service;
   };
@@ -159,6 +160,50 @@ describe('the store session', () => {
     expect((await mock.fetch('/v1/payments', { method: 'POST', body: payment })).status).toBe(401);
     expect((await mock.fetch('/v1/payments/%00', { headers })).status).toBe(404);
     expect(asked).toEqual([]);
+  });
+});
+
+describe('when a request is answered', () => {
+  /** A retrieve of a payment made first, through `app.fetch` (what @hono/node-server calls). */
+  async function retrieveOn(seam?: typeof asyncStore) {
+    const lines: string[] = [];
+    const built = createRuntime(
+      { clock: manualClock(), logger: (line) => lines.push(line) },
+      seam === undefined ? {} : { seam },
+    );
+    runtime = built;
+    const mock = mockServerOf(built);
+    const created = await mock.fetch('/v1/payments', { method: 'POST', headers, body: payment });
+    const { id } = (await created.json()) as { id: string };
+    const request = new Request(`http://localhost/v1/payments/${id}`, { headers });
+    const answering = mock.app.fetch(request, { inProcess: true, dropped: false });
+    const response = await answering;
+    const inspector = await built.serviceFor(key).inspector.get();
+    runtime.close();
+    runtime = undefined;
+    return { answering, response, id, lines, inspector };
+  }
+
+  it('answers a retrieve on the memory store at once (its session read the payment), observed as ever', async () => {
+    const { answering, response, id, lines, inspector } = await retrieveOn();
+    // Not a promise: @hono/node-server writes an answer made at once without waiting a tick.
+    expect(answering).toBeInstanceOf(Response);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { id: string }).id).toBe(id);
+    expect(response.headers.get('request-id')).toMatch(/^req_/);
+    expect(lines.at(-1)).toContain(`GET /v1/payments/${id} 200`);
+    expect(inspector.requests[0]?.path).toBe(`/v1/payments/${id}`);
+  });
+
+  it('answers the same retrieve through a promise on a store that answers later, the same way', async () => {
+    const memory = await retrieveOn();
+    const later = await retrieveOn(asyncStore);
+    expect(later.answering).toBeInstanceOf(Promise);
+    expect(later.response.status).toBe(memory.response.status);
+    expect(later.lines.at(-1)).toContain(`GET /v1/payments/${later.id} 200`);
+    expect(later.inspector.requests.map((entry) => [entry.method, entry.status])).toEqual(
+      memory.inspector.requests.map((entry) => [entry.method, entry.status]),
+    );
   });
 });
 

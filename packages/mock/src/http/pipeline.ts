@@ -16,7 +16,7 @@ import { readBody } from './steps/read-body.js';
 import { refuseInvalid } from './steps/refuse.js';
 import { closeSession, openAccount, readAhead } from './steps/session.js';
 import { settleDue } from './steps/settle.js';
-import { composeSteps } from './steps/state.js';
+import { type Answering, composeSteps } from './steps/state.js';
 import { validateRequest } from './steps/validate.js';
 
 /** What every operation's pipeline needs from the server. */
@@ -76,7 +76,7 @@ export interface OperationShape {
 export function operationPipeline(
   shape: OperationShape,
   context: PipelineContext,
-): (c: Context<MockEnv>) => Promise<Response> {
+): (c: Context<MockEnv>) => Answering {
   const { api, post } = shape;
   const takesKey = api && post;
   const body = shape.readsBody && readBody(context.maxBodyBytes);

@@ -90,7 +90,11 @@ export function createV1Routes(
     },
     retrievePayment: {
       body: noBody,
-      handle: ({ service, id }) => service.payments.retrieve(id).then(answer),
+      // As the request's session read it (every retrieve of a payment's path): answered at once.
+      handle: ({ service, id }) => {
+        const read = service.payments.retrieveAsRead(id);
+        return read === undefined ? service.payments.retrieve(id).then(answer) : answer(read);
+      },
     },
     capturePayment: {
       body: optionalBody(validators.validator('CapturePaymentRequest')),

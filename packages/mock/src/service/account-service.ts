@@ -1,7 +1,7 @@
 // The account service of one key: its facets (payments, idempotency, faults, clock, webhooks, inspector) over the store seam.
 import type { SandboxComponents } from '@payment-service/openapi';
 import type { ProblemInit } from '../shared/problems.js';
-import type { AccountStore } from '../store/store.js';
+import type { AccountStore, SessionAsk } from '../store/store.js';
 import { ClockFacet } from './clock-facet.js';
 import { FaultsFacet } from './faults-facet.js';
 import { type IdempotentRequest, newIdempotencyRecord } from './idempotency.js';
@@ -103,6 +103,31 @@ export class AccountService {
     request: IdempotentRequest | undefined,
     paymentId: string | undefined,
   ): Promise<unknown> {
+    return this.scope.begin(this.sessionAsk(post, request, paymentId));
+  }
+
+  /**
+   * Runs the request's `work` on its store session (what `readAhead` reads), when the store has
+   * read it: at once on the memory store, after its round trip on a networked one. Answers what
+   * `work` answers.
+   *
+   * @example
+   * const response = service.withSession(false, undefined, 'pay_1', () => answer(service.payments.retrieveAsRead('pay_1')));
+   */
+  withSession<Result>(
+    post: boolean,
+    request: IdempotentRequest | undefined,
+    paymentId: string | undefined,
+    work: () => Result | Promise<Result>,
+  ): Result | Promise<Result> {
+    return this.scope.within(this.sessionAsk(post, request, paymentId), work);
+  }
+
+  private sessionAsk(
+    post: boolean,
+    request: IdempotentRequest | undefined,
+    paymentId: string | undefined,
+  ): SessionAsk {
     const { sandbox } = this.scope;
     const claim =
       request === undefined
@@ -114,7 +139,7 @@ export class AccountService {
               sandbox.clock.now(),
               sandbox.idempotencyTtlMs,
             );
-    return this.scope.begin({ write: post, serverNow: sandbox.clock.now(), claim, paymentId });
+    return { write: post, serverNow: sandbox.clock.now(), claim, paymentId };
   }
 
   /**

@@ -40,6 +40,20 @@ export class KeySession {
     });
   }
 
+  /**
+   * Runs `work` on the request's store session (what `ask` names, read in one go), when the
+   * store has read it: at once on the memory store, after its round trip on a networked one.
+   * Answers what `work` answers.
+   */
+  within<Result>(ask: SessionAsk, work: () => Result | Promise<Result>): Result | Promise<Result> {
+    return this.sandbox.store.withSession(this.apiKey, ask, (session) => {
+      this.session = session;
+      this.held = session.account;
+      this.claimUsed = false;
+      return work();
+    });
+  }
+
   /** The request waited (its latency fault): what its session read no longer stands. */
   waited(): void {
     this.session = undefined;

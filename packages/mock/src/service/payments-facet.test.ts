@@ -54,6 +54,7 @@ function racingSandbox(
     sweep: (serverNow) => inner.sweep(serverNow),
     // The service here opens no request session: each of its calls finds the account above.
     session: (apiKey, ask) => inner.session(apiKey, ask),
+    withSession: (apiKey, ask, work) => inner.withSession(apiKey, ask, work),
   };
   const sandbox = testSandboxState(store);
   return { service: new AccountService(sandbox, KEY), race };

@@ -174,9 +174,17 @@ export class PaymentsFacet {
    * frame: this is every retrieve's path), else read now.
    */
   retrieve(id: string): Promise<payments.DomainResult<Payment>> {
+    const read = this.retrieveAsRead(id);
+    return read === undefined ? this.retrieveNow(id) : Promise.resolve(read);
+  }
+
+  /**
+   * The payment `id` as the request's session read it with the account, answered at once;
+   * undefined when the session did not read it (then `retrieve` reads it).
+   */
+  retrieveAsRead(id: string): payments.DomainResult<Payment> | undefined {
     const read = this.asRead(id);
-    if (read !== undefined) return Promise.resolve(payments.retrievePayment(read.payment, id));
-    return this.retrieveNow(id);
+    return read === undefined ? undefined : payments.retrievePayment(read.payment, id);
   }
 
   private async retrieveNow(id: string): Promise<payments.DomainResult<Payment>> {

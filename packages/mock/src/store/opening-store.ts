@@ -82,6 +82,15 @@ export class OpeningStore implements SandboxStore {
     return (await this.ready()).session(apiKey, ask);
   }
 
+  /** Runs `work` on the opened store's session, once the store is open. */
+  async withSession<Result>(
+    apiKey: string,
+    ask: SessionAsk,
+    work: (session: StoreSession) => Result | Promise<Result>,
+  ): Promise<Result> {
+    return (await this.ready()).withSession(apiKey, ask, work);
+  }
+
   /** The opened store's health; before it is open, why not (an open is started, not waited on). */
   async health(): Promise<string | undefined> {
     if (this.opened !== undefined) return this.opened.health?.();

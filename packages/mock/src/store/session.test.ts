@@ -120,5 +120,60 @@ for (const { name, make } of STORES) {
       expect(session.paymentAsRead('pay_p')).toBeUndefined();
       expect(await session.takeDueSettlements(5000)).toEqual([]);
     });
+
+    it('runs a request’s work on the session it read, and answers what the work answers', async () => {
+      const store = await make();
+      const account = await store.open(KEY);
+      await account.createPayment(paymentRecord('pay_w'));
+      const ask = { write: false, serverNow: 0, paymentId: 'pay_w' };
+      const answered = await store.withSession(KEY, ask, (session) => ({
+        found: session.paymentAsRead('pay_w')?.payment?.id,
+        account: session.account !== undefined,
+      }));
+      expect(answered).toEqual({ found: 'pay_w', account: true });
+      // A throw of the work is the caller's (a throw or a rejection), after the read.
+      await expect(
+        (async () =>
+          store.withSession(KEY, ask, () => {
+            throw new Error('work failed');
+          }))(),
+      ).rejects.toThrow('work failed');
+    });
   });
 }
+
+describe('when a store runs the work of a request', () => {
+  it('the memory store runs it at once, in the caller’s tick, and answers its result as it is', () => {
+    const store = new MemorySeam(new MemoryStore(ROOMY_LIMITS));
+    const result = { answered: true };
+    let ran = false;
+    const answered = store.withSession(
+      'sk_test_session_0002',
+      { write: false, serverNow: 0, paymentId: 'pay_1' },
+      (session) => {
+        ran = true;
+        expect(session.paymentAsRead('pay_1')).toEqual({ payment: undefined });
+        return result;
+      },
+    );
+    expect(ran).toBe(true);
+    expect(answered).toBe(result);
+  });
+
+  it('a store that answers later runs it on a later tick and answers a promise', async () => {
+    const store = asyncStore(new MemoryStore(ROOMY_LIMITS));
+    let ran = false;
+    const answered = store.withSession(
+      'sk_test_session_0003',
+      { write: false, serverNow: 0 },
+      () => {
+        ran = true;
+        return 7;
+      },
+    );
+    expect(ran).toBe(false);
+    expect(answered).toBeInstanceOf(Promise);
+    expect(await answered).toBe(7);
+    expect(ran).toBe(true);
+  });
+});

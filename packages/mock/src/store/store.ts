@@ -73,6 +73,11 @@ type Faults = SandboxComponents['schemas']['Faults'];
  * session read is as of its start: a request that waited (its latency fault) drops it, and its
  * later steps ask the account. Each store builds its session its own way and hands out a
  * `ReadSession` (read-session.ts) over what it read.
+ *
+ * A request's steps after its session run as the store's work (`withSession`): the store decides
+ * when, and answers what the work answers: the memory store at once, in the caller's tick (a
+ * retrieve it serves is answered without a promise), a networked store after its round trip.
+ * Nothing asks which: the steps' answer is read in one place (http/steps/state.ts, `afterSteps`).
  */
 
 /** Seconds a client is told to wait (`Retry-After`) while the store is unreachable. */
@@ -206,6 +211,18 @@ export interface SandboxStore {
    * `ask` names, in one go: at once in memory, one round trip on a networked store.
    */
   session(apiKey: string, ask: SessionAsk): Promise<StoreSession>;
+  /**
+   * Runs `work` on one request's session of the key (what `session` reads, in one go) and
+   * answers what `work` answers: the store decides when `work` runs. The memory store runs it at
+   * once, in the caller's tick, and answers its result as it is; a networked store runs it once
+   * its round trip is back and answers a promise. A throw of `work` (or of the read) is the
+   * caller's, as a throw or a rejection.
+   */
+  withSession<Result>(
+    apiKey: string,
+    ask: SessionAsk,
+    work: (session: StoreSession) => Result | Promise<Result>,
+  ): Result | Promise<Result>;
   /**
    * Sends now the writes the store holds back to share a later round trip (the inspector's
    * request records): before a read that must see them.

@@ -168,6 +168,7 @@ export function asyncStore(store: MemoryStore): SandboxStore {
     open: (apiKey) => later(() => wrapAccount(store.open(apiKey))),
     admit,
     session,
+    withSession: (apiKey, ask, work) => session(apiKey, ask).then(work),
     reset: (apiKey) => later(() => store.reset(apiKey)),
     release: (account) =>
       later(() => {

@@ -378,6 +378,21 @@ for (const { name: store, hooks } of STORES) {
         expect(receiver.received).toHaveLength(1);
       });
 
+      it('ends an attempt at its timeout even when the injected fetch ignores the signal', async () => {
+        const harness = createHarness(
+          { webhookTimeoutMs: 100, webhookFetch: () => new Promise<Response>(() => {}) },
+          hooks,
+        );
+        cleanups.push(() => harness.mock.close());
+        await harness.json('POST', '/v1/webhook_endpoints', {
+          body: { url: 'https://receiver.example/hooks' },
+        });
+        await harness.createPayment();
+        await harness.mock.webhooksSettled(); // never resolved before: the attempt hung
+        const [entry] = await deliveriesOf(harness);
+        expect(entry).toMatchObject({ attempt: 1, error: 'timeout', status: null });
+      });
+
       it('resolves at once with nothing to deliver, and when the server closes', async () => {
         const { receiver, harness } = await setup(hooks, () => 'hang');
         await harness.mock.webhooksSettled();

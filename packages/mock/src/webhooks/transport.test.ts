@@ -149,4 +149,27 @@ describe('fetchTransport', () => {
     expect(seen[0]?.headers.get('webhook-id')).toBe('evt_1');
     expect(await seen[0]?.text()).toBe('{"id":"evt_1"}');
   });
+
+  it('ends the attempt when its signal aborts, even if the injected fetch never settles', async () => {
+    const controller = new AbortController();
+    // A handler that ignores the signal (a test's receiver that never answers).
+    const transport = fetchTransport(() => new Promise<Response>(() => {}));
+    const sending = transport.send({
+      ...attempt('http://10.0.0.1/in-process'),
+      signal: controller.signal,
+    });
+    controller.abort();
+    await expect(sending).rejects.toThrowError();
+    // And while reading an answer whose body never ends.
+    const hanging = fetchTransport(
+      async () => new Response(new ReadableStream({ pull: () => new Promise(() => {}) })),
+    );
+    const second = new AbortController();
+    const reading = hanging.send({
+      ...attempt('http://10.0.0.1/in-process'),
+      signal: second.signal,
+    });
+    second.abort();
+    await expect(reading).rejects.toThrowError();
+  });
 });

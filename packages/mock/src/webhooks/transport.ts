@@ -42,18 +42,42 @@ const EXCERPT_BYTES = 1024;
  */
 export function fetchTransport(fetch: typeof globalThis.fetch): WebhookTransport {
   return {
-    async send({ url, headers, body, signal }) {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers,
-        body,
-        signal,
-        redirect: 'manual',
-      });
-      return { status: response.status, excerpt: await readExcerpt(response.body) };
+    send({ url, headers, body, signal }) {
+      // The injected fetch may ignore the signal (an in-process receiver that never answers):
+      // the attempt ends when the signal aborts all the same, so its slot is given back.
+      const sending = (async () => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers,
+          body,
+          signal,
+          redirect: 'manual',
+        });
+        return { status: response.status, excerpt: await readExcerpt(response.body) };
+      })();
+      return untilAborted(sending, signal);
     },
     close() {},
   };
+}
+
+/** `work`, or a rejection with the signal's reason as soon as it aborts (whichever comes first). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The `code` of a connection refused by the address policy (never sent). */

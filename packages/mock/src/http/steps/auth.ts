@@ -23,7 +23,7 @@ export function authenticateKey(keyless: boolean): StepFactory {
       return next(c, request);
     }
     const auth = authenticate(header);
-    if (!auth.ok) return Promise.resolve(answerProblem(request, auth.problem));
+    if (!auth.ok) return answerProblem(request, auth.problem);
     request.apiKey = auth.apiKey;
     return next(c, request);
   };

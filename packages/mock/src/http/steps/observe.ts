@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import type { MockEnv } from '../env.js';
 import { internalError, type Observer, observe } from '../exchange.js';
-import { RequestState, type Step } from './state.js';
+import { type Answering, afterSteps, RequestState, type Step } from './state.js';
 
 /**
  * The entry of an operation's pipeline, around its first step: a fresh `RequestState` (its
@@ -12,25 +12,14 @@ import { RequestState, type Step } from './state.js';
  * @example
  * app.get('/v1/payments/:id', observeRequest(observer, composeSteps(steps, operate)));
  */
-export function observeRequest(
-  observer: Observer,
-  next: Step,
-): (c: Context<MockEnv>) => Promise<Response> {
+export function observeRequest(observer: Observer, next: Step): (c: Context<MockEnv>) => Answering {
   const { clock } = observer;
-  // Reactions on the steps' promise rather than an async frame of its own (every request's path).
-  return (c) => {
-    const request = new RequestState(c, clock);
-    let answering: Promise<Response>;
-    try {
-      answering = next(c, request);
-    } catch (error) {
-      answering = Promise.reject(error);
-    }
-    return answering.then(
-      (response) => observed(c, request, observer, response),
-      (error: unknown) => observed(c, request, observer, internalError(request, error)),
-    );
-  };
+  const answered = (c: Context<MockEnv>, request: RequestState, response: Response) =>
+    observed(c, request, observer, response);
+  const failed = (c: Context<MockEnv>, request: RequestState, error: unknown) =>
+    observed(c, request, observer, internalError(request, error));
+  // No async frame of its own: an answer made at once is observed and sent at once.
+  return (c) => afterSteps(next, c, new RequestState(c, clock), answered, failed);
 }
 
 /** Observes the request once, as answered with `response`, and answers it. */

@@ -4,7 +4,7 @@ import type { StoredResponse } from '../../store/records.js';
 import { answerWith } from '../exchange.js';
 import type { PreparedAnswer } from '../operations.js';
 import { toStoredJson, toStoredProblem } from '../respond.js';
-import type { RequestState, Step } from './state.js';
+import { afterHandler, type RequestState, type Step } from './state.js';
 
 /**
  * The last step: runs the operation's handler (bound to the checked body by `validateRequest`)
@@ -18,26 +18,18 @@ export function operate(
   hasId: boolean,
   deliver: (events: readonly EventDelivery[]) => Promise<void>,
 ): Step {
-  // No async frame of its own: the handler's promise (if any) is the only one waited on.
+  // No async frame of its own: a handler that answers at once is answered at once (a throw is
+  // the steps before it's to answer: `closeSession`).
   return (c, request) => {
     const service = request.service;
     const prepared = request.prepared;
     if (service === undefined || prepared?.ok !== true) {
-      return Promise.reject(
-        new Error('unreachable: an operation runs on an open account with a checked body'),
-      );
+      throw new Error('unreachable: an operation runs on an open account with a checked body');
     }
     const id = hasId ? (c.req.param('id') ?? '') : '';
-    let answering: PreparedAnswer | Promise<PreparedAnswer>;
-    try {
-      answering = prepared.value(service, request.claim, id, c);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (answering instanceof Promise) {
-      return answering.then((answer) => deliverThenAnswer(request, answer, deliver));
-    }
-    return Promise.resolve(deliverThenAnswer(request, answering, deliver));
+    return afterHandler(prepared.value(service, request.claim, id, c), (answer) =>
+      deliverThenAnswer(request, answer, deliver),
+    );
   };
 }
 

@@ -14,6 +14,6 @@ export function checkPathId(names: string): StepFactory {
   const detail = `No ${names} has this id: an id is 1 to ${MAX_ID_LENGTH} characters, none of them a control character.`;
   return (next) => (c, request) => {
     if (isIdForm(c.req.param('id') ?? '')) return next(c, request);
-    return Promise.resolve(answerProblem(request, { code: 'not_found', detail }));
+    return answerProblem(request, { code: 'not_found', detail });
   };
 }

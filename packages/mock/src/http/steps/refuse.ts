@@ -18,7 +18,7 @@ export const refuseInvalid: StepFactory = (next) => (c, request) => {
     request.bodyText = read.text;
     if (!read.ok) {
       if (read.aborted === true) request.aborted = true;
-      return Promise.resolve(answerProblem(request, read.problem));
+      return answerProblem(request, read.problem);
     }
   }
   const prepared = request.prepared;
@@ -27,5 +27,5 @@ export const refuseInvalid: StepFactory = (next) => (c, request) => {
   if (prepared.ok && keyError === undefined) return next(c, request);
   const errors = prepared.ok ? [] : [...prepared.errors];
   if (keyError !== undefined) errors.unshift(keyError);
-  return Promise.resolve(answerProblem(request, invalidRequest(errors)));
+  return answerProblem(request, invalidRequest(errors));
 };

@@ -9,8 +9,10 @@ function aheadService() {
   const readAheadCalls: unknown[][] = [];
   let givenBack = 0;
   const service = {
-    async readAhead(...args: unknown[]) {
-      readAheadCalls.push(args);
+    // The store runs the steps after the session on what it read: here at once.
+    withSession(post: boolean, request: unknown, paymentId: unknown, work: () => unknown) {
+      readAheadCalls.push([post, request, paymentId]);
+      return work();
     },
     giveBackUnusedClaim() {
       givenBack++;

@@ -3,7 +3,7 @@ import type { AccountService } from '../../service/account-service.js';
 import type { ProblemInit } from '../../shared/problems.js';
 import { answerProblem, internalError } from '../exchange.js';
 import { idempotentRequest } from './idempotency.js';
-import type { RequestState, StepFactory } from './state.js';
+import { afterSteps, type RequestState, type StepFactory } from './state.js';
 
 /**
  * The last step to see the answer (first after observation): a 500 problem for whatever the
@@ -15,19 +15,12 @@ import type { RequestState, StepFactory } from './state.js';
  * composeSteps([closeSession(runtime.persist), authenticateKey(false)], operate);
  */
 export function closeSession(persist: () => ProblemInit | undefined): StepFactory {
-  // Reactions on the steps' promise rather than an async frame of its own (every request's path).
-  return (next) => (c, request) => {
-    let answering: Promise<Response>;
-    try {
-      answering = next(c, request);
-    } catch (error) {
-      answering = Promise.reject(error);
-    }
-    return answering.then(
-      (response) => close(request, persist, response),
-      (error: unknown) => close(request, persist, internalError(request, error)),
-    );
-  };
+  const answered = (_c: unknown, request: RequestState, response: Response) =>
+    close(request, persist, response);
+  const failed = (_c: unknown, request: RequestState, error: unknown) =>
+    close(request, persist, internalError(request, error));
+  // No async frame of its own: an answer made at once is closed at once.
+  return (next) => (c, request) => afterSteps(next, c, request, answered, failed);
 }
 
 /** Ends the request's session once its steps answered `response`: the unused claim given back, then `persist`. */
@@ -77,14 +70,13 @@ export function openAccount(serviceFor: (apiKey: string) => AccountService): Ste
  * composeSteps([readBody(65_536), validateRequest(shape), readAhead(shape)], rest);
  */
 export function readAhead(shape: { post: boolean; paymentId: boolean }): StepFactory {
-  // No async frame of its own: the session's promise, then the next step.
+  // The store runs the steps after it on the session it read: at once in memory.
   return (next) => (c, request) => {
     const service = request.account();
     const paymentId = shape.paymentId ? (c.req.param('id') ?? '') : undefined;
-    const opening =
-      shape.post && request.prepared?.ok === true && request.keyError === undefined
-        ? service.readAhead(true, idempotentRequest(request), paymentId)
-        : service.readAhead(false, undefined, paymentId);
-    return opening.then(() => next(c, request));
+    const rest = () => next(c, request);
+    return shape.post && request.prepared?.ok === true && request.keyError === undefined
+      ? service.withSession(true, idempotentRequest(request), paymentId, rest)
+      : service.withSession(false, undefined, paymentId, rest);
   };
 }

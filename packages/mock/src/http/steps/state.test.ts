@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { AccountService } from '../../service/account-service.js';
 import { runStep } from '../../test-support/steps.js';
 import type { MockEnv } from '../env.js';
-import { composeSteps, RequestState, type Step, type StepFactory } from './state.js';
+import type { PreparedAnswer } from '../operations.js';
+import {
+  afterHandler,
+  afterSteps,
+  composeSteps,
+  RequestState,
+  type Step,
+  type StepFactory,
+} from './state.js';
 
 /** A step that appends its name to a list on the way in and out. */
 function traced(name: string, trace: string[]): StepFactory {
@@ -89,5 +97,74 @@ describe('RequestState', () => {
     expect(request.account()).toBe(service);
     const { request: unopened } = await runStep((next) => next);
     expect(() => unopened.account()).toThrow(/unreachable/);
+  });
+});
+
+describe('afterSteps', () => {
+  /** Runs `afterSteps` in a route with `next` after it, recording what it was handed. */
+  function answeredAfter(next: Step) {
+    const seen: string[] = [];
+    const app = new Hono<MockEnv>();
+    let answering: Response | Promise<Response> | undefined;
+    app.get('/x', (c) => {
+      const request = new RequestState(c, { now: () => 0 });
+      answering = afterSteps(
+        next,
+        c,
+        request,
+        (_c, _request, response) => {
+          seen.push(`answered ${response.status}`);
+          return new Response(null, { status: response.status + 1 });
+        },
+        (_c, _request, error) => {
+          seen.push(`failed ${(error as Error).message}`);
+          return new Response(null, { status: 500 });
+        },
+      );
+      seen.push('returned');
+      return answering;
+    });
+    return { seen, app, answering: () => answering };
+  }
+
+  it('hands an answer made at once on in the same tick, and answers at once', async () => {
+    const run = answeredAfter(() => new Response(null, { status: 200 }));
+    const response = await run.app.request('/x');
+    expect(run.answering()).toBeInstanceOf(Response);
+    expect(run.seen).toEqual(['answered 200', 'returned']);
+    expect(response.status).toBe(201);
+  });
+
+  it('hands a promised answer on once it resolves', async () => {
+    const run = answeredAfter(async () => new Response(null, { status: 200 }));
+    const response = await run.app.request('/x');
+    expect(run.answering()).toBeInstanceOf(Promise);
+    expect(run.seen).toEqual(['returned', 'answered 200']);
+    expect(response.status).toBe(201);
+  });
+
+  it('hands a throw, and a rejection, to the failure', async () => {
+    const thrown = answeredAfter(() => {
+      throw new Error('at once');
+    });
+    expect((await thrown.app.request('/x')).status).toBe(500);
+    expect(thrown.seen).toEqual(['failed at once', 'returned']);
+    const rejected = answeredAfter(async () => {
+      throw new Error('later');
+    });
+    expect((await rejected.app.request('/x')).status).toBe(500);
+    expect(rejected.seen).toEqual(['returned', 'failed later']);
+  });
+});
+
+describe('afterHandler', () => {
+  it('answers a handler’s answer made at once at once, and a promised one when it resolves', async () => {
+    const answer = { status: 200, body: {} };
+    const toResponse = (given: PreparedAnswer) =>
+      new Response(null, { status: 'status' in given ? given.status : 500 });
+    expect(afterHandler(answer, toResponse)).toBeInstanceOf(Response);
+    const later = afterHandler(Promise.resolve(answer), toResponse);
+    expect(later).toBeInstanceOf(Promise);
+    expect((await later).status).toBe(200);
   });
 });

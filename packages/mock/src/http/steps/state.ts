@@ -9,7 +9,7 @@ import type { StoredResponse } from '../../store/records.js';
 import type { BodyResult } from '../body.js';
 import type { Exchange, MockEnv } from '../env.js';
 import { clockTime, pathOf } from '../exchange.js';
-import type { PreparedHandler } from '../operations.js';
+import type { PreparedAnswer, PreparedHandler } from '../operations.js';
 
 /**
  * One request while its operation's steps answer it: the exchange `observe` reads at the end,
@@ -78,7 +78,14 @@ export class RequestState implements Exchange {
  * One named step of an operation: does its one part of the request, then answers or hands the
  * request to the step after it (bound when the pipeline is composed, at start-up).
  */
-export type Step = (c: Context<MockEnv>, request: RequestState) => Promise<Response>;
+export type Step = (c: Context<MockEnv>, request: RequestState) => Answering;
+
+/**
+ * A step's answer: the Response, or the promise of one. The memory store answers a request in
+ * its own tick, so a request it serves without waiting on anything else (a retrieve) is answered
+ * at once; a networked store answers after its round trip.
+ */
+export type Answering = Response | Promise<Response>;
 
 /** A step with its configuration bound, waiting for the step after it. */
 export type StepFactory = (next: Step) => Step;
@@ -98,4 +105,63 @@ export function composeSteps(steps: readonly (StepFactory | false)[], last: Step
     if (step !== false && step !== undefined) next = step(next);
   }
   return next;
+}
+
+/** What a step does with the answer of the steps after it (bound when the pipeline is composed). */
+export type AfterAnswer = (
+  c: Context<MockEnv>,
+  request: RequestState,
+  response: Response,
+) => Answering;
+
+/** What a step does when the steps after it throw or reject (bound when the pipeline is composed). */
+export type AfterFailure = (
+  c: Context<MockEnv>,
+  request: RequestState,
+  error: unknown,
+) => Answering;
+
+/**
+ * Runs `next` on the request and hands its answer to `answered`, or its throw (or rejection) to
+ * `failed`: in the same tick when `next` answered at once, else when its promise settles. The one
+ * place a step's answer is told apart from a promise of one (Hono's own dispatch does the same
+ * with a handler's answer).
+ *
+ * @example
+ * return (c, request) => afterSteps(next, c, request, observedAnswer, observedFailure);
+ */
+export function afterSteps(
+  next: Step,
+  c: Context<MockEnv>,
+  request: RequestState,
+  answered: AfterAnswer,
+  failed: AfterFailure,
+): Answering {
+  let answering: Answering;
+  try {
+    answering = next(c, request);
+  } catch (error) {
+    return failed(c, request, error);
+  }
+  if (answering instanceof Promise) {
+    return answering.then(
+      (response) => answered(c, request, response),
+      (error: unknown) => failed(c, request, error),
+    );
+  }
+  return answered(c, request, answering);
+}
+
+/**
+ * Hands a handler's answer to `then`: at once when the handler answered at once (its session
+ * read what it needed), else when its promise resolves.
+ *
+ * @example
+ * return afterHandler(prepared.value(service, claim, id, c), (answer) => deliverThenAnswer(request, answer, deliver));
+ */
+export function afterHandler(
+  answering: PreparedAnswer | Promise<PreparedAnswer>,
+  then: (answer: PreparedAnswer) => Answering,
+): Answering {
+  return answering instanceof Promise ? answering.then(then) : then(answering);
 }

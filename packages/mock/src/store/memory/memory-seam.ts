@@ -98,6 +98,15 @@ export class MemorySeam implements SandboxStore {
   async session(apiKey: string, ask: SessionAsk): Promise<StoreSession> {
     return memorySession(this.core, apiKey, ask, this.admitLater);
   }
+
+  /** Runs `work` at once, on a session read at once: its answer is `work`'s, as it is. */
+  withSession<Result>(
+    apiKey: string,
+    ask: SessionAsk,
+    work: (session: StoreSession) => Result | Promise<Result>,
+  ): Result | Promise<Result> {
+    return work(memorySession(this.core, apiKey, ask, this.admitLater));
+  }
 }
 
 /** Each account's handle, made on first use (handles keep their identity: the dispatcher keys by them). */

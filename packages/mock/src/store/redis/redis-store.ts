@@ -347,6 +347,15 @@ export class RedisStore implements SandboxStore {
     });
   }
 
+  /** Runs `work` on the request's session once its round trip is back (`session`). */
+  withSession<Result>(
+    apiKey: string,
+    ask: SessionAsk,
+    work: (session: StoreSession) => Result | Promise<Result>,
+  ): Promise<Result> {
+    return this.session(apiKey, ask).then(work);
+  }
+
   /** The one handle of a key, up to date with `state`; a handle of an older generation is closed. */
   private handle(hash: string, state: AccountState): RedisAccount {
     let account = this.handles.get(hash);
