@@ -5,5 +5,4 @@ describeMerchantProject({
   name: 'CommonJS (npm init -y, require)',
   type: 'commonjs',
   flavour: 'commonjs',
-  resolutions: [],
 });

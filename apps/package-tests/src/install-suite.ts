@@ -6,35 +6,13 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { temporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { type CliSandbox, startCliSandbox, waitForUrl } from './cli-sandbox.js';
-import { type Resolution, runIn, strictTsconfig } from './fresh-project.js';
+import { runIn } from './fresh-project.js';
 import { merchantScript, type ScriptFlavour } from './merchant-script.js';
 import { manifestOf, packageVersion, repoRoot, toolPath } from './pack.js';
 import { sharedProject, subproject } from './shared-project.js';
 
 const tarballs = Object.values(inject('tarballs'));
 
-/**
- * A module that imports every public entry of every tarball (read from their `exports`, so a
- * new entry is checked the day it is added), for a strict type-check without `@types/node`.
- */
-function everyEntryModule(type: 'commonjs' | 'module', resolution: Resolution): string {
-  const specifiers = tarballs.flatMap((tarball) => {
-    const { name, exports } = manifestOf(tarball);
-    return Object.keys(exports)
-      .filter((subpath) => !subpath.endsWith('.json'))
-      .map((subpath) => `${name}${subpath.slice(1)}`);
-  });
-  // msw 2's own declarations import the ESM-only `rettime`, which a CommonJS project cannot
-  // type-check under node16/nodenext resolution: the msw entry is checked where msw's are.
-  const mswCompiles = type === 'module' || resolution === 'bundler';
-  return specifiers
-    .filter((specifier) => mswCompiles || !specifier.endsWith('/msw'))
-    .map(
-      (specifier, index) => `import * as entry${index} from '${specifier}';\nvoid entry${index};`,
-    )
-    .join('\n');
-}
-const tsc = join(repoRoot, 'apps/package-tests/node_modules/.bin/tsc');
 const tsx = join(repoRoot, 'apps/package-tests/node_modules/.bin/tsx');
 
 /** Triggers one event on the CLI sandbox and returns what the merchant script needs to check it. */
@@ -76,43 +54,31 @@ const expected = {
   specVersion: packageVersion('openapi'),
 };
 
-/** A merchant's project: how it is made, how its script is run, which resolutions type-check it. */
+/** A merchant's project: how it is made and how its script is run. */
 export interface MerchantProject {
   name: string;
   type: 'commonjs' | 'module';
   flavour: ScriptFlavour;
-  resolutions: Resolution[];
 }
 
 /**
  * Declares the suite of one merchant's project (one per test file, run side by side), in a shared
- * install of the tarballs: its merchant script, `npx payment-service-mock`, strict type-checks,
- * and stops.
+ * install of the tarballs: its merchant script, `npx payment-service-mock`, and stops.
  *
  * @example
- * describeMerchantProject({ name: 'CommonJS', type: 'commonjs', flavour: 'commonjs', resolutions: [] });
+ * describeMerchantProject({ name: 'CommonJS', type: 'commonjs', flavour: 'commonjs' });
  */
-export function describeMerchantProject({
-  name,
-  type,
-  flavour,
-  resolutions,
-}: MerchantProject): void {
+export function describeMerchantProject({ name, type, flavour }: MerchantProject): void {
   describe(`a ${name} project`, () => {
     let project: string;
     let sandbox: CliSandbox;
     const script = flavour === 'typescript' ? 'smoke.ts' : 'smoke.js';
 
     beforeAll(async () => {
-      // msw is the mock's optional peer dependency, needed by its `testing/msw` entry's types: the
-      // projects that type-check every entry share an install with it; the others share one
-      // without it (with the contract CLI's suites), which shows that nothing else needs it.
-      const mock = tarballs.find((tarball) => manifestOf(tarball).name === '@payment-service/mock');
-      const msw = `msw@${manifestOf(mock as string).peerDependencies?.msw}`;
-      const shared =
-        resolutions.length > 0
-          ? await sharedProject('kit-and-msw', inject('tarballs'), inject('registry'), [msw])
-          : await sharedProject('kit', inject('tarballs'), inject('registry'));
+      // One install of the tarballs (without msw, the mock's optional peer dependency) for every
+      // merchant project and the contract CLI's suites: nothing they run needs it. The strict
+      // type-checks of every entry, msw's among them, are strict-types.test.ts's.
+      const shared = await sharedProject('kit', inject('tarballs'), inject('registry'));
       project = await subproject(shared, flavour, type);
       await writeFile(join(project, script), merchantScript(flavour));
       sandbox = await startCliSandbox(project);
@@ -152,19 +118,6 @@ export function describeMerchantProject({
       expect(stdout.trim()).toBe(packageVersion('mock'));
       expect(sandbox.output()).toContain(`sandbox ${packageVersion('mock')} listening on`);
     });
-
-    it.each(resolutions)(
-      'type-checks the script and every public entry strictly under %s resolution without @types/node',
-      async (resolution) => {
-        await writeFile(join(project, 'smoke.ts'), merchantScript('typescript'));
-        await writeFile(join(project, 'entries.ts'), everyEntryModule(type, resolution));
-        await writeFile(
-          join(project, 'tsconfig.json'),
-          strictTsconfig(resolution, ['smoke.ts', 'entries.ts']),
-        );
-        await runIn(project, tsc, ['-p', 'tsconfig.json']);
-      },
-    );
 
     it('stops `npx payment-service-mock` in the background on a SIGTERM sent to npx, freeing its port', async () => {
       // npx runs `npm exec`, which runs `sh -c payment-service-mock`: the signal stops npm and the

@@ -6,6 +6,7 @@ import { BaseSequencer } from 'vitest/node';
 /** The files that take longest (installs from the registry, strict type-checks), longest first. */
 export const LONGEST_FIRST = [
   'examples.test.ts',
+  'strict-types.test.ts',
   'install-typescript.test.ts',
   'contract-cli.test.ts',
   'contract-proxy.test.ts',

@@ -55,7 +55,7 @@ export async function sharedProject(
  * to the same real path as in a project that ran npm install itself).
  *
  * @example
- * const esm = await subproject(await sharedProject('kit-and-msw', tarballs, registry, [msw]), 'esm', 'module');
+ * const esm = await subproject(await sharedProject('kit-and-msw', tarballs, registry, [msw]), 'strict-module', 'module');
  */
 export async function subproject(
   shared: string,

@@ -103,15 +103,29 @@ describe.each(PUBLISHED)('the %s tarball', (name) => {
   });
 });
 
-describe('the mock tarball’s CLI bundle', () => {
-  const tarball = tarballs.mock;
+describe.each([
+  // The mock's bin starts its launcher (dist/cli.js), which imports the bundle.
+  [
+    'mock',
+    'dist/cli.js',
+    /["']\.\/cli-bundle\.js["']/,
+    ['ajv', 'ajv-formats', 'hono', '@hono/node-server'],
+  ],
+  [
+    'contract',
+    'bin/payment-service-contract.js',
+    /["']\.\.\/dist\/cli-bundle\.js["']/,
+    ['ajv', 'ajv-formats', 'yaml', '@streamparser/json', 'openapi-fetch'],
+  ],
+] as const)('the %s tarball’s CLI bundle', (name, launcher, importsBundle, packages) => {
+  const tarball = tarballs[name];
 
   it('ships the bundle the bin runs, with the licence of every package bundled into it', () => {
     const files = listFiles(tarball);
     expect(files).toContain('dist/cli-bundle.js');
-    expect(readFile(tarball, 'dist/cli.js')).toMatch(/["']\.\/cli-bundle\.js["']/);
+    expect(readFile(tarball, launcher)).toMatch(importsBundle);
     const notices = readFile(tarball, 'dist/cli-bundle.LICENSES.txt');
-    for (const bundled of ['ajv', 'ajv-formats', 'hono', '@hono/node-server']) {
+    for (const bundled of packages) {
       expect(notices).toMatch(new RegExp(`^${bundled} \\d+\\.\\d+\\.\\d+ \\(`, 'm'));
     }
   });

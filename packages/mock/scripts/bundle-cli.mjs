@@ -6,10 +6,10 @@
 // (~25 ms: it read five modules before the bundle), the bundle left outside it. The library
 // entry points (`@payment-service/mock`, `/node`, `/controls`) stay unbundled. The licences of
 // the bundled packages go to dist/cli-bundle.LICENSES.txt.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeBundleLicenses } from '../../../scripts/bundle-licenses.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = join(root, 'dist/cli-bundle.js');
@@ -49,36 +49,9 @@ await build({
   logLevel: 'warning',
 });
 
-/** The package directory of a bundled input path, or undefined for our own files. */
-function packageDirOf(input) {
-  const marker = 'node_modules/';
-  const at = input.lastIndexOf(marker);
-  if (at === -1) return undefined;
-  const rest = input.slice(at + marker.length).split('/');
-  const name = rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
-  return join(root, input.slice(0, at + marker.length), name);
-}
-
-const packages = new Map();
-for (const input of Object.keys(result.metafile.inputs)) {
-  const dir = packageDirOf(input);
-  if (dir === undefined || packages.has(dir)) continue;
-  packages.set(dir, JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')));
-}
-
-const sections = [];
-for (const [dir, manifest] of [...packages].sort((a, b) => a[1].name.localeCompare(b[1].name))) {
-  const licenseFile = ['LICENSE', 'LICENSE.md', 'LICENSE.txt', 'license']
-    .map((name) => join(dir, name))
-    .find((path) => existsSync(path));
-  if (licenseFile === undefined) {
-    throw new Error(`${manifest.name} is bundled into the CLI but ships no LICENSE file`);
-  }
-  sections.push(
-    `${manifest.name} ${manifest.version} (${manifest.license})\n\n${readFileSync(licenseFile, 'utf8').trim()}\n`,
-  );
-}
-writeFileSync(
-  join(root, 'dist/cli-bundle.LICENSES.txt'),
-  `dist/cli-bundle.js bundles these packages with the mock's own code:\n\n${sections.join('\n---\n\n')}`,
+writeBundleLicenses(
+  result.metafile,
+  root,
+  'dist/cli-bundle.LICENSES.txt',
+  "dist/cli-bundle.js bundles these packages with the mock's own code:",
 );

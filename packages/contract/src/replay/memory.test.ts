@@ -15,7 +15,7 @@ const MiB = 1024 * 1024;
 
 /** The build may run beside the tests (turbo runs build and test together): wait for its output. */
 async function built() {
-  const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+  const cli = fileURLToPath(new URL('../../dist/cli-bundle.js', import.meta.url));
   for (let attempt = 0; attempt < 600; attempt++) {
     try {
       return await access(cli);
