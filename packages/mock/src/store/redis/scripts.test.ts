@@ -152,4 +152,13 @@ describe('what a script takes from TypeScript', () => {
       expect(SCRIPTS[name].sha).toMatch(/^[0-9a-f]{40}$/);
     }
   });
+
+  it('renders a script when it is first read, then keeps it as a plain property', () => {
+    expect(NAMES).toEqual(Object.keys(GENERATED_SCRIPTS));
+    const name = NAMES[0] as ScriptName;
+    const first = SCRIPTS[name];
+    expect(SCRIPTS[name]).toBe(first);
+    expect(Object.getOwnPropertyDescriptor(SCRIPTS, name)?.value).toBe(first);
+    expect(Object.keys(SCRIPTS)).toEqual(NAMES);
+  });
 });
