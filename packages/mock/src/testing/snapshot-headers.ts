@@ -21,6 +21,9 @@ const RESERVED = new Set([
 const MAX_HEADERS = 16;
 const MAX_HEADER_CHARACTERS = 1024;
 
+/** Where a header is, as a problem names it: built for a problem only, not for each header read. */
+const headerAt = (where: string, name: string) => `${where}[${JSON.stringify(name)}]`;
+
 /**
  * Reads the headers of a stored answer: HTTP-valid names and values (no CR, LF or NUL), at most
  * 16, none the sandbox sets itself or that frame the answer, and the JSON content type the API
@@ -49,7 +52,6 @@ export function readHeaders(
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of entries) {
-    const at = `${where}[${JSON.stringify(name)}]`;
     if (!TOKEN.test(name) || name.length > MAX_HEADER_CHARACTERS) {
       problems.add(
         where,
@@ -57,10 +59,11 @@ export function readHeaders(
       );
       continue;
     }
-    if (RESERVED.has(name.toLowerCase())) {
+    const lowerName = name.toLowerCase();
+    if (RESERVED.has(lowerName)) {
       problems.add(
-        at,
-        `${at} is set by the sandbox when it answers (or frames the answer); leave it out`,
+        headerAt(where, name),
+        `${headerAt(where, name)} is set by the sandbox when it answers (or frames the answer); leave it out`,
       );
       continue;
     }
@@ -70,12 +73,12 @@ export function readHeaders(
       value.length > MAX_HEADER_CHARACTERS
     ) {
       problems.add(
-        at,
-        `${at} must be a header value of at most ${MAX_HEADER_CHARACTERS} visible Latin-1 characters (no CR, LF or NUL, no space at either end); got ${shown(value)}`,
+        headerAt(where, name),
+        `${headerAt(where, name)} must be a header value of at most ${MAX_HEADER_CHARACTERS} visible Latin-1 characters (no CR, LF or NUL, no space at either end); got ${shown(value)}`,
       );
       continue;
     }
-    headers[name.toLowerCase()] = value;
+    headers[lowerName] = value;
   }
   const type = success ? 'application/json' : 'application/problem+json';
   if (headers['content-type'] !== type) {
