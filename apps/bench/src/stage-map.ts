@@ -133,6 +133,8 @@ export const MOCK_MODULE_STAGES: Readonly<Record<string, ModuleStages>> = {
   'domain/webhook-url': of('operation'),
   'shared/faults': of('faults'),
   'shared/id-form': of('validation'),
+  // The date-time format the validators and the record checks use: their stage.
+  'shared/formats': of('inherit'),
   'shared/ids': of('inherit'),
   'shared/intern': of('inherit'),
   'shared/objects': of('inherit'),

@@ -2,6 +2,7 @@
 import type { SandboxComponents } from '@payment-service/openapi';
 import type { TokenBehaviour } from '../domain/tokens.js';
 import type { WebhookAddressPolicy } from '../domain/webhook-address.js';
+import { neverThrowing } from '../shared/line-writer.js';
 import { type Clock, systemClock } from '../shared/time.js';
 import {
   DEFAULT_KEY_MEMORY_BUDGET_BYTES,
@@ -239,23 +240,5 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
     seed: options.seed,
     dataDir: checkDataDir(options.dataDir),
     ...checkRedis(options),
-  };
-}
-
-/**
- * The given logger, its throws swallowed: a log line is a view, so a logger that fails (a test's
- * spy, a closed stream) never fails a request after its change was made, nor rejects in the
- * webhook dispatcher or the store, where nothing would catch it.
- *
- * @example
- * neverThrowing(() => { throw new Error('closed'); })('GET /v1/payments 200'); // undefined
- */
-export function neverThrowing(logger: (line: string) => void): (line: string) => void {
-  return (line) => {
-    try {
-      logger(line);
-    } catch {
-      // The line is lost; nothing else is.
-    }
   };
 }

@@ -41,3 +41,21 @@ export function createLineWriter(sink: LineSink): LineWriter {
   writer.flush = flush;
   return writer;
 }
+
+/**
+ * The given logger, its throws swallowed: a log line is a view, so a logger that fails (a test's
+ * spy, a closed stream) never fails a request after its change was made, nor rejects in the
+ * webhook dispatcher or the store, where nothing would catch it.
+ *
+ * @example
+ * neverThrowing(() => { throw new Error('closed'); })('GET /v1/payments 200'); // undefined
+ */
+export function neverThrowing(logger: (line: string) => void): (line: string) => void {
+  return (line) => {
+    try {
+      logger(line);
+    } catch {
+      // The line is lost; nothing else is.
+    }
+  };
+}
