@@ -2,11 +2,13 @@
 // os.tmpdir() in the tests and in every process they start) is a fresh directory of its own, and
 // the run fails when it leaves anything in it. Each package's run has its own, so suites that turbo
 // runs at the same time cannot see each other's files. The directory is removed in any case, and a
-// run's directory left by a killed run (its process gone) is removed by the next run.
+// run's directory left by a killed run (its process gone) is removed by the next run, with what it
+// left mounted there; what cannot be removed is named in a warning and never fails the next run.
 // KEEP_TEST_TMPDIR=1 keeps the directory (and every test's) for a look, and checks nothing.
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, relative } from 'node:path';
+import { mountsUnder, unmount } from './mounts.js';
 
 /** Set to 1 to keep the run's temporary directory and every test's in it, for a look after the run. */
 export const KEEP_VARIABLE = 'KEEP_TEST_TMPDIR';
@@ -24,33 +26,79 @@ function running(pid: number): boolean {
   }
 }
 
+/** Unmounts what a run left mounted in its directory, then removes the directory; says why it could not, or undefined. */
+function removeRun(run: string): string | undefined {
+  const stayed = unmount(mountsUnder(run));
+  try {
+    rmSync(run, { recursive: true, force: true });
+    return undefined;
+  } catch (error) {
+    const { code, path } = error as NodeJS.ErrnoException;
+    const mounted = stayed.length > 0 ? `; still mounted: ${stayed.join(', ')}` : '';
+    return `${code ?? String(error)} at ${path ?? run}${mounted}`;
+  }
+}
+
 /**
- * Removes the run directories of runs whose process is gone (killed before their teardown).
+ * Removes the run directories of runs whose process is gone (killed before their teardown), with
+ * what they left mounted. Never throws: a directory that cannot go is named in a warning and kept,
+ * since this run did not make it.
  *
  * @example
  * removeDeadRuns('/tmp'); // removes /tmp/psk-test-run-mock-4242-a1B2c3 if process 4242 is gone
  */
-export function removeDeadRuns(outer: string): void {
-  for (const name of readdirSync(outer)) {
+export function removeDeadRuns(outer: string, warn: (line: string) => void = console.warn): void {
+  let names: string[];
+  try {
+    names = readdirSync(outer);
+  } catch (error) {
+    warn(
+      `temporary files: cannot list ${outer} for killed runs' directories (${(error as NodeJS.ErrnoException).code})`,
+    );
+    return;
+  }
+  for (const name of names) {
     const pid = RUN_NAME.exec(name)?.[1];
-    if (pid !== undefined && !running(Number(pid))) {
-      rmSync(join(outer, name), { recursive: true, force: true });
+    if (pid === undefined || running(Number(pid))) continue;
+    const problem = removeRun(join(outer, name));
+    if (problem !== undefined) {
+      warn(
+        `temporary files: the directory a killed run left, ${join(outer, name)}, stays (${problem}); remove it by hand`,
+      );
     }
   }
 }
 
 /**
- * Removes a run's directory with all it holds; says what the run left there, if anything.
+ * Removes a run's directory with all it holds (unmounting what the tests left mounted there); says
+ * what the run left there, if anything. Never throws.
  *
  * @example
  * closeRun('/tmp/psk-test-run-mock-4242-a1B2c3'); // undefined, or 'the tests left 1 entry … (psm-data-x1Y2z3) …'
  */
 export function closeRun(run: string): string | undefined {
-  const left = readdirSync(run);
-  rmSync(run, { recursive: true, force: true });
-  if (left.length === 0) return undefined;
-  const shown = `${left.slice(0, 20).join(', ')}${left.length > 20 ? ', …' : ''}`;
-  return `the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in the temporary directory (${shown}): make temporary directories with temporaryDirectory() from test-support/temporary-directory.ts, and stop the processes that write into them`;
+  let left: string[] = [];
+  try {
+    left = readdirSync(run);
+  } catch (error) {
+    return `the run's temporary directory ${run} cannot be read (${(error as NodeJS.ErrnoException).code}): a test removed or replaced it`;
+  }
+  const mounted = mountsUnder(run).map((point) => relative(run, point));
+  const problem = removeRun(run);
+  const failures: string[] = [];
+  if (left.length > 0) {
+    const shown = `${left.slice(0, 20).join(', ')}${left.length > 20 ? ', …' : ''}`;
+    failures.push(
+      `the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in the temporary directory (${shown}): make temporary directories with temporaryDirectory() from test-support/temporary-directory.ts, and stop the processes that write into them`,
+    );
+  }
+  if (mounted.length > 0) {
+    failures.push(
+      `they left ${mounted.length} file system${mounted.length === 1 ? '' : 's'} mounted there (${mounted.join(', ')}): unmount in an afterAll hook`,
+    );
+  }
+  if (problem !== undefined) failures.push(`the directory ${run} stays (${problem})`);
+  return failures.length > 0 ? failures.join('; ') : undefined;
 }
 
 /**
