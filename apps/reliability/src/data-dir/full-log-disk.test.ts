@@ -4,6 +4,7 @@ import { closeSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync } 
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { unmount } from '../../../../test-support/mounts.js';
 import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { type Answer, call, paymentBody } from '../http.js';
 import { MOCK_BIN, MOCK_BIN_NODE_FLAGS } from '../sandbox.js';
@@ -30,7 +31,10 @@ beforeAll(() => {
   smallDisk = mountSmallDisk();
 });
 afterAll(() => {
-  if (smallDisk !== undefined) spawnSync('umount', [smallDisk]);
+  // Lazily, so a file still open there cannot keep it; a run killed before this hook leaves it
+  // mounted, and the next run's guard (test-support/temporary-directory-guard.ts) unmounts it.
+  const stayed = smallDisk === undefined ? [] : unmount([smallDisk]);
+  if (stayed.length > 0) throw new Error(`the small disk stays mounted: ${stayed.join(', ')}`);
 });
 
 let child: ChildProcess | undefined;
