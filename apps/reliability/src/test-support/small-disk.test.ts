@@ -1,18 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stopsRunning } from '../../../../test-support/child-lifetime.js';
+import { mountsUnder } from '../../../../test-support/mounts.js';
 import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { mountSmallDisk, type SmallDisk, smallDiskCommand } from './small-disk.js';
-
-/** Mount points in this process's mount table (the machine's: what a next run's removal meets). */
-function mountedHere(): string[] {
-  return readFileSync('/proc/self/mountinfo', 'utf8')
-    .split('\n')
-    .map((line) => line.split(' ')[4] ?? '');
-}
 
 const ROOT_ON_LINUX = process.platform === 'linux' && process.getuid?.() === 0;
 
@@ -40,9 +34,8 @@ describe.skipIf(!ROOT_ON_LINUX)('a small disk in a mount namespace of its own', 
     expect(() => writeFileSync(join(path, 'more'), Buffer.alloc(16 * 1024, 120))).toThrow(
       expect.objectContaining({ code: 'ENOSPC' }),
     );
-    expect(mountedHere()).not.toContain(mountPoint);
-    // Its mount point, seen from here, is an empty directory.
-    expect(readFileSync('/proc/self/mountinfo', 'utf8')).not.toContain('psm-small-disk-');
+    // Not in the machine's mount table: a run killed now leaves nothing mounted.
+    expect(mountsUnder(mountPoint)).toEqual([]);
   });
 
   it('is gone with the process that mounted it, killed (SIGKILL, no afterAll): its directory is removed as any other', async () => {
@@ -69,7 +62,7 @@ describe.skipIf(!ROOT_ON_LINUX)('a small disk in a mount namespace of its own', 
     owner.kill('SIGKILL');
     await exited;
     await stopsRunning(helper);
-    expect(mountedHere()).not.toContain(mountPoint);
+    expect(mountsUnder(mountPoint)).toEqual([]);
     // What the next run's guard does with a dead run's directory: it works (no EBUSY).
     rmSync(mountPoint, { recursive: true });
   });
