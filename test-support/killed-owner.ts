@@ -18,6 +18,8 @@ export interface Owner {
   result: unknown;
   /** SIGKILL, resolved at the owner's exit. */
   kill(): Promise<void>;
+  /** Kills the owner and every descendant still there (a test's afterEach, whatever it found). */
+  killAll(): Promise<void>;
 }
 
 /** The pids of `pid`'s children (Linux /proc; empty once it is gone). */
@@ -94,6 +96,16 @@ export async function ownerRunning(
     async kill() {
       owner.kill('SIGKILL');
       await exited;
+    },
+    async killAll() {
+      await this.kill();
+      for (const pid of this.descendants) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Gone already, as the test wanted.
+        }
+      }
     },
   };
 }

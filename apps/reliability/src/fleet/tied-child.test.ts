@@ -15,14 +15,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 let run: Owner | undefined;
 afterEach(async () => {
-  await run?.kill();
-  for (const pid of run?.descendants ?? []) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone, as the test wanted.
-    }
-  }
+  await run?.killAll();
   run = undefined;
 });
 

@@ -5,14 +5,7 @@ import { type Owner, ownerRunning } from '../../../../test-support/killed-owner.
 
 let run: Owner | undefined;
 afterEach(async () => {
-  await run?.kill();
-  for (const pid of run?.descendants ?? []) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone, as the test wanted.
-    }
-  }
+  await run?.killAll();
   run = undefined;
 });
 
