@@ -1,11 +1,20 @@
 // The tests' temporary directories: each one gone when what made it ends (a test however it ends, a
 // block, a suite after its afterAll hooks), and the run guard that fails a run leaving anything.
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mountsUnder, unmount } from './mounts.js';
 import { temporaryDirectory } from './temporary-directory.js';
-import setup, { closeRun, removeDeadRuns } from './temporary-directory-guard.js';
+import setup, {
+  closeRun,
+  FOREIGN_RUN_AGE_MS,
+  pidNamespace,
+  removeDeadRuns,
+} from './temporary-directory-guard.js';
+
+const NAMESPACE = pidNamespace();
 
 const made: Record<string, string> = {};
 
@@ -101,7 +110,9 @@ describe('the run guard', () => {
       const teardown = setup();
       const run = tmpdir();
       expect(run).not.toBe(outer);
-      expect(run.startsWith(join(outer, 'psk-test-run-'))).toBe(true);
+      expect(run.startsWith(join(outer, `psk-test-run-openapi-${NAMESPACE}-${process.pid}-`))).toBe(
+        true,
+      );
       expect(statSync(run).mode & 0o777).toBe(0o711);
       teardown();
       expect(process.env.TMPDIR).toBe(outer);
@@ -111,7 +122,7 @@ describe('the run guard', () => {
 
   it('fails a run that left entries, naming them, and still removes them', () => {
     const outer = temporaryDirectory('tidy-outer-');
-    const run = join(outer, 'psk-test-run-mock-1-a1B2c3');
+    const run = join(outer, `psk-test-run-mock-${NAMESPACE}-1-a1B2c3`);
     mkdirSync(join(run, 'contract-gate-abc123'), { recursive: true });
     writeFileSync(join(run, 'stray.log'), 'x');
     expect(closeRun(run)).toMatch(
@@ -123,11 +134,11 @@ describe('the run guard', () => {
     expect(readdirSync(outer)).toEqual([]);
   });
 
-  it('removes the directory of a run whose process is gone, and keeps a running one and others', () => {
+  it('removes the directory of a run of this PID namespace whose process is gone, and keeps a running one and others', () => {
     withTmpdir((outer) => {
       // Process ids above the kernel's pid_max (4,194,304 at most) are never running.
-      const dead = join(outer, 'psk-test-run-mock-99999999-a1B2c3');
-      const alive = join(outer, `psk-test-run-contract-${process.pid}-d4E5f6`);
+      const dead = join(outer, `psk-test-run-mock-${NAMESPACE}-99999999-a1B2c3`);
+      const alive = join(outer, `psk-test-run-contract-${NAMESPACE}-${process.pid}-d4E5f6`);
       const other = join(outer, 'psm-data-g7H8i9');
       for (const path of [dead, alive, other]) mkdirSync(path);
       writeFileSync(join(dead, 'left'), 'x');
@@ -136,5 +147,102 @@ describe('the run guard', () => {
         [alive, other].map((path) => path.slice(outer.length + 1)).sort(),
       );
     });
+  });
+
+  it('judges a run of another PID namespace (another container on a shared /tmp) by age alone: kept while it changed within a day', () => {
+    withTmpdir((outer) => {
+      // Its process id means nothing here (99999999 is never running in this namespace): the run may be alive.
+      const recent = join(outer, 'psk-test-run-reliability-1-99999999-a1B2c3');
+      const quiet = join(outer, 'psk-test-run-reliability-1-99999999-d4E5f6');
+      const olderName = join(outer, 'psk-test-run-reliability-99999999-g7H8i9');
+      for (const path of [recent, quiet, olderName]) mkdirSync(path);
+      const now = Date.now();
+      const dayAndMinute = (FOREIGN_RUN_AGE_MS + 60_000) / 1000;
+      for (const path of [quiet, olderName])
+        utimesSync(path, now / 1000 - dayAndMinute, now / 1000 - dayAndMinute);
+      removeDeadRuns(outer, () => {}, now);
+      expect(readdirSync(outer)).toEqual([basename(recent)]);
+    });
+  });
+});
+
+/** Mounts a 4 KiB tmpfs at `point` (root on Linux only); whether it could. */
+function mountTmpfs(point: string): boolean {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', point]).status === 0;
+}
+const canMount = (() => {
+  const probe = temporaryDirectory('tidy-mount-probe-');
+  const mounted = mountTmpfs(probe);
+  if (mounted) unmount([probe]);
+  return mounted;
+})();
+
+describe.skipIf(!canMount)('the run guard, with a file system left mounted (root on Linux)', () => {
+  /** A killed run's directory (its process id is never running) with a tmpfs mounted in it, holding a file. */
+  function killedRunWithMount(outer: string): { run: string; point: string } {
+    const run = join(outer, `psk-test-run-reliability-${NAMESPACE}-99999999-a1B2c3`);
+    const point = join(run, 'psm-small-disk-d4E5f6');
+    mkdirSync(point, { recursive: true });
+    if (!mountTmpfs(point)) throw new Error(`cannot mount a tmpfs at ${point}`);
+    writeFileSync(join(point, 'mock.log'), 'x');
+    return { run, point };
+  }
+
+  it('unmounts what a killed run left mounted, then removes its directory, warning of nothing', () => {
+    const outer = temporaryDirectory('tidy-outer-');
+    const { point } = killedRunWithMount(outer);
+    const warnings: string[] = [];
+    try {
+      removeDeadRuns(outer, (line) => warnings.push(line));
+      expect({ left: readdirSync(outer), mounted: mountsUnder(outer), warnings }).toEqual({
+        left: [],
+        mounted: [],
+        warnings: [],
+      });
+    } finally {
+      unmount(mountsUnder(point));
+    }
+  });
+
+  it('never throws when the directory cannot go (no umount to run): it warns, naming it, and keeps it', () => {
+    const outer = temporaryDirectory('tidy-outer-');
+    const { run, point } = killedRunWithMount(outer);
+    const warnings: string[] = [];
+    const path = process.env.PATH;
+    try {
+      process.env.PATH = '';
+      removeDeadRuns(outer, (line) => warnings.push(line));
+    } finally {
+      process.env.PATH = path;
+    }
+    try {
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(
+        `the directory a killed run left, ${run}, stays (EBUSY at ${point}; still mounted: ${point} (`,
+      );
+      expect(mountsUnder(outer)).toEqual([point]);
+    } finally {
+      unmount([point]);
+    }
+  });
+
+  it('fails a run that left a file system mounted in its own directory, naming it, and unmounts and removes it', () => {
+    const outer = temporaryDirectory('tidy-outer-');
+    const run = join(outer, `psk-test-run-reliability-${NAMESPACE}-${process.pid}-g7H8i9`);
+    const point = join(run, 'psm-small-disk-j1K2l3');
+    mkdirSync(point, { recursive: true });
+    try {
+      expect(mountTmpfs(point)).toBe(true);
+      expect(closeRun(run)).toMatch(
+        /^the tests left 1 entry in the temporary directory \(psm-small-disk-j1K2l3\): .*; they left 1 file system mounted there \(psm-small-disk-j1K2l3\): unmount in an afterAll hook$/,
+      );
+      expect({ left: readdirSync(outer), mounted: mountsUnder(outer) }).toEqual({
+        left: [],
+        mounted: [],
+      });
+    } finally {
+      unmount(mountsUnder(point));
+    }
   });
 });

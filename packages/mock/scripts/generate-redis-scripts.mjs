@@ -16,21 +16,15 @@
 // every include a script calls is included, every argument declared is used, no name is taken
 // twice, and it lists the TypeScript constants each script names (UPPER_CASE: rendered in front
 // of it at load, see src/store/redis/scripts.ts).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+//
+// The generator's tests call `generateRedisScripts` in-process (one process for every case);
+// `node scripts/generate-redis-scripts.mjs [--check] [--source DIR] [--target FILE]` runs it.
+import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({
-  options: {
-    check: { type: 'boolean', default: false },
-    // For the generator's own tests: another tree of sources, another module.
-    source: { type: 'string', default: join(root, 'src/store/redis/lua') },
-    target: { type: 'string', default: join(root, 'src/generated/redis-scripts.ts') },
-  },
-});
-const { source, target } = values;
 
 const REPLIES = new Set(['array', 'array?', 'integer', 'string?', 'array|string']);
 const TYPES = {
@@ -182,7 +176,8 @@ function positions(script) {
 /** \`text\` as a TypeScript template literal. */
 const quote = (text) => `\`${text.replace(/[\\`]|\$\{/g, (match) => `\\${match}`)}\``;
 
-function render() {
+/** The generated module's text for the sources in `source`; throws naming the file and the rule a source breaks. */
+function renderRedisScripts(source) {
   const includes = new Map(
     luaFiles(join(source, 'include')).map((file) => [
       file.name,
@@ -330,24 +325,53 @@ ${table.join('\n')}
 `;
 }
 
-let rendered;
-try {
-  rendered = render();
-} catch (error) {
-  console.error(`generate-redis-scripts: ${error.message}`);
-  process.exit(1);
-}
-if (values.check) {
-  let current = '';
+/**
+ * The generator as its CLI runs it, without exiting: `args` as on the command line; answers the
+ * exit code and what it wrote to stderr. Writes (or, with `--check`, compares) the target module.
+ *
+ * @example
+ * generateRedisScripts(['--check']); // { status: 0, stderr: '' } when the committed module is current
+ */
+export function generateRedisScripts(args) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      check: { type: 'boolean', default: false },
+      // For the generator's own tests: another tree of sources, another module.
+      source: { type: 'string', default: join(root, 'src/store/redis/lua') },
+      target: { type: 'string', default: join(root, 'src/generated/redis-scripts.ts') },
+    },
+  });
+  const { source, target } = values;
+  let rendered;
   try {
-    current = readFileSync(target, 'utf8');
-  } catch {}
-  if (current !== rendered) {
-    console.error(
-      `${target} is stale: run \`pnpm --filter @payment-service/mock generate\` and commit it`,
-    );
-    process.exit(1);
+    rendered = renderRedisScripts(source);
+  } catch (error) {
+    return { status: 1, stderr: `generate-redis-scripts: ${error.message}\n` };
   }
-} else {
-  writeFileSync(target, rendered);
+  if (values.check) {
+    let current = '';
+    try {
+      current = readFileSync(target, 'utf8');
+    } catch {}
+    if (current !== rendered) {
+      return {
+        status: 1,
+        stderr: `${target} is stale: run \`pnpm --filter @payment-service/mock generate\` and commit it\n`,
+      };
+    }
+  } else {
+    writeFileSync(target, rendered);
+  }
+  return { status: 0, stderr: '' };
+}
+
+// Run as a command (not imported by a test).
+if (
+  process.argv[1] !== undefined &&
+  realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)
+) {
+  const { status, stderr } = generateRedisScripts(process.argv.slice(2));
+  process.stderr.write(stderr);
+  process.exitCode = status;
 }

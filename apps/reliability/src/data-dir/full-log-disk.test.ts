@@ -1,36 +1,25 @@
 // A full disk under the log, for real: the CLI's stdout or stderr redirected to a 16 KiB tmpfs (as root), or to /dev/full otherwise.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tiedToSpawner } from '../../../../test-support/child-lifetime.js';
 import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { type Answer, call, paymentBody } from '../http.js';
 import { MOCK_BIN, MOCK_BIN_NODE_FLAGS } from '../sandbox.js';
+import { mountSmallDisk, type SmallDisk } from '../test-support/small-disk.js';
 
 const KEY = 'sk_test_full_log_disk_012345678';
 
-/** A 16 KiB tmpfs mounted for this file's tests (root only), or undefined where it cannot be. */
-function mountSmallDisk(): string | undefined {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return undefined;
-  const mountPoint = temporaryDirectory('psm-small-disk-');
-  const mounted = spawnSync('mount', [
-    '-t',
-    'tmpfs',
-    '-o',
-    'size=16k,mode=0700',
-    'tmpfs',
-    mountPoint,
-  ]);
-  return mounted.status === 0 ? mountPoint : undefined;
-}
-
-let smallDisk: string | undefined;
-beforeAll(() => {
-  smallDisk = mountSmallDisk();
+// A 16 KiB tmpfs for this file's tests (root only), in a mount namespace of its own: a killed run
+// cannot leave it mounted (see small-disk.ts). Without it, /dev/full.
+let smallDisk: SmallDisk | undefined;
+beforeAll(async () => {
+  smallDisk = await mountSmallDisk(temporaryDirectory('psm-small-disk-'), 16 * 1024);
 });
-afterAll(() => {
-  if (smallDisk !== undefined) spawnSync('umount', [smallDisk]);
+afterAll(async () => {
+  await smallDisk?.close();
 });
 
 let child: ChildProcess | undefined;
@@ -60,8 +49,7 @@ async function startLoggingTo(
 ): Promise<{ url: string; other: () => string; exited: () => boolean }> {
   const port = await freePort();
   const started = spawn(
-    process.execPath,
-    [
+    ...tiedToSpawner(process.execPath, [
       ...MOCK_BIN_NODE_FLAGS,
       MOCK_BIN,
       '--port',
@@ -69,7 +57,7 @@ async function startLoggingTo(
       '--data-dir',
       temporaryDirectory('psm-crash-'),
       ...flags,
-    ],
+    ]),
     {
       stdio: ['ignore', stream === 'stdout' ? logFd : 'pipe', stream === 'stderr' ? logFd : 'pipe'],
     },
@@ -118,7 +106,7 @@ describe('a full disk under the log', () => {
   it.skipIf(process.platform !== 'linux')(
     'never stops the sandbox (--ready-json, the log on stderr): lines dropped and counted in health, every request answered and kept, the log resumes when there is room, saying what it lost',
     async () => {
-      const disk = smallDisk;
+      const disk = smallDisk?.path;
       // Without a disk of our own, /dev/full: every write to it fails with ENOSPC.
       const logPath = disk === undefined ? '/dev/full' : join(disk, 'mock.log');
       const filler = disk === undefined ? undefined : join(disk, 'filler');
@@ -166,7 +154,7 @@ describe('a full disk under the log', () => {
   it.skipIf(process.platform !== 'linux')(
     'reports the first dropped line once on stderr when stdout is the full one, and keeps serving',
     async () => {
-      const disk = smallDisk;
+      const disk = smallDisk?.path;
       const logPath = disk === undefined ? '/dev/full' : join(disk, 'stdout.log');
       const filler = disk === undefined ? undefined : join(disk, 'filler');
       if (filler !== undefined) writeFileSync(filler, Buffer.alloc(12288, 120));

@@ -8,6 +8,7 @@ import {
   readdirSync,
   readSync,
   renameSync,
+  rmSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -118,31 +119,78 @@ function readWhole(path: string): Buffer {
   }
 }
 
-/** Writes the copy beside its place, syncs it, renames it into place. Returns its path. */
-function writeCopy(target: string, name: string, content: Buffer): string {
+/** The file calls `writeCopy` makes: node:fs's, or a test's that fails one of them. */
+export interface CopyFiles {
+  mkdirSync: typeof mkdirSync;
+  openSync: typeof openSync;
+  writeSync: typeof writeSync;
+  fsyncSync: typeof fsyncSync;
+  closeSync: typeof closeSync;
+  renameSync: typeof renameSync;
+}
+
+const NODE_FILES: CopyFiles = {
+  mkdirSync,
+  openSync,
+  writeSync,
+  fsyncSync,
+  closeSync,
+  renameSync,
+};
+
+/**
+ * Writes the copy beside its place (`<name>.tmp`), syncs it, renames it into place; returns its
+ * path. When any step fails, nothing of the copy is left: the `.tmp` file is removed, and so is
+ * the target directory if this call made it (the backup can be tried again on the same target).
+ *
+ * @example
+ * writeCopy('/backups/sandbox-2026-11-27', 'journal.3.log', whole); // '/backups/sandbox-2026-11-27/journal.3.log'
+ */
+export function writeCopy(
+  target: string,
+  name: string,
+  content: Buffer,
+  files: CopyFiles = NODE_FILES,
+): string {
   const file = join(target, name);
   const temporary = `${file}.tmp`;
+  let made: string | undefined;
+  let renamed = false;
   try {
-    mkdirSync(target, { recursive: true, mode: 0o700 });
-    const fd = openSync(temporary, 'w', 0o600);
+    made = files.mkdirSync(target, { recursive: true, mode: 0o700 });
+    const fd = files.openSync(temporary, 'w', 0o600);
     try {
       let written = 0;
-      while (written < content.length) written += writeSync(fd, content, written);
-      fsyncSync(fd);
+      while (written < content.length) written += files.writeSync(fd, content, written);
+      files.fsyncSync(fd);
     } finally {
-      closeSync(fd);
+      files.closeSync(fd);
     }
-    renameSync(temporary, file);
-    const directory = openSync(target, 'r');
+    files.renameSync(temporary, file);
+    renamed = true;
+    const directory = files.openSync(target, 'r');
     try {
-      fsyncSync(directory);
+      files.fsyncSync(directory);
     } catch {
       // Some file systems cannot sync a directory: the rename is still atomic.
     } finally {
-      closeSync(directory);
+      files.closeSync(directory);
     }
   } catch (error) {
+    // Renamed: the copy is whole and in place; only its directory's sync failed.
+    if (!renamed) removeLeftovers(temporary, made);
     throw fileError('write', (error as NodeJS.ErrnoException).path ?? file, error);
   }
   return file;
+}
+
+/** What a failed copy leaves: its `.tmp` file, and the directories made for it. Never throws. */
+function removeLeftovers(temporary: string, made: string | undefined): void {
+  try {
+    rmSync(temporary, { force: true });
+    // Made by this copy a moment ago: it holds nothing else.
+    if (made !== undefined) rmSync(made, { recursive: true, force: true });
+  } catch {
+    // The write's own error is the one to report.
+  }
 }

@@ -1,10 +1,11 @@
-// The Lua sources and their generator: the committed module is what lua/ generates, and a source that breaks a rule fails the generation, naming the file and the rule.
+// The Lua sources and their generator: the committed module is what lua/ generates, and a source that breaks a rule fails the generation, naming the file and the rule. The generator runs in this process (its CLI once).
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../../../../../test-support/temporary-directory.js';
+import { generateRedisScripts } from '../../../scripts/generate-redis-scripts.mjs';
 import { ACCOUNT_STATE_LENGTH } from './redis-account.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -20,19 +21,24 @@ function generateWith(file: string, change: (text: string) => string) {
   cpSync(SOURCES, tree, { recursive: true });
   const path = join(tree, file);
   writeFileSync(path, change(readFileSync(path, 'utf8')));
-  const run = spawnSync(
-    process.execPath,
-    [GENERATOR, '--source', tree, '--target', join(tree, 'out.ts')],
-    { encoding: 'utf8' },
-  );
-  return { status: run.status, stderr: run.stderr };
+  return generateRedisScripts(['--source', tree, '--target', join(tree, 'out.ts')]);
 }
 
 describe('the Lua sources', () => {
   it('generate exactly the committed module (generate:check)', () => {
+    expect(generateRedisScripts(['--check'])).toEqual({ status: 0, stderr: '' });
+  });
+
+  it('generate:check runs as a command, and says so when the module is stale', () => {
     const run = spawnSync(process.execPath, [GENERATOR, '--check'], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
+    const stale = join(work, 'stale.ts');
+    writeFileSync(stale, '// not what lua/ generates\n');
+    expect(generateRedisScripts(['--check', '--target', stale])).toEqual({
+      status: 1,
+      stderr: `${stale} is stale: run \`pnpm --filter @payment-service/mock generate\` and commit it\n`,
+    });
   });
 
   it("answer as many fields of an account's state as the TypeScript reads (ACCOUNT_STATE_LENGTH)", () => {

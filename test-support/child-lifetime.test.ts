@@ -1,0 +1,94 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CAN_TIE_CHILDREN, runs, stopsRunning, tiedToSpawner } from './child-lifetime.js';
+
+/** A node process that does nothing until it is killed. */
+const IDLE: [string, string[]] = [process.execPath, ['-e', 'setInterval(() => {}, 60_000)']];
+
+const started: number[] = [];
+afterEach(() => {
+  for (const pid of started.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone: what the test wanted.
+    }
+  }
+});
+
+/** Starts an owner process that spawns `commandLine` and prints the child's pid; resolves with both. */
+async function ownerOf(
+  commandLine: [string, string[]],
+): Promise<{ owner: ChildProcess; child: number }> {
+  const owner = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const [command, args] = JSON.parse(process.argv[1]);
+       const child = require('node:child_process').spawn(command, args, { stdio: 'ignore' });
+       console.log(child.pid);
+       setInterval(() => {}, 60_000);`,
+      JSON.stringify(commandLine),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  started.push(owner.pid as number);
+  const [chunk] = (await once(owner.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
+  const child = Number(chunk.toString('utf8').trim());
+  started.push(child);
+  expect(runs(child)).toBe(true);
+  return { owner, child };
+}
+
+describe.skipIf(!CAN_TIE_CHILDREN)('a child tied to its spawner', () => {
+  it('is killed when its spawner is (SIGKILL: a CI step killed, no hook runs)', async () => {
+    const { owner, child } = await ownerOf(tiedToSpawner(...IDLE));
+    const exited = once(owner, 'exit');
+    owner.kill('SIGKILL');
+    await exited;
+    await stopsRunning(child);
+  });
+
+  it('outlives its spawner when it is not tied (what the tie is for)', async () => {
+    const { owner, child } = await ownerOf(IDLE);
+    const exited = once(owner, 'exit');
+    owner.kill('SIGKILL');
+    await exited;
+    // The orphan is still there after its parent's exit was seen: only a kill ends it.
+    expect(runs(child)).toBe(true);
+  });
+
+  it('is killed when the worker thread that spawned it ends (a vitest worker done with its file)', async () => {
+    const worker = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const [command, args] = workerData;
+       parentPort.postMessage(require('node:child_process').spawn(command, args, { stdio: 'ignore' }).pid);
+       setInterval(() => {}, 60_000);`,
+      { eval: true, workerData: tiedToSpawner(...IDLE) },
+    );
+    const [child] = (await once(worker, 'message')) as [number];
+    started.push(child);
+    expect(runs(child)).toBe(true);
+    await worker.terminate();
+    await stopsRunning(child);
+  });
+
+  it('keeps the command, its arguments and its pid (setpriv execs it)', async () => {
+    const [command, args] = tiedToSpawner(process.execPath, ['-e', 'console.log(process.pid)']);
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+    expect(Number(chunk.toString('utf8').trim())).toBe(child.pid);
+    expect(args.slice(-4, -1)).toEqual(['--', process.execPath, '-e']);
+  });
+});
+
+describe.skipIf(CAN_TIE_CHILDREN)('where children cannot be tied', () => {
+  it('runs the command unchanged', () => {
+    expect(tiedToSpawner('redis-server', ['--port', '0'])).toEqual([
+      'redis-server',
+      ['--port', '0'],
+    ]);
+  });
+});
