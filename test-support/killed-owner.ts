@@ -89,17 +89,19 @@ export async function ownerRunning(
     });
     exited.then(() => reject(new Error(`the owner exited before the helper resolved: ${output}`)));
   });
+  const descendants = descendantsOf(owner.pid as number);
+  const kill = async () => {
+    owner.kill('SIGKILL');
+    await exited;
+  };
   return {
     owner,
-    descendants: descendantsOf(owner.pid as number),
+    descendants,
     result,
-    async kill() {
-      owner.kill('SIGKILL');
-      await exited;
-    },
+    kill,
     async killAll() {
-      await this.kill();
-      for (const pid of this.descendants) {
+      await kill();
+      for (const pid of descendants) {
         try {
           process.kill(pid, 'SIGKILL');
         } catch {
