@@ -83,8 +83,9 @@ export interface MockServerOptions {
   webhookFetch?: (url: string, init: RequestInit) => Promise<Response>;
   /**
    * Makes every id (`pay_`, `ref_`, `evt_`, `we_`), signing secret and random choice (retry
-   * jitter) repeatable: the same seed and the same requests give the same values. Random by
-   * default. For tests only: a seeded sandbox's secrets can be guessed.
+   * jitter) repeatable: the same seed and the same requests give the same values. An id the
+   * store already holds (a restart on a data directory, another instance of a Redis fleet) is
+   * drawn again. Random by default. For tests only: a seeded sandbox's secrets can be guessed.
    */
   seed?: string | number;
   /**

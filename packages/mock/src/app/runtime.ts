@@ -212,6 +212,7 @@ export function createRuntime(options: MockServerOptions = {}, hooks: RuntimeHoo
     clock: resolved.clock,
     settlementDelayMs: resolved.settlementDelaySeconds * 1000,
     idempotencyTtlMs: resolved.idempotencyTtlSeconds * 1000,
+    maxPaymentsPerKey: resolved.maxPaymentsPerKey,
     defaultEndpoint,
     heldRequests: new Map(),
     webhookPolicy: resolved.webhookPolicy,

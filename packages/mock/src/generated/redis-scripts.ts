@@ -432,7 +432,7 @@ export interface ScriptArguments {
     id: string;
     /** its record */
     json: string;
-    /** '1': only if it is still held (a disabled one), '0': also a new one */
+    /** '1': only if it is still held (a disabled one), '0': only a new one */
     onlyIfHeld: string;
     /** the most endpoints a key may have */
     max: number;
@@ -808,7 +808,7 @@ return { taken, now }
     args: ['id', 'json', 'meta', 'settlesAt', 'bytes', 'maxPayments', 'budget', 'maxRecords', 'changes'],
     optional: { name: 'completion', args: ['key', 'inFlightJson', 'completedJson', 'responseBytes'] },
     includes: ['account', 'payments', 'records'],
-    constants: ['ACCOUNT_BYTES', 'CLOSED', 'TAKEN'],
+    constants: ['ACCOUNT_BYTES', 'CLOSED', 'ID_HELD', 'TAKEN'],
     lua: `-- arguments
 local id = ARGV[3]
 local json = ARGV[4]
@@ -827,13 +827,15 @@ local completion = ARGV[12] ~= nil
 -- script
 -- Stores a new payment as the newest, evicts the key's oldest past its cap or budget, and
 -- completes its Idempotency-Key record when one is given (only the in-flight record it was
--- claimed as). Answers { sequence, held (1/0) }, CLOSED (the account was reset since), or TAKEN
+-- claimed as). Answers { sequence, held (1/0) }, CLOSED (the account was reset since), TAKEN
 -- (nothing made) when another request holds the key in flight: it was taken over while this
--- instance was presumed dead (no heartbeat).
+-- instance was presumed dead (no heartbeat), or ID_HELD (nothing made) when the key holds a
+-- payment with this id (another instance with the same seed drew it: the caller draws again).
 if not writable() then return CLOSED end
 if completion and redis.call('HGET', k('io'), key) and redis.call('HGET', k('i'), key) ~= inFlightJson then
   return TAKEN
 end
+if redis.call('HEXISTS', k('p'), id) == 1 then return ID_HELD end
 local keyBudget = tonumber(budget)
 local seq = redis.call('HINCRBY', base, 'seq', 1) - 1
 redis.call('ZADD', k('o'), seq, id)
@@ -873,12 +875,14 @@ local json = ARGV[4]
 local onlyIfHeld = ARGV[5]
 local max = ARGV[6]
 -- script
--- Registers or stores an endpoint. Answers the endpoint count; -1 when nothing was stored (reset
--- since, or not held when only a held one may be stored); -2, storing nothing, when it is a new
--- endpoint and the key already has max.
+-- Registers a new endpoint, or stores a held endpoint's new state. Answers the endpoint count;
+-- -1 when nothing was stored (reset since, or not held when only a held one may be stored); -2,
+-- storing nothing, when it is a new endpoint and the key already has max; -3, storing nothing,
+-- when only a new one may be stored and the key holds one with this id (its id drawn again).
 if not writable() then return -1 end
 local held = redis.call('HEXISTS', k('e'), id) == 1
 if onlyIfHeld == '1' and not held then return -1 end
+if onlyIfHeld == '0' and held then return -3 end
 if not held and redis.call('HLEN', k('e')) >= tonumber(max) then return -2 end
 if not held then redis.call('RPUSH', k('eo'), id) end
 redis.call('HSET', k('e'), id, json)
@@ -940,10 +944,12 @@ local bytes = ARGV[4]
 local json = ARGV[5]
 local budget = ARGV[6]
 -- script
--- Keeps an event for redelivery (the oldest go past MAX_EVENTS_PER_KEY or the webhook budget).
+-- Keeps a new event for redelivery (the oldest go past MAX_EVENTS_PER_KEY or the webhook
+-- budget). Answers 1; 0 when the account was reset since; 2, keeping nothing, when the key
+-- keeps an event with this id (its id drawn again).
 if not writable() then return 0 end
-local old = redis.call('HGET', k('v'), id)
-if old then webhookBytes(-(sized(old))) else redis.call('RPUSH', k('vo'), id) end
+if redis.call('HEXISTS', k('v'), id) == 1 then return 2 end
+redis.call('RPUSH', k('vo'), id)
 redis.call('HSET', k('v'), id, bytes .. '|' .. json)
 redis.call('HSET', base, 'hooks', '1')
 webhookBytes(tonumber(bytes))

@@ -1,10 +1,14 @@
 // The payments facet on a store whose compare-and-set is refused: another change came first (as on a networked store).
 import { describe, expect, it } from 'vitest';
 import { MemorySeam } from '../store/memory/memory-seam.js';
-import { MemoryStore } from '../store/memory/memory-store.js';
+import type { MemoryStore } from '../store/memory/memory-store.js';
 import type { AccountStore, SandboxStore } from '../store/store.js';
 import { asyncStore } from '../test-support/async-store.js';
-import { testSandboxState } from '../test-support/sandbox-state.js';
+import {
+  roomyMemoryStore,
+  testSandboxState,
+  wrappedAccounts,
+} from '../test-support/sandbox-state.js';
 import { AccountService } from './account-service.js';
 import { TRANSITION_ATTEMPTS } from './payments-facet.js';
 
@@ -18,16 +22,7 @@ function racingSandbox(
   concurrent: (account: AccountStore, id: string) => Promise<void>,
   seam: (store: MemoryStore) => SandboxStore,
 ) {
-  const memory = new MemoryStore({
-    maxPaymentsPerKey: 100,
-    maxPaymentsTotal: 100,
-    maxIdempotencyRecordsPerKey: 100,
-    maxIdempotencyRecordsTotal: 100,
-    maxAccounts: 10,
-    memoryBudgetBytes: 1 << 24,
-    keyMemoryBudgetBytes: 1 << 20,
-    idleMs: 3_600_000,
-  });
+  const memory = roomyMemoryStore();
   const race = { refusals: 0 };
   const inner = seam(memory);
   const racing = (account: AccountStore): AccountStore =>
@@ -42,20 +37,8 @@ function racingSandbox(
         };
       },
     });
-  const store: SandboxStore = {
-    find: async (apiKey) => {
-      const account = await inner.find(apiKey);
-      return account === undefined ? undefined : racing(account);
-    },
-    open: async (apiKey) => racing(await inner.open(apiKey)),
-    admit: () => inner.admit(),
-    reset: (apiKey) => inner.reset(apiKey),
-    release: (account) => inner.release(account),
-    sweep: (serverNow) => inner.sweep(serverNow),
-    // The service here opens no request session: each of its calls finds the account above.
-    session: (apiKey, ask) => inner.session(apiKey, ask),
-    withSession: (apiKey, ask, work) => inner.withSession(apiKey, ask, work),
-  };
+  // The service here opens no request session: each of its calls finds the account.
+  const store = wrappedAccounts(inner, racing);
   const sandbox = testSandboxState(store);
   return { service: new AccountService(sandbox, KEY), race };
 }

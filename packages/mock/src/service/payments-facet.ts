@@ -7,13 +7,14 @@ import {
   refundPayment,
   settlePendingPayment,
 } from '../domain/transitions.js';
+import { newPaymentId } from '../shared/ids.js';
 import {
   jsonResponse,
   type PackedTimeline,
   type StoredPayment,
   type TimelineStep,
 } from '../store/records.js';
-import type { AccountStore } from '../store/store.js';
+import { type AccountStore, StoreUnavailableError } from '../store/store.js';
 import type { IdempotencyClaim } from './idempotency.js';
 import type { KeySession } from './key-session.js';
 import { commitEvent, prepareEvent } from './payment-events.js';
@@ -78,7 +79,7 @@ async function settleTaken(
     if (!(await account.transitionPayment(stored.id, before, payment, step))) continue;
     settled++;
     const event = prepareEvent(sandbox, account, payment, at);
-    if (event !== undefined) await commitEvent(account, event, events);
+    if (event !== undefined) await commitEvent(sandbox, payment, event, events);
   }
   return { result: settled, events };
 }
@@ -152,21 +153,35 @@ export class PaymentsFacet {
     if (!built.ok) return { result: built, events: noEvents };
     const { payment, settlesAt } = built.body;
     const account = existing ?? (await this.scope.open());
-    const event = prepareEvent(sandbox, account, payment, accountNow);
-    // Serialized once: the answer, its idempotency record, the inspector and the store share it.
-    const json = JSON.stringify(payment);
-    const timeline: PackedTimeline = [accountNow, payment.status, payment.amount, null];
     const token = request.payment_method.token;
-    // Commit: nothing below throws.
-    await account.createPayment(
-      { id: payment.id, json, token, settlesAt, timeline },
-      idempotency === undefined
-        ? undefined
-        : { record: idempotency.record, response: jsonResponse(201, json) },
-    );
-    const events: EventDelivery[] = [];
-    if (event !== undefined) await commitEvent(account, event, events);
-    return { result: { ok: true, status: 201, body: payment, text: json }, events };
+    const timeline: PackedTimeline = [accountNow, payment.status, payment.amount, null];
+    // A seeded sandbox draws again the ids its store holds (restarted on them, or beside another
+    // instance with the same seed): the store refuses such an id, changing nothing, and the
+    // payment is made on a new one. The key holds at most `maxPaymentsPerKey` payments: a store
+    // that refuses more ids than that is not telling the truth.
+    for (let draws = 1; ; draws++) {
+      const event = prepareEvent(sandbox, account, payment, accountNow);
+      // Serialized once: the answer, its idempotency record, the inspector and the store share it.
+      const json = JSON.stringify(payment);
+      // Commit: nothing below throws.
+      const stored = await account.createPayment(
+        { id: payment.id, json, token, settlesAt, timeline },
+        idempotency === undefined
+          ? undefined
+          : { record: idempotency.record, response: jsonResponse(201, json) },
+      );
+      if (stored !== undefined) {
+        const events: EventDelivery[] = [];
+        if (event !== undefined) await commitEvent(sandbox, payment, event, events);
+        return { result: { ok: true, status: 201, body: payment, text: json }, events };
+      }
+      if (draws > sandbox.maxPaymentsPerKey) {
+        throw new StoreUnavailableError(
+          `the store refused ${draws} new payment ids in a row as already held`,
+        );
+      }
+      payment.id = newPaymentId(sandbox.random);
+    }
   }
 
   /**
@@ -302,7 +317,7 @@ export class PaymentsFacet {
       // Commit: nothing below throws.
       if (await account.transitionPayment(id, before, draft, step, completion)) {
         const events: EventDelivery[] = [];
-        if (event !== undefined) await commitEvent(account, event, events);
+        if (event !== undefined) await commitEvent(this.scope.sandbox, draft, event, events);
         return { result: { ...answer, text }, events };
       }
       if (attempt === TRANSITION_ATTEMPTS) {

@@ -15,6 +15,8 @@ export interface SandboxState {
   clock: Clock;
   settlementDelayMs: number;
   idempotencyTtlMs: number;
+  /** The most payments a key holds (so the most new ids a create can find held). */
+  maxPaymentsPerKey: number;
   /** The server-wide endpoint (the CLI's `--webhook-url`), if any. */
   defaultEndpoint: EndpointRecord | undefined;
   /**

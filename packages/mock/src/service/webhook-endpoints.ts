@@ -7,7 +7,7 @@ import { type RandomSource, systemRandom } from '../shared/ids.js';
 import { extend } from '../shared/objects.js';
 import { formatTimestamp } from '../shared/time.js';
 import { MAX_ENDPOINTS_PER_KEY } from '../store/limits.js';
-import type { AccountStore } from '../store/store.js';
+import { type AccountStore, StoreUnavailableError } from '../store/store.js';
 import type { WebhookEndpoint } from '../store/webhook-records.js';
 import { newSigningSecret } from '../webhooks/signing.js';
 
@@ -42,17 +42,26 @@ export async function createWebhookEndpoint(
   }
   // As last read: a registration at once may still take the last place (the store refuses it).
   if ((account.webhooks?.endpointCount() ?? 0) >= MAX_ENDPOINTS_PER_KEY) return limitReached();
-  const { secret, key } = newSigningSecret(random);
-  const endpoint: WebhookEndpoint = {
-    id: `we_${random.base62(24)}`,
-    object: 'webhook_endpoint',
-    url: request.url,
-    events: request.events ?? null,
-    status: 'enabled',
-    created_at: formatTimestamp(accountNow),
-  };
-  if (!(await account.webhookState().saveEndpoint({ endpoint, key }))) return limitReached();
-  return { ok: true, status: 201, body: extend(endpoint, { secret }) };
+  // A seeded sandbox draws again the ids its store holds (restarted on them, or beside another
+  // instance with the same seed): the store refuses such an id, and the endpoint is made again,
+  // its secret too (never one of another endpoint's). A key holds at most MAX_ENDPOINTS_PER_KEY.
+  for (let draws = 1; draws <= MAX_ENDPOINTS_PER_KEY + 1; draws++) {
+    const { secret, key } = newSigningSecret(random);
+    const endpoint: WebhookEndpoint = {
+      id: `we_${random.base62(24)}`,
+      object: 'webhook_endpoint',
+      url: request.url,
+      events: request.events ?? null,
+      status: 'enabled',
+      created_at: formatTimestamp(accountNow),
+    };
+    const saved = await account.webhookState().saveEndpoint({ endpoint, key });
+    if (saved === 'at the cap') return limitReached();
+    if (saved === 'saved') return { ok: true, status: 201, body: extend(endpoint, { secret }) };
+  }
+  throw new StoreUnavailableError(
+    `the store refused ${MAX_ENDPOINTS_PER_KEY + 1} new webhook endpoint ids in a row as already held`,
+  );
 }
 
 /** The answer to a registration past the key's cap of endpoints. */

@@ -116,20 +116,58 @@ function describeStore(name: string, makeStore: () => SandboxStore) {
       expect(await account.advanceOffset(70, 100)).toBe(100);
     });
 
-    it('registers at most MAX_ENDPOINTS_PER_KEY endpoints, registrations at once included; a held one is still stored', async () => {
+    it('registers at most MAX_ENDPOINTS_PER_KEY endpoints, registrations at once included; a held one is still disabled', async () => {
       const state = (await makeStore().open(KEY)).webhookState();
       const records = Array.from({ length: MAX_ENDPOINTS_PER_KEY + 4 }, (_, index) => ({
         ...endpoint,
         endpoint: { ...endpoint.endpoint, id: `we_${index}` },
       }));
       const stored = await Promise.all(records.map((record) => state.saveEndpoint(record)));
-      expect(stored.filter(Boolean)).toHaveLength(MAX_ENDPOINTS_PER_KEY);
+      expect(stored.filter((saved) => saved === 'saved')).toHaveLength(MAX_ENDPOINTS_PER_KEY);
+      expect(stored.filter((saved) => saved === 'at the cap')).toHaveLength(4);
       expect(await state.listEndpoints()).toHaveLength(MAX_ENDPOINTS_PER_KEY);
       const [first] = await state.listEndpoints();
       if (first === undefined) throw new Error('no endpoint stored');
-      const disabled = { ...first, endpoint: { ...first.endpoint, status: 'disabled' as const } };
-      expect(await state.saveEndpoint(disabled)).toBe(true);
+      await state.disableEndpoint(first);
       expect((await state.endpointById(first.endpoint.id))?.endpoint.status).toBe('disabled');
+    });
+
+    it('refuses a new payment, endpoint or event whose id the key holds, changing nothing (a seed draws it again)', async () => {
+      const account = await makeStore().open(KEY);
+      const first = paymentRecord(payment('pay_held', 'AUTHORIZED'));
+      await account.createPayment(first);
+      const record = idempotencyRecord('again', 'h2');
+      expect(await account.claimIdempotencyKey(record, 0)).toBeUndefined();
+      const again = paymentRecord({ ...payment('pay_held', 'SUCCEEDED'), amount: 5 });
+      const response = jsonResponse(201, again.json);
+      expect(await account.createPayment(again, { record, response })).toBeUndefined();
+      expect((await account.payment('pay_held'))?.json).toBe(first.json);
+      expect((await account.listPayments(10))?.data.map((stored) => stored.id)).toEqual([
+        'pay_held',
+      ]);
+      // The Idempotency-Key is still in flight: the create draws again and completes it.
+      expect((await account.idempotencyRecord('again'))?.response).toBeUndefined();
+      const drawn = paymentRecord(payment('pay_drawn', 'SUCCEEDED'));
+      const answer = jsonResponse(201, drawn.json);
+      expect((await account.createPayment(drawn, { record, response: answer }))?.id).toBe(
+        'pay_drawn',
+      );
+      expect((await account.idempotencyRecord('again'))?.response).toEqual(answer);
+
+      const state = account.webhookState();
+      expect(await state.saveEndpoint(endpoint)).toBe('saved');
+      const other = {
+        endpoint: { ...endpoint.endpoint, url: 'http://127.0.0.1:9/other' },
+        key: new Uint8Array(32).fill(7),
+      };
+      expect(await state.saveEndpoint(other)).toBe('id held');
+      expect((await state.listEndpoints()).map((held) => held.endpoint.url)).toEqual([
+        endpoint.endpoint.url,
+      ]);
+      const event = { id: 'evt_held', type: 'payment.succeeded' as const, body: '{"first":1}' };
+      expect(await state.rememberEvent(event)).toBe(true);
+      expect(await state.rememberEvent({ ...event, body: '{"second":2}' })).toBe(false);
+      expect((await state.listEvents()).map((kept) => kept.body)).toEqual(['{"first":1}']);
     });
 
     it('hands a due settlement to one caller only', async () => {

@@ -11,6 +11,7 @@ import type {
 import type { RecordedEntry } from './request-records.js';
 import type {
   EndpointRecord,
+  EndpointSaved,
   QueuedDelivery,
   StoredEvent,
   WebhookDelivery,
@@ -281,9 +282,13 @@ export interface AccountStore {
   /**
    * Stores a new payment as the newest (evicting the key's oldest past its cap or budget) and,
    * when `idempotency` is given, completes that record with its answer (setting its `response`,
-   * so the caller does not complete it again): both or neither. @async
+   * so the caller does not complete it again): both or neither. Undefined, changing nothing, when
+   * the key already holds a payment with this id (checked in the same step): draw another id. @async
    */
-  createPayment(record: PaymentRecord, idempotency?: IdempotencyCompletion): Promise<StoredPayment>;
+  createPayment(
+    record: PaymentRecord,
+    idempotency?: IdempotencyCompletion,
+  ): Promise<StoredPayment | undefined>;
   /**
    * Compare-and-set: stores `payment` as the payment's new state and appends `step` to its
    * timeline only if the payment is still as it was read (`expectedJson`, its JSON then: status
@@ -359,11 +364,12 @@ export interface WebhookStore {
   /** The endpoints, oldest first. @async */
   listEndpoints(): Promise<EndpointRecord[]>;
   /**
-   * Registers an endpoint, or stores an endpoint's new state. False, storing nothing, when the
-   * endpoint is new and the key already has `MAX_ENDPOINTS_PER_KEY` (checked in the same step:
-   * registrations at once never pass the cap). @async
+   * Registers a new endpoint, checking in the same step that the key has fewer than
+   * `MAX_ENDPOINTS_PER_KEY` (registrations at once never pass the cap) and no endpoint with this
+   * id: otherwise it stores nothing and answers why (`'at the cap'`; `'id held'`: draw another
+   * id). @async
    */
-  saveEndpoint(record: EndpointRecord): Promise<boolean>;
+  saveEndpoint(record: EndpointRecord): Promise<EndpointSaved>;
   /** Deletes an endpoint; false when there is none with this id. @async */
   deleteEndpoint(id: string): Promise<boolean>;
   /** Stops sending to an endpoint (it answered 410 Gone). @async */
@@ -372,8 +378,12 @@ export interface WebhookStore {
   eventById(id: string): Promise<StoredEvent | undefined>;
   /** The events kept, oldest first. @async */
   listEvents(): Promise<StoredEvent[]>;
-  /** Keeps an event for redelivery (the oldest go past the cap or budget). @async */
-  rememberEvent(event: StoredEvent): Promise<void>;
+  /**
+   * Keeps a new event for redelivery (the oldest go past the cap or budget). False, keeping
+   * nothing, when the key already keeps an event with this id (checked in the same step): draw
+   * another id. @async
+   */
+  rememberEvent(event: StoredEvent): Promise<boolean>;
   /** The delivery log, oldest first. @async */
   deliveryLog(): Promise<readonly WebhookDelivery[]>;
   /** Logs one attempt (the oldest entries go past the cap or budget). @async */

@@ -30,3 +30,6 @@ export interface QueuedDelivery {
   dueAt: number;
   sequence: number;
 }
+
+/** What `WebhookStore.saveEndpoint` did: registered the endpoint, or stored nothing, and why. */
+export type EndpointSaved = 'saved' | 'at the cap' | 'id held';

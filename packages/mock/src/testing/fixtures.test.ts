@@ -118,6 +118,42 @@ describe('sandbox.seed', () => {
 });
 
 describe('sandbox.snapshot and restore', () => {
+  it('a sandbox of the same seed restored from a snapshot draws no id the snapshot holds', async () => {
+    const create = {
+      amount: 1000,
+      currency: 'KZT',
+      payment_method: { type: 'token', token: 'tok_test_success' },
+    } as const;
+    const first = sandboxFor('drawn-again');
+    const made = [
+      await first.client.payments.create(create),
+      ...(await first.seed({ payments: [{ status: 'SUCCEEDED', amount: 10, currency: 'KZT' }] })),
+      await first.client.payments.create(create),
+    ];
+    const snapshot = first.snapshot();
+    const second = sandboxFor('drawn-again');
+    await second.restore(snapshot);
+    const third = sandboxFor('drawn-again');
+    await third.restore(snapshot);
+    // The same seed draws the snapshot's ids again, in the same order: each is drawn anew.
+    const created = await second.client.payments.create(create);
+    const seeded = await second.seed({
+      payments: [{ status: 'SUCCEEDED', amount: 20, currency: 'KZT' }],
+    });
+    const fixture = await third.seed({
+      payments: [{ status: 'SUCCEEDED', amount: 30, currency: 'KZT' }],
+    });
+    const ids = [...made, created, ...seeded].map((payment) => payment.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    // A fixture's id too, when it is the first id drawn.
+    expect(made.map((payment) => payment.id)).not.toContain(fixture[0]?.id);
+    const listed = await second.client.payments.list({ limit: 10 });
+    expect(listed.data.map((payment) => payment.id).sort()).toEqual([...ids].sort());
+    for (const payment of made) {
+      expect(await second.client.payments.retrieve(payment.id)).toEqual(payment);
+    }
+  });
+
   it('round-trips a key through JSON: payments, timelines, pending settlements, idempotency, faults, clock', async () => {
     const sandbox = sandboxFor('snapshots');
     const fixed = await sandbox.client.payments.create(

@@ -88,7 +88,7 @@ export function paymentsFromFixtures(fixtures: unknown, context: FixtureContext)
   const built: PaymentData[] = [];
   fixtures.forEach((fixture: unknown, index) => {
     const where = `payments[${index}]`;
-    const result = paymentFromFixture(fixture, where, context);
+    const result = paymentFromFixture(fixture, where, context, ids);
     if (!result.ok) {
       errors.push(...result.errors);
       return;
@@ -108,7 +108,16 @@ export function paymentsFromFixtures(fixtures: unknown, context: FixtureContext)
 
 type Built = { ok: true; value: PaymentData } | { ok: false; errors: FieldError[] };
 
-function paymentFromFixture(fixture: unknown, where: string, context: FixtureContext): Built {
+/**
+ * `fixture` as a payment; its id, unless it gives one, drawn again while `taken` holds it (a
+ * sandbox restored from a snapshot of the same seed draws the ids it holds again).
+ */
+function paymentFromFixture(
+  fixture: unknown,
+  where: string,
+  context: FixtureContext,
+  taken: ReadonlySet<string>,
+): Built {
   if (!isRecord(fixture)) {
     const message = `${where} must be an object such as { status: 'SUCCEEDED', amount: 1000, currency: 'KZT' }`;
     return { ok: false, errors: [{ param: where, code: 'type', message }] };
@@ -131,8 +140,10 @@ function paymentFromFixture(fixture: unknown, where: string, context: FixtureCon
   const amount = fields.amount;
   const captured = rule?.captured === 'none' ? 0 : amount;
   const failure = rule?.failed ? failureOf(context.tokens, rule.token) : undefined;
+  let id = newPaymentId(context.random);
+  while (taken.has(id)) id = newPaymentId(context.random);
   const candidate = {
-    id: newPaymentId(context.random),
+    id,
     object: 'payment',
     capture: rule?.capture ?? true,
     description: null,

@@ -3,6 +3,7 @@ import { afterAll, describe } from 'vitest';
 import { badIdTests } from './bad-ids.js';
 import type { SuiteCommon } from './common.js';
 import { concurrencyTests } from './concurrency.js';
+import { drawnIdTests } from './drawn-ids.js';
 import { durabilityTests } from './durability.js';
 import { expiryTests } from './expiry.js';
 import { isolationTests } from './isolation.js';
@@ -30,6 +31,7 @@ export function conformanceSuite(common: SuiteCommon): void {
     concurrencyTests(common);
     badIdTests(common);
     durabilityTests(common);
+    drawnIdTests(common);
     sameAnswerTests(common);
   });
 }

@@ -128,13 +128,13 @@ export function replayJournal(
         store
           .restoredAccount(keyId)
           .webhookState()
-          .saveEndpoint({ endpoint: line[2], key: Buffer.from(line[3], 'base64') });
+          .putEndpoint({ endpoint: line[2], key: Buffer.from(line[3], 'base64') });
         break;
       case 'e-':
         accountOf(keyId).webhookState().deleteEndpoint(line[2]);
         break;
       case 'v':
-        accountOf(keyId).webhookState().rememberEvent(line[2]);
+        accountOf(keyId).webhookState().restoreEvent(line[2]);
         break;
       case 'q': {
         const attempts = waiting.get(keyId) ?? new Map<number, JournalAttempt>();

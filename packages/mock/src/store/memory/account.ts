@@ -38,7 +38,7 @@ export interface AccountOwner {
     account: Account,
     record: PaymentRecord,
     idempotency: IdempotencyCompletion | undefined,
-  ): StoredPayment;
+  ): StoredPayment | undefined;
   addIdempotencyRecord(account: Account, record: IdempotencyRecord): void;
   completeIdempotencyRecord(
     account: Account,
@@ -108,7 +108,11 @@ export class Account {
     return this.payments.get(id);
   }
 
-  createPayment(record: PaymentRecord, idempotency?: IdempotencyCompletion): StoredPayment {
+  /** Stores a new payment (see `MemoryStore.createPayment`): undefined when its id is held. */
+  createPayment(
+    record: PaymentRecord,
+    idempotency?: IdempotencyCompletion,
+  ): StoredPayment | undefined {
     return this.store.createPayment(this, record, idempotency);
   }
 

@@ -20,6 +20,7 @@ import type {
 } from '../store.js';
 import type {
   EndpointRecord,
+  EndpointSaved,
   QueuedDelivery,
   StoredEvent,
   WebhookDelivery,
@@ -201,7 +202,7 @@ export class MemoryAccountHandle implements AccountStore {
   async createPayment(
     record: PaymentRecord,
     idempotency?: IdempotencyCompletion,
-  ): Promise<StoredPayment> {
+  ): Promise<StoredPayment | undefined> {
     return this.account.createPayment(record, idempotency);
   }
 
@@ -302,7 +303,7 @@ export class MemoryWebhooksHandle implements WebhookStore {
     return this.state.listEndpoints();
   }
 
-  async saveEndpoint(record: EndpointRecord): Promise<boolean> {
+  async saveEndpoint(record: EndpointRecord): Promise<EndpointSaved> {
     return this.state.saveEndpoint(record);
   }
 
@@ -322,8 +323,8 @@ export class MemoryWebhooksHandle implements WebhookStore {
     return this.state.listEvents();
   }
 
-  async rememberEvent(event: StoredEvent): Promise<void> {
-    this.state.rememberEvent(event);
+  async rememberEvent(event: StoredEvent): Promise<boolean> {
+    return this.state.rememberEvent(event);
   }
 
   async deliveryLog(): Promise<readonly WebhookDelivery[]> {

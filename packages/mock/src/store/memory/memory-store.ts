@@ -145,13 +145,15 @@ export class MemoryStore implements MemoryCore, AccountOwner {
 
   /**
    * Stores a new payment and completes its idempotency record with the answer, in one step: a
-   * durable store writes both or neither.
+   * durable store writes both or neither. Undefined, changing nothing, when the key already holds
+   * a payment with this id (a seeded sandbox draws the ids its store holds again).
    */
   createPayment(
     account: Account,
     record: PaymentRecord,
     idempotency: IdempotencyCompletion | undefined,
-  ): StoredPayment {
+  ): StoredPayment | undefined {
+    if (account.payments.has(record.id)) return undefined;
     const stored = this.insertPayment(account, record);
     if (idempotency !== undefined)
       this.completeIdempotencyRecord(account, idempotency.record, idempotency.response);

@@ -9,6 +9,7 @@ import {
 } from '../limits.js';
 import type {
   EndpointRecord,
+  EndpointSaved,
   QueuedDelivery,
   StoredEvent,
   WebhookDelivery,
@@ -94,8 +95,20 @@ export class AccountWebhooks {
     return this.queue.items();
   }
 
-  /** Registers an endpoint (false at the key's cap), or writes an endpoint's new status. */
-  saveEndpoint(record: EndpointRecord): boolean {
+  /**
+   * Registers a new endpoint: nothing stored at the key's cap, or when the key already has an
+   * endpoint with this id.
+   */
+  saveEndpoint(record: EndpointRecord): EndpointSaved {
+    if (this.endpoints.has(record.endpoint.id)) return 'id held';
+    return this.putEndpoint(record) ? 'saved' : 'at the cap';
+  }
+
+  /**
+   * Stores an endpoint, new (false at the key's cap) or held (its new status; one read back
+   * from the journal).
+   */
+  putEndpoint(record: EndpointRecord): boolean {
     const { id } = record.endpoint;
     if (!this.endpoints.has(id) && this.endpoints.size >= MAX_ENDPOINTS_PER_KEY) return false;
     this.endpoints.set(id, record);
@@ -113,7 +126,7 @@ export class AccountWebhooks {
   /** Stops sending to an endpoint (it answered 410 Gone). */
   disableEndpoint(record: EndpointRecord): void {
     record.endpoint.status = 'disabled';
-    if (this.endpoints.get(record.endpoint.id) === record) this.saveEndpoint(record);
+    if (this.endpoints.get(record.endpoint.id) === record) this.putEndpoint(record);
   }
 
   /**
@@ -135,8 +148,19 @@ export class AccountWebhooks {
     this.change(QUEUED_BYTES);
   }
 
-  rememberEvent(event: StoredEvent): void {
+  /** Keeps a new event; false, keeping nothing, when the key keeps one with its id. */
+  rememberEvent(event: StoredEvent): boolean {
+    if (this.events.has(event.id)) return false;
+    this.restoreEvent(event);
+    return true;
+  }
+
+  /** Keeps an event (one read back from the journal replaces one kept with its id). */
+  restoreEvent(event: StoredEvent): void {
     this.changes?.eventRemembered(event);
+    // In the place of the one it replaces (as Valkey/Redis keeps it), whose bytes go.
+    const replaced = this.events.get(event.id);
+    if (replaced !== undefined) this.change(-eventBytes(replaced));
     this.events.set(event.id, event);
     this.change(eventBytes(event));
     if (this.events.size > MAX_EVENTS_PER_KEY) this.forgetOldestEvent();

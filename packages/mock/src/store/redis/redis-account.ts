@@ -240,7 +240,7 @@ export class RedisAccount implements AccountStore {
   async createPayment(
     record: PaymentRecord,
     idempotency?: IdempotencyCompletion,
-  ): Promise<StoredPayment> {
+  ): Promise<StoredPayment | undefined> {
     const [at, status, amount, changes] = record.timeline;
     const build = (sequence: number) =>
       new Stored(
@@ -286,6 +286,8 @@ export class RedisAccount implements AccountStore {
         'the store gave this Idempotency-Key to another instance while this one did not answer its heartbeat',
       );
     }
+    // Made nothing (the texts remembered above hold all the same: they are this process's own).
+    if (answer === SCRIPT_CODES.ID_HELD) return undefined;
     if (idempotency !== undefined) idempotency.record.response = idempotency.response;
     if (answer === SCRIPT_CODES.CLOSED) {
       this.closed = true;

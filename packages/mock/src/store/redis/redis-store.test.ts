@@ -78,6 +78,50 @@ describe('RedisStore: payments', () => {
     expect(await b.find('sk_test_nobody_here')).toBeUndefined();
   });
 
+  it('refuses a payment, endpoint or event whose id another instance made (one seed), changing nothing', async () => {
+    const { a, b } = await twoInstances();
+    const onA = await a.open(KEY);
+    const first = paymentRecord('pay_seeded');
+    await onA.createPayment(first);
+    const onB = must(await b.find(KEY));
+    const record = inFlightRecord('seeded', 'h1');
+    expect(await onB.claimIdempotencyKey(record, 0)).toBeUndefined();
+    const again = paymentRecord('pay_seeded', { amount: 5, description: 'drawn again' });
+    const response = jsonResponse(201, again.json);
+    expect(await onB.createPayment(again, { record, response })).toBeUndefined();
+    expect(must(await onA.payment('pay_seeded')).json).toBe(first.json);
+    expect(must(await onA.listPayments(10)).data.map((stored) => stored.id)).toEqual([
+      'pay_seeded',
+    ]);
+    expect(must(await onA.idempotencyRecord('seeded')).response).toBeUndefined();
+    const drawn = paymentRecord('pay_drawn');
+    const answer = jsonResponse(201, drawn.json);
+    expect((await onB.createPayment(drawn, { record, response: answer }))?.id).toBe('pay_drawn');
+    expect(must(await onA.idempotencyRecord('seeded')).response).toEqual(answer);
+
+    const endpoint = {
+      endpoint: {
+        id: 'we_seeded',
+        object: 'webhook_endpoint' as const,
+        url: 'http://127.0.0.1:9/first',
+        events: null,
+        status: 'enabled' as const,
+        created_at: '2025-01-01T00:00:00Z',
+      },
+      key: new Uint8Array(32),
+    };
+    expect(await onA.webhookState().saveEndpoint(endpoint)).toBe('saved');
+    const other = { ...endpoint, endpoint: { ...endpoint.endpoint, url: 'http://127.0.0.1:9/b' } };
+    expect(await onB.webhookState().saveEndpoint(other)).toBe('id held');
+    const listed = await onA.webhookState().listEndpoints();
+    expect(listed.map((held) => held.endpoint.url)).toEqual(['http://127.0.0.1:9/first']);
+    const event = { id: 'evt_seeded', type: 'payment.succeeded' as const, body: '{"first":1}' };
+    expect(await onA.webhookState().rememberEvent(event)).toBe(true);
+    expect(await onB.webhookState().rememberEvent({ ...event, body: '{"second":2}' })).toBe(false);
+    const kept = await onA.webhookState().listEvents();
+    expect(kept.map((held) => held.body)).toEqual(['{"first":1}']);
+  });
+
   it('stores the API key only as its hash', async () => {
     const { a, prefix } = await twoInstances();
     await (await a.open(KEY)).createPayment(paymentRecord('pay_1'));

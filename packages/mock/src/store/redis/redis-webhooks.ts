@@ -4,6 +4,7 @@ import { MAX_ENDPOINTS_PER_KEY } from '../limits.js';
 import type { WebhookStore } from '../store.js';
 import type {
   EndpointRecord,
+  EndpointSaved,
   QueuedDelivery,
   StoredEvent,
   WebhookDelivery,
@@ -74,8 +75,10 @@ export class RedisWebhooks implements WebhookStore {
     return stored.map((text) => decodeEndpoint(text, this.reading, key));
   }
 
-  saveEndpoint(record: EndpointRecord): Promise<boolean> {
-    return this.store(record, '0');
+  async saveEndpoint(record: EndpointRecord): Promise<EndpointSaved> {
+    const count = await this.store(record, '0');
+    if (count === -3) return 'id held';
+    return count === -2 ? 'at the cap' : 'saved';
   }
 
   async deleteEndpoint(id: string): Promise<boolean> {
@@ -89,8 +92,11 @@ export class RedisWebhooks implements WebhookStore {
     await this.store(record, '1');
   }
 
-  /** Stores an endpoint: false when refused at the cap (see `saveEndpoint`). */
-  private async store(record: EndpointRecord, onlyIfHeld: '0' | '1'): Promise<boolean> {
+  /**
+   * Stores an endpoint, only a new one ('0') or only a held one ('1'): the script's answer (the
+   * endpoint count, or why nothing was stored: see psm_endpoint.lua).
+   */
+  private async store(record: EndpointRecord, onlyIfHeld: '0' | '1'): Promise<number> {
     const count = Number(
       await this.account.run('psm_endpoint', {
         id: record.endpoint.id,
@@ -99,12 +105,9 @@ export class RedisWebhooks implements WebhookStore {
         max: MAX_ENDPOINTS_PER_KEY,
       }),
     );
-    if (count === -2) {
-      this.account.endpoints = MAX_ENDPOINTS_PER_KEY;
-      return false;
-    }
+    if (count === -2) this.account.endpoints = MAX_ENDPOINTS_PER_KEY;
     if (count >= 0) this.account.endpoints = count;
-    return true;
+    return count;
   }
 
   async eventById(id: string): Promise<StoredEvent | undefined> {
@@ -119,15 +122,16 @@ export class RedisWebhooks implements WebhookStore {
     return stored.map((text) => this.decodeEvent(text, key));
   }
 
-  async rememberEvent(event: StoredEvent): Promise<void> {
+  async rememberEvent(event: StoredEvent): Promise<boolean> {
     const bytes = eventBytes(event);
     const json = JSON.stringify({ id: event.id, type: event.type, body: event.body });
-    await this.account.run('psm_event', {
+    const answer = await this.account.run('psm_event', {
       id: event.id,
       bytes,
       json,
       budget: this.maxBytes,
     });
+    return answer !== 2;
   }
 
   async deliveryLog(): Promise<WebhookDelivery[]> {

@@ -153,7 +153,7 @@ describe('a server that does not keep the scripts', { timeout: 30_000 }, () => {
       expect((error as Error).message).toContain(
         'answered psm_create with a string, which no script of this sandbox returns',
       );
-      expect(SCRIPTS.psm_create.codes).toEqual(new Set(['CLOSED', 'TAKEN']));
+      expect(SCRIPTS.psm_create.codes).toEqual(new Set(['CLOSED', 'ID_HELD', 'TAKEN']));
     } finally {
       hostile?.rewrite(undefined);
       await proxied.close();

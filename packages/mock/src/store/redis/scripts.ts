@@ -42,6 +42,8 @@ export const SCRIPT_CODES = {
   CLOSED: 'CLOSED',
   /** The Idempotency-Key was taken over by another instance (this one presumed dead): nothing made. */
   TAKEN: 'TAKEN',
+  /** `psm_create` made nothing: the key holds a payment with this id (draw another). */
+  ID_HELD: 'ID_HELD',
   /** `psm_open` did not claim the key asked (the clock offset moved, or a fault is armed). */
   SKIPPED: 'SKIPPED',
   /** `psm_open` was asked no claim. */

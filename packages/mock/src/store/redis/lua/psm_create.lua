@@ -1,8 +1,9 @@
 -- Stores a new payment as the newest, evicts the key's oldest past its cap or budget, and
 -- completes its Idempotency-Key record when one is given (only the in-flight record it was
--- claimed as). Answers { sequence, held (1/0) }, CLOSED (the account was reset since), or TAKEN
+-- claimed as). Answers { sequence, held (1/0) }, CLOSED (the account was reset since), TAKEN
 -- (nothing made) when another request holds the key in flight: it was taken over while this
--- instance was presumed dead (no heartbeat).
+-- instance was presumed dead (no heartbeat), or ID_HELD (nothing made) when the key holds a
+-- payment with this id (another instance with the same seed drew it: the caller draws again).
 --@include payments records
 --@reply array|string
 --@arg id string the payment's id
@@ -23,6 +24,7 @@ if not writable() then return CLOSED end
 if completion and redis.call('HGET', k('io'), key) and redis.call('HGET', k('i'), key) ~= inFlightJson then
   return TAKEN
 end
+if redis.call('HEXISTS', k('p'), id) == 1 then return ID_HELD end
 local keyBudget = tonumber(budget)
 local seq = redis.call('HINCRBY', base, 'seq', 1) - 1
 redis.call('ZADD', k('o'), seq, id)

@@ -1,4 +1,6 @@
--- Keeps an event for redelivery (the oldest go past MAX_EVENTS_PER_KEY or the webhook budget).
+-- Keeps a new event for redelivery (the oldest go past MAX_EVENTS_PER_KEY or the webhook
+-- budget). Answers 1; 0 when the account was reset since; 2, keeping nothing, when the key
+-- keeps an event with this id (its id drawn again).
 --@include webhooks
 --@reply integer
 --@arg id string the event's id
@@ -6,8 +8,8 @@
 --@arg json string its record
 --@arg budget number the key's webhook budget
 if not writable() then return 0 end
-local old = redis.call('HGET', k('v'), id)
-if old then webhookBytes(-(sized(old))) else redis.call('RPUSH', k('vo'), id) end
+if redis.call('HEXISTS', k('v'), id) == 1 then return 2 end
+redis.call('RPUSH', k('vo'), id)
 redis.call('HSET', k('v'), id, bytes .. '|' .. json)
 redis.call('HSET', base, 'hooks', '1')
 webhookBytes(tonumber(bytes))
