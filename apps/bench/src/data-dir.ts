@@ -1,11 +1,11 @@
 // The data directory: creates and retrieves with and without it (same run), the directory's size, and start-up with 100,000 stored payments.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseJson, sendRequest } from './http-client.js';
 import type { LoadTool } from './load/index.js';
 import { createMany, residentMiB } from './memory.js';
 import type { BenchSettings } from './modes.js';
+import { benchDirectory, removeBenchDirectory } from './owned.js';
 import {
   freePort,
   type RunningServer,
@@ -72,7 +72,7 @@ export async function measureDataDir(
 ): Promise<DataDirResult> {
   const directories: string[] = [];
   const newDirectory = () => {
-    const path = mkdtempSync(join(tmpdir(), 'bench-data-dir-'));
+    const path = benchDirectory('bench-data-dir-');
     directories.push(path);
     return path;
   };
@@ -129,7 +129,7 @@ export async function measureDataDir(
       emptyStartupMedianMs: median(emptyRunsMs),
     };
   } finally {
-    for (const path of directories) rmSync(path, { recursive: true, force: true });
+    for (const path of directories) removeBenchDirectory(path);
   }
 }
 

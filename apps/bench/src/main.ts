@@ -1,8 +1,8 @@
 // The bench command: `node dist/main.js [--smoke | --quick] [--out-dir DIR]`; full runs write BENCHMARKS.md at the root.
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { benchDirectory } from './owned.js';
 import { BENCH_DIR, REPO_ROOT } from './paths.js';
 import { type ReportPaths, runBench } from './run.js';
 
@@ -29,7 +29,8 @@ async function main(): Promise<void> {
       json: join(BENCH_DIR, 'results/latest.json'),
     };
   } else {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+    // Kept after the run (it holds the report); removed if the run is stopped.
+    const dir = benchDirectory('bench-smoke-', { keepAtExit: true });
     paths = { markdown: join(dir, 'BENCHMARKS.md'), json: join(dir, 'BENCHMARKS.json') };
   }
   await runBench(mode, paths);

@@ -1,9 +1,9 @@
 // Profiles the mock's CLI under create load with `node --cpu-prof` and summarizes self time.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadTool } from './load/index.js';
 import type { BenchSettings } from './modes.js';
+import { benchDirectory, removeBenchDirectory } from './owned.js';
 import { createLoadSpec } from './payment-request.js';
 import { type ProfileSummary, summarizeProfile } from './profile-summary.js';
 import { type ServerName, serverCommand, startServer } from './servers.js';
@@ -29,7 +29,7 @@ export async function profileMock(
   settings: BenchSettings,
   logDir: string,
 ): Promise<ProfileResult> {
-  const profileDir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
+  const profileDir = benchDirectory('bench-profile-');
   try {
     const server = await startServer(serverCommand(name), logDir, [
       '--cpu-prof',
@@ -53,6 +53,6 @@ export async function profileMock(
     const summary = summarizeProfile(JSON.parse(readFileSync(join(profileDir, file), 'utf8')));
     return { server: name, seconds: settings.profileSeconds, requestsPerSecond, ...summary };
   } finally {
-    rmSync(profileDir, { recursive: true, force: true });
+    removeBenchDirectory(profileDir);
   }
 }

@@ -1,7 +1,6 @@
 // Runs every measurement in order (throughput, SDK, cold start, memory, data directory, Valkey/Redis fleet, attacks, profile, stage table) and writes the report.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { type AttackMemoryResult, measureAttackMemory } from './attack-memory.js';
 import { ensureBaselineMock, ensureBeforeSeamMock } from './baseline-mock.js';
 import { measureColdStarts } from './cold-start.js';
@@ -11,6 +10,7 @@ import { chooseLoadTool, countedLoadTool } from './load/index.js';
 import { autocannonVersion, collectVersions, describeMachine } from './machine.js';
 import { type MemoryResult, measureMemory } from './memory.js';
 import { type BenchMode, settingsFor } from './modes.js';
+import { benchDirectory, removeBenchDirectory } from './owned.js';
 import { ensurePrism } from './prism.js';
 import { type ProfileResult, profileMock } from './profile.js';
 import { measureProxyCost, type ProxyOverheadResult } from './proxy-overhead.js';
@@ -80,7 +80,7 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
   log(
     `${mode} run with ${loadTool.version} (profile: ${profileTool.version}); Prism ${prism?.version ?? 'skipped'}; load ${machine.loadAverageStart.toFixed(2)}`,
   );
-  const logDir = mkdtempSync(join(tmpdir(), 'bench-logs-'));
+  const logDir = benchDirectory('bench-logs-');
   const running: RunningServer[] = [];
   try {
     const names: ServerName[] = settings.targetsOnly
@@ -187,6 +187,6 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
     return report;
   } finally {
     await Promise.all(running.map((server) => server.stop()));
-    rmSync(logDir, { recursive: true, force: true });
+    removeBenchDirectory(logDir);
   }
 }

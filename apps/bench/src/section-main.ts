@@ -1,11 +1,10 @@
-// What a command that runs one section of the bench alone shares: `--smoke`, the load tool, a log directory, the closing line with the load average, the exit code.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+// What a command that runs one section of the bench alone shares: `--smoke`, the load tool, a log directory (removed however the command ends), the closing line with the load average, the exit code.
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { chooseLoadTool, type LoadTool } from './load/index.js';
 import { autocannonVersion } from './machine.js';
 import { type BenchSettings, settingsFor } from './modes.js';
+import { benchDirectory, removeBenchDirectory } from './owned.js';
 
 /** What a section is given to run. */
 export interface SectionRun {
@@ -27,7 +26,7 @@ export function runSectionMain(name: string, run: (section: SectionRun) => Promi
     const { values } = parseArgs({ options: { smoke: { type: 'boolean', default: false } } });
     const settings = settingsFor(values.smoke ? 'smoke' : 'full');
     const tool = chooseLoadTool(autocannonVersion());
-    const logDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
+    const logDir = benchDirectory(`bench-${name}-`);
     const loadStart = loadavg()[0] ?? 0;
     const started = performance.now();
     try {
@@ -37,7 +36,7 @@ export function runSectionMain(name: string, run: (section: SectionRun) => Promi
         `\n${settings.mode} mode, ${tool.version}, ${settings.connections} connections, ${((performance.now() - started) / 1000).toFixed(1)} s; load average (1 min) ${loadStart.toFixed(2)} at start, ${(loadavg()[0] ?? 0).toFixed(2)} at end\n`,
       );
     } finally {
-      rmSync(logDir, { recursive: true, force: true });
+      removeBenchDirectory(logDir);
     }
   };
   main().then(

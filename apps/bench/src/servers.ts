@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { BASELINE_MOCK_COMMIT, BEFORE_SEAM_MOCK_COMMIT } from './baseline-mock.js';
 import { parseJson, sendRequest } from './http-client.js';
+import { ownChild } from './owned.js';
 import {
   CONTRACT_CLI,
   FLOOR_MAIN,
@@ -220,10 +221,13 @@ export function spawnServer(
 ): RunningServer {
   const logFile = join(logDir, `${command.name}-${port}.log`);
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeOptions, ...command.args(port)], {
-    stdio: ['ignore', log, log],
-    env: { ...process.env, ...env },
-  });
+  // The run's until it exits: stopped if the bench is (Ctrl-C, SIGTERM, an error).
+  const child = ownChild(
+    spawn(process.execPath, [...nodeOptions, ...command.args(port)], {
+      stdio: ['ignore', log, log],
+      env: { ...process.env, ...env },
+    }),
+  );
   closeSync(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {

@@ -1,16 +1,7 @@
 // Server CPU per request split by stage, bytes and objects allocated per request and the share of GC, for create and retrieve on the memory store: the current build and the one before, side by side.
 
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BASELINE_MOCK_COMMIT, ensureMockBuild, STAGES_BASELINE_COMMIT } from './baseline-mock.js';
@@ -18,6 +9,7 @@ import type { LoadResult, LoadTool } from './load/index.js';
 import { countedLoadTool } from './load/index.js';
 import { autocannonVersion } from './machine.js';
 import type { BenchSettings } from './modes.js';
+import { benchDirectory, removeBenchDirectory } from './owned.js';
 import { BENCH_DIR, MOCK_CLI, MOCK_CLI_NODE_FLAGS, MOCK_DIR, REPO_ROOT } from './paths.js';
 import { createLoadSpec, RETRIEVE_HEADERS } from './payment-request.js';
 import type { RunningServer, ServerName } from './servers.js';
@@ -456,7 +448,7 @@ export async function measureStages(
   const probedServers: ProbedServer[] = [];
   try {
     for (const build of builds) {
-      const probeDir = mkdtempSync(join(tmpdir(), 'bench-stages-'));
+      const probeDir = benchDirectory('bench-stages-');
       const name: ServerName = build.role === 'current' ? 'mock' : 'mock-previous';
       const server = await startServer(
         {
@@ -533,6 +525,6 @@ export async function measureStages(
     return { sizes, tool: tool.version, results };
   } finally {
     await Promise.all(probedServers.map((probed) => probed.server.stop()));
-    for (const probed of probedServers) rmSync(probed.probeDir, { recursive: true, force: true });
+    for (const probed of probedServers) removeBenchDirectory(probed.probeDir);
   }
 }

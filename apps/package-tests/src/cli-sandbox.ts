@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { tiedToSpawner } from '../../../test-support/child-lifetime.js';
 import { toolPath } from './pack.js';
 
 /** One webhook delivery as received: the raw body and its headers. */
@@ -69,8 +70,14 @@ export async function startCliSandbox(cwd: string): Promise<CliSandbox> {
 
   // The installed bin link itself: npx would put npm and sh between the signal and node.
   const child = spawn(
-    join(cwd, 'node_modules/.bin/payment-service-mock'),
-    ['--port', '0', '--webhook-url', receiverUrl, '--webhook-secret', secret],
+    ...tiedToSpawner(join(cwd, 'node_modules/.bin/payment-service-mock'), [
+      '--port',
+      '0',
+      '--webhook-url',
+      receiverUrl,
+      '--webhook-secret',
+      secret,
+    ]),
     { cwd, env: { ...process.env, PATH: toolPath() }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let text = '';

@@ -2,6 +2,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { tiedToSpawner } from '../../../test-support/child-lifetime.js';
 import { toolPath } from './pack.js';
 
 /** A finished run: its exit code and output. */
@@ -74,7 +75,7 @@ export async function startDrifted(
     const proxy = await startDriftProxy({ upstreamUrl: ${JSON.stringify(upstream)}, drifts: ${chosen} });
     console.log('DRIFTED ' + proxy.url);
   });`;
-  const child = spawn(process.execPath, ['-e', script], {
+  const child = spawn(...tiedToSpawner(process.execPath, ['-e', script]), {
     cwd,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -104,8 +105,14 @@ export interface RunningProxy {
  */
 export async function startProxy(cwd: string, args: string[]): Promise<RunningProxy> {
   const child = spawn(
-    'npx',
-    ['--no-install', 'payment-service-contract', 'proxy', '--port', '0', ...args],
+    ...tiedToSpawner('npx', [
+      '--no-install',
+      'payment-service-contract',
+      'proxy',
+      '--port',
+      '0',
+      ...args,
+    ]),
     {
       cwd,
       env: { ...process.env, PATH: toolPath(), NO_COLOR: '1' },

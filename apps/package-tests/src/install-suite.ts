@@ -4,6 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { tiedToSpawner } from '../../../test-support/child-lifetime.js';
 import { temporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { type CliSandbox, startCliSandbox, waitForUrl } from './cli-sandbox.js';
 import { runIn } from './fresh-project.js';
@@ -122,11 +123,14 @@ export function describeMerchantProject({ name, type, flavour }: MerchantProject
     it('stops `npx payment-service-mock` in the background on a SIGTERM sent to npx, freeing its port', async () => {
       // npx runs `npm exec`, which runs `sh -c payment-service-mock`: the signal stops npm and the
       // shell but never reaches node, which notices that its launcher is gone.
-      const npx = spawn('npx', ['--no-install', 'payment-service-mock', '--port', '0'], {
-        cwd: project,
-        env: { ...process.env, PATH: toolPath() },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const npx = spawn(
+        ...tiedToSpawner('npx', ['--no-install', 'payment-service-mock', '--port', '0']),
+        {
+          cwd: project,
+          env: { ...process.env, PATH: toolPath() },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let text = '';
       npx.stdout.on('data', (chunk: Buffer) => {
         text += chunk.toString('utf8');

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { tiedToSpawner } from '../../../test-support/child-lifetime.js';
 import { waitForUrl } from './cli-sandbox.js';
 import { toolPath } from './pack.js';
 import { sharedProject } from './shared-project.js';
@@ -50,8 +51,16 @@ describe('npx payment-service-mock --redis-url from the packed tarballs', () => 
     const port = await freePort();
     redisPort = port;
     redis = spawn(
-      REDIS_SERVER,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ...tiedToSpawner(REDIS_SERVER, [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+      ]),
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -59,8 +68,7 @@ describe('npx payment-service-mock --redis-url from the packed tarballs', () => 
     await started(redis, /Ready to accept connections/);
     for (let index = 0; index < 2; index++) {
       const child = spawn(
-        'npx',
-        [
+        ...tiedToSpawner('npx', [
           '--no-install',
           'payment-service-mock',
           '--port',
@@ -68,7 +76,7 @@ describe('npx payment-service-mock --redis-url from the packed tarballs', () => 
           '--quiet',
           '--redis-url',
           `redis://:not-a-password@127.0.0.1:${port}`,
-        ],
+        ]),
         {
           cwd: project,
           env: { ...process.env, PATH: toolPath() },

@@ -1,10 +1,12 @@
-// The size budget: the built SDK with openapi-fetch, minified and gzipped, stays within 10 kB; and it tree-shakes.
+// The size budget: the built SDK with openapi-fetch, minified and gzipped, stays within 11 kB; and it tree-shakes.
+// 10 kB until the secret masker learnt to read keys glued to a word, percent-encoded, JSON-escaped
+// and in Basic credentials (9.9 kB before, 10.8 kB with it).
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { bundleWithSdk } from './test-support/built.js';
 
 /** The budget, in bytes of minified and gzipped JavaScript. */
-const budgetBytes = 10_000;
+const budgetBytes = 11_000;
 
 describe('bundle size', () => {
   it(`keeps the whole SDK with openapi-fetch within ${budgetBytes} bytes min+gzip`, async () => {

@@ -21,7 +21,14 @@ export type { Logger, RequestLogEntry } from './logger.js';
 export type { ClientOptions } from './options.js';
 export type { Payments } from './payments.js';
 export type { Refunds } from './refunds.js';
-export { maskSecrets } from './secrets.js';
+export {
+  findSecrets,
+  maskSecrets,
+  type SecretSpan,
+  secretKind,
+  secretMask,
+  secretPattern,
+} from './secrets.js';
 export type { RequestOptions } from './transport.js';
 export type {
   CapturePaymentParams,

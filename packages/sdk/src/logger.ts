@@ -5,7 +5,7 @@ import { maskSecrets } from './secrets.js';
 export interface RequestLogEntry {
   /** `GET` or `POST`. */
   method: string;
-  /** The URL path, e.g. `/v1/payments/pay_123` (no query, no host). */
+  /** The URL path, e.g. `/v1/payments/pay_123` (no query, no host; a key in it masked). */
   path: string;
   /** The HTTP status; `undefined` when no response arrived. */
   status: number | undefined;
@@ -27,7 +27,7 @@ export interface RequestLogEntry {
 export type Logger = (entry: RequestLogEntry) => void;
 
 /**
- * Calls `logger` with the entry, masking `sk_…` keys in its message; a throwing logger
+ * Calls `logger` with the entry, masking `sk_…` keys in its path and message; a throwing logger
  * never breaks the request.
  *
  * @example
@@ -35,6 +35,8 @@ export type Logger = (entry: RequestLogEntry) => void;
  */
 export function logAttempt(logger: Logger | undefined, entry: RequestLogEntry): void {
   if (logger === undefined) return;
+  // The path holds what the caller passed as an id: a key passed by mistake is masked too.
+  entry.path = maskSecrets(entry.path);
   if (entry.message !== undefined) entry.message = maskSecrets(entry.message);
   try {
     logger(entry);

@@ -1,38 +1,220 @@
-// Masks secrets in any text the kit shows: secret keys (`sk_test_…`, `sk_live_…`) and webhook signing secrets (`whsec_…`). The one masker of the kit: the mock and the contract checks use it too.
+// Masks secrets in any text the kit shows: secret keys (`sk_test_…`, `sk_live_…`) and webhook signing secrets (`whsec_…`). The one masker of the kit: the mock, the contract checks and the proxy use it (the proxy's finder takes its pattern from here).
+//
+// What is a key (the provider's document §5 says only that keys begin with `sk_`, sandbox keys
+// with `sk_test_`; the mock accepts `sk_test_` and 8 to 128 of `A-Z a-z 0-9 _ -`; the SDK sends
+// any visible ASCII after `sk_`):
+// - `sk_<mode>_` (any mode of letters and digits) and at least one key character, where `sk_` does
+//   not follow a letter, a digit or `_`: `sk_test_a1`, `(sk_live_x)`, `key=sk_prod_abc`.
+// - glued after a letter, a digit or `_` (`x_sk_test_…`, `Bearersk_live_…`, `123sk_test_…`): only
+//   `sk_test_` or `sk_live_` followed by at least 8 of the mock's key alphabet, so that words
+//   stay as written: `task_test_`, `task_test_runner`, `desk_live_feed`, `risk_level_high_value`.
+//   An identifier such as `task_test_results_2024` is masked (`task_test_…`): it cannot be told
+//   from a key glued after `ta`, and hiding a word costs less than showing a key.
+// - either way the key runs on over every visible ASCII character that is not a delimiter of
+//   URL, JSON or header syntax (`sk_live_Zz9-x.y!z` is masked whole, not up to the dot).
+// - `whsec_` and its base64 the same way (standalone: any length; glued: 8 base64 characters).
+// It is found as written, percent-encoded (`sk%5Ftest%5F…`, `%73k_…`, escaped twice), JSON-escaped
+// (`sk\u005ftest_…`), each undone up to four times over, and inside `Basic` credentials. Only the
+// secret's characters are replaced (`sk_test_…`); the text around it stays as it was written.
+
+/** What a key runs over: visible ASCII but `"#&'(),/;<=>?[\]`{|}`; a signing secret's base64 also over `/` and `=`. */
+const KEY_TAIL = '[!$%*+\\-.\\w:@^~]+';
+const SECRET_TAIL = '[!$%*+\\-./\\w:=@^~]+';
+
+/** The regular expression source of a key or signing secret, as described above. */
+const SECRET_SOURCE = `(?<!\\w)sk_[^\\W_]+_${KEY_TAIL}|(?<=\\w)sk_(?:test|live)_(?=[\\w-]{8})${KEY_TAIL}|(?<!\\w)whsec_${SECRET_TAIL}|(?<=\\w)whsec_(?=[\\w+/=-]{8})${SECRET_TAIL}`;
 
 /**
- * A real key: `sk_`, its mode (`test`, `live`, …) and `_`, followed by key characters. The bare
- * prefix, or advice such as "an sk_… key", is not a key and stays as written.
- */
-const secretKeyPattern = /\bsk_([A-Za-z0-9]+)_[A-Za-z0-9_-]+/g;
-
-/** A webhook signing secret: `whsec_` followed by its base64 characters. */
-const signingSecretPattern = /\bwhsec_[A-Za-z0-9+/=_-]+/g;
-
-/**
- * Replaces every secret key in `text` by its prefix (`sk_test_…` or `sk_live_…`), and every
- * webhook signing secret by `whsec_…`.
+ * A fresh global regular expression matching one secret key or signing secret as written (no
+ * decoding): the kit's one definition, for finders that decode on their own (the proxy's).
  *
  * @example
- * maskSecrets('the key sk_test_abc123 is not valid'); // 'the key sk_test_… is not valid'
- * maskSecrets('secret whsec_c2VjcmV0'); // 'secret whsec_…'
- * maskSecrets('Use an sk_… key here'); // unchanged
+ * 'x_sk_test_abcdefgh12 task_test_'.match(secretPattern()); // ['sk_test_abcdefgh12']
  */
-export function maskSecrets(text: string): string {
-  if (!text.includes('sk_') && !text.includes('whsec_')) return text;
-  return text
-    .replace(secretKeyPattern, (_match, mode: string) => `sk_${mode}_…`)
-    .replace(signingSecretPattern, 'whsec_…');
+export function secretPattern(): RegExp {
+  return new RegExp(SECRET_SOURCE, 'g');
 }
 
 /**
- * A copy of a JSON value with every secret inside its strings masked.
+ * The kind of a secret matched by {@link secretPattern}: its mode (`test`, `live`, …) for a key,
+ * `whsec` for a signing secret.
+ *
+ * @example
+ * secretKind('sk_live_abc'); // 'live'
+ */
+export function secretKind(secret: string): string {
+  return secret.startsWith('whsec_') ? 'whsec' : secret.slice(3, secret.indexOf('_', 3));
+}
+
+/**
+ * What a secret is shown as: its kind, never its characters.
+ *
+ * @example
+ * secretMask('live'); // 'sk_live_…'
+ */
+export function secretMask(kind: string): string {
+  return kind === 'whsec' ? 'whsec_…' : `sk_${kind}_…`;
+}
+
+/** A secret found in a text: where it stands as written, and its kind (see {@link secretKind}). */
+export interface SecretSpan {
+  start: number;
+  end: number;
+  kind: string;
+}
+
+const SECRET = secretPattern();
+
+/** How many decodings are undone on top of each other (`%255F` is two). */
+const MAX_DEPTH = 4;
+
+/** A text decoded from the raw one: for each of its characters, where it starts in the raw text. */
+interface View {
+  text: string;
+  /** `from[i]` is the raw index of character i; `from[text.length]` the raw end (none: the raw text). */
+  from?: number[];
+}
+
+/** Where character `index` of a view starts in the raw text. */
+const rawIndex = (view: View, index: number) => view.from?.[index] ?? index;
+
+const SIMPLE_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** One escape a server may undo: `%XX`, or JSON's `\uXXXX` and `\n`-style escapes. */
+const ESCAPE = /%[\dA-Fa-f]{2}|\\(?:u[\dA-Fa-f]{4}|["\\/bfnrt])/y;
+
+/** The character one escape stands for. */
+function unescaped(sequence: string): string {
+  return sequence.length > 3
+    ? String.fromCharCode(Number.parseInt(sequence.slice(2), 16))
+    : sequence[0] === '%'
+      ? String.fromCharCode(Number.parseInt(sequence.slice(1), 16))
+      : (SIMPLE_ESCAPES[sequence[1] as string] ?? (sequence[1] as string));
+}
+
+/** `view` with its escapes undone, or undefined when it holds none. */
+function decoded(view: View): View | undefined {
+  let text = '';
+  const from: number[] = [];
+  for (let index = 0; index < view.text.length; ) {
+    from.push(rawIndex(view, index));
+    ESCAPE.lastIndex = index;
+    const sequence = /[%\\]/.test(view.text[index] as string) && ESCAPE.exec(view.text)?.[0];
+    text += sequence ? unescaped(sequence) : view.text[index];
+    index += sequence ? sequence.length : 1;
+  }
+  from.push(rawIndex(view, view.text.length));
+  return text === view.text ? undefined : { text, from };
+}
+
+/** The raw text, then what undoing its escapes makes of it, again and again (`%255F` is two), up to `MAX_DEPTH` times. */
+function views(text: string): View[] {
+  const all: View[] = [{ text }];
+  for (let view: View | undefined = all[0]; all.length <= MAX_DEPTH && view !== undefined; ) {
+    view = /[%\\]/.test(view.text) ? decoded(view) : undefined;
+    if (view !== undefined) all.push(view);
+  }
+  return all;
+}
+
+/** `Basic` credentials: base64 of `user:password`. */
+const BASIC_CREDENTIALS = /\bBasic[ \t]+([A-Za-z0-9+/_-]{4,}={0,2})/gi;
+
+/** The secrets inside a view's `Basic` credentials, each spanning the whole base64 token. */
+function basicSpans(view: View, depth: number, spans: SecretSpan[]): void {
+  if (depth >= MAX_DEPTH || !/basic/i.test(view.text)) return;
+  for (const match of view.text.matchAll(BASIC_CREDENTIALS)) {
+    const token = match[1] as string;
+    let credentials: string;
+    try {
+      credentials = atob(token.replace(/-/g, '+').replace(/_/g, '/'));
+    } catch {
+      continue;
+    }
+    const [inner] = findSecretsAt(credentials, depth + 1);
+    if (inner === undefined) continue;
+    const start = match.index + match[0].length - token.length;
+    spans.push({
+      start: rawIndex(view, start),
+      end: rawIndex(view, start + token.length),
+      kind: inner.kind,
+    });
+  }
+}
+
+/** Whether `text` may hold a secret in any form this masker reads: the cheap look first. */
+const MAY_HOLD_SECRET = /sk_|whsec_|[%\\]|basic/i;
+
+function findSecretsAt(text: string, depth: number): SecretSpan[] {
+  if (!MAY_HOLD_SECRET.test(text)) return [];
+  const spans: SecretSpan[] = [];
+  for (const view of views(text)) {
+    for (const match of view.text.matchAll(SECRET)) {
+      spans.push({
+        start: rawIndex(view, match.index),
+        end: rawIndex(view, match.index + match[0].length),
+        kind: secretKind(match[0]),
+      });
+    }
+    basicSpans(view, depth, spans);
+  }
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: SecretSpan[] = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && span.start < last.end) {
+      last.end = Math.max(last.end, span.end);
+      if (span.kind === 'live') last.kind = 'live';
+    } else merged.push({ ...span });
+  }
+  return merged;
+}
+
+/**
+ * Every secret key and signing secret in `text`, as written, percent-encoded, JSON-escaped or in
+ * `Basic` credentials, as spans of `text` (overlaps merged; `live` wins a merge).
+ *
+ * @example
+ * findSecrets('GET /v1/payments/sk%5Flive%5Fabc'); // [{ start: 17, end: 32, kind: 'live' }]
+ */
+export function findSecrets(text: string): SecretSpan[] {
+  return findSecretsAt(text, 0);
+}
+
+/**
+ * Replaces every secret key in `text` by its kind (`sk_test_…` or `sk_live_…`), and every
+ * webhook signing secret by `whsec_…`, wherever it stands (after a word, percent-encoded,
+ * JSON-escaped, in `Basic` credentials); the rest of the text stays as written.
+ *
+ * @example
+ * maskSecrets('the key sk_test_abc123 is not valid'); // 'the key sk_test_… is not valid'
+ * maskSecrets('id=x_sk_live_4eC39HqLyjWDarjtT1zdp7dc'); // 'id=x_sk_live_…'
+ * maskSecrets('/v1/payments/sk%5Ftest%5Fabcdefgh'); // '/v1/payments/sk_test_…'
+ * maskSecrets('secret whsec_c2VjcmV0'); // 'secret whsec_…'
+ * maskSecrets('Use an sk_… key here; task_test_ runs'); // unchanged
+ */
+export function maskSecrets(text: string): string {
+  const spans = findSecrets(text);
+  if (spans.length === 0) return text;
+  let masked = '';
+  let at = 0;
+  for (const span of spans) {
+    masked += text.slice(at, span.start) + secretMask(span.kind);
+    at = span.end;
+  }
+  return masked + text.slice(at);
+}
+
+/**
+ * A copy of a JSON value with every secret inside its strings (and member names) masked.
  *
  * @example
  * maskSecretsIn({ detail: 'sk_live_123 refused' }); // { detail: 'sk_live_… refused' }
  */
 export function maskSecretsIn<Value>(value: Value): Value {
   const json = JSON.stringify(value);
-  if (json === undefined || (!json.includes('sk_') && !json.includes('whsec_'))) return value;
-  return JSON.parse(maskSecrets(json)) as Value;
+  if (json === undefined) return value;
+  const masked = maskSecrets(json);
+  // A mask holds no quote or backslash, and a span ends where an escape does: still JSON.
+  return masked === json ? value : (JSON.parse(masked) as Value);
 }

@@ -1,9 +1,9 @@
 // Load from wrk (one thread, fixed connections and duration), with a Lua script for unique keys.
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { benchDirectory, ownChild, removeBenchDirectory } from '../owned.js';
 import { BENCH_KEY_PREFIX } from '../payment-request.js';
 import type { LoadResult, LoadSpec } from './types.js';
 
@@ -84,12 +84,12 @@ export function wrkScript(spec: LoadSpec): string {
  * const result = await runWrk({ baseUrl: 'http://127.0.0.1:4010', method: 'GET', path: '/v1/payments/pay_1', headers: {}, uniqueIdempotencyKey: false, connections: 50, durationSeconds: 5 });
  */
 export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
+  const dir = benchDirectory('bench-wrk-');
   const script = join(dir, 'script.lua');
   writeFileSync(script, wrkScript(spec));
   try {
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(
+      const wrk = execFile(
         'wrk',
         [
           '-t1',
@@ -107,6 +107,7 @@ export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
         (error, out, err) =>
           error ? reject(new Error(`wrk failed: ${err || error.message}`)) : resolve(out),
       );
+      ownChild(wrk);
     });
     const line = stdout.split('\n').find((candidate) => candidate.startsWith('BENCH_JSON '));
     if (line === undefined) throw new Error(`wrk printed no summary:\n${stdout}`);
@@ -130,6 +131,6 @@ export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
       errors: summary.errors,
     };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeBenchDirectory(dir);
   }
 }

@@ -1,11 +1,11 @@
 // `npm run compare:proxy`: the same SDK-like traffic through Prism's proxy (with --errors and without) and through ours, in front of a mock that drifts one documented fact; prints what each reported, side by side, in Markdown.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startDriftProxy } from '@payment-service/contract/drift';
 import { startMockServer } from '@payment-service/mock/node';
+import { benchDirectory, ownChild, removeBenchDirectory } from '../owned.js';
 import { SPEC_PATH } from '../paths.js';
 import { ensurePrism } from '../prism.js';
 import { freePort } from '../servers.js';
@@ -41,7 +41,7 @@ interface Child {
 }
 
 function start(args: string[], cwd?: string): Child {
-  const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = ownChild(spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }));
   let output = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;
@@ -109,7 +109,7 @@ async function prismRun(
   id: string,
 ): Promise<PrismRun> {
   const port = await freePort();
-  const cwd = await mkdtemp(join(tmpdir(), 'proxy-compare-prism-'));
+  const cwd = benchDirectory('proxy-compare-prism-');
   const prism = start(
     [entry, 'proxy', SPEC_PATH, upstream, '--host', '127.0.0.1', '--port', String(port), ...flags],
     cwd,
@@ -125,7 +125,7 @@ async function prismRun(
     return { answers, segments: prismSegments(prism.output()), exitCode, files };
   } finally {
     await stop(prism);
-    await rm(cwd, { recursive: true, force: true });
+    removeBenchDirectory(cwd);
   }
 }
 
@@ -136,7 +136,7 @@ interface OurReport {
 }
 
 async function ourRun(upstream: string, id: string) {
-  const cwd = await mkdtemp(join(tmpdir(), 'proxy-compare-'));
+  const cwd = benchDirectory('proxy-compare-');
   const ours = start(
     [
       CONTRACT_BIN,
@@ -178,7 +178,7 @@ async function ourRun(upstream: string, id: string) {
     return { answers, failures, refused, exitCode, markdown, final, output: ours.output() };
   } finally {
     await stop(ours);
-    await rm(cwd, { recursive: true, force: true });
+    removeBenchDirectory(cwd);
   }
 }
 

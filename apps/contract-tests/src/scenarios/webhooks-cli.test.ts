@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { createClient } from '@payment-service/sdk';
 import { startWebhookReceiver, type WebhookReceiver } from '@payment-service/sdk/node';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tiedToSpawner } from '../../../../test-support/child-lifetime.js';
 
 const cliPath = join(
   dirname(createRequire(import.meta.url).resolve('@payment-service/mock/package.json')),
@@ -13,7 +14,9 @@ const cliPath = join(
 
 /** Starts the CLI and reads the base URL, test key and webhook secret from its banner. */
 async function startCli(args: string[]) {
-  const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(...tiedToSpawner(process.execPath, [cliPath, ...args]), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const banner = await new Promise<{ baseUrl: string; apiKey: string; secret: string }>(
     (resolve, reject) => {

@@ -4,6 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { tiedToSpawner } from '../fleet/tied-child.js';
 import { type Answer, call, paymentBody } from '../http.js';
 import { MOCK_BIN, MOCK_BIN_NODE_FLAGS, type Sandbox } from '../sandbox.js';
 import { startOnDataDir } from './data-dir-sandbox.js';
@@ -16,9 +17,12 @@ afterEach(async () => {
 
 /** Runs `payment-service-mock backup …` (without blocking the load) and resolves with its exit and output. */
 function backup(args: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [...MOCK_BIN_NODE_FLAGS, MOCK_BIN, 'backup', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    ...tiedToSpawner(process.execPath, [...MOCK_BIN_NODE_FLAGS, MOCK_BIN, 'backup', ...args]),
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');

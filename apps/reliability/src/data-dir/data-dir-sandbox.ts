@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { tiedToSpawner } from '../fleet/tied-child.js';
 import type { Answer } from '../http.js';
 import {
   type LaunchOptions,
@@ -57,8 +58,15 @@ export function runUntilExit(
   as: { uid?: number; gid?: number } = {},
 ): Promise<Refusal> {
   const child = spawn(
-    process.execPath,
-    [...MOCK_BIN_NODE_FLAGS, MOCK_BIN, '--port', '0', '--data-dir', dataDir, ...flags],
+    ...tiedToSpawner(process.execPath, [
+      ...MOCK_BIN_NODE_FLAGS,
+      MOCK_BIN,
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      ...flags,
+    ]),
     { stdio: ['ignore', 'pipe', 'pipe'], ...as },
   );
   let output = '';

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, paymentBody } from '../http.js';
 import { MOCK_CLI } from '../sandbox.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
+import { tiedToSpawner } from './tied-child.js';
 
 let redis: RedisServer;
 let child: ChildProcess | undefined;
@@ -26,10 +27,13 @@ describe('payment-service-mock --redis-url with piped output', () => {
     // Only PATH and HOME, as from a plain shell: what a test runner adds to the environment
     // changed what the process did at start, and hid the failure.
     const { PATH, HOME } = process.env;
-    child = spawn(process.execPath, [MOCK_CLI, '--port', '0', '--redis-url', redis.url], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH, HOME },
-    });
+    child = spawn(
+      ...tiedToSpawner(process.execPath, [MOCK_CLI, '--port', '0', '--redis-url', redis.url]),
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { PATH, HOME },
+      },
+    );
     let output = '';
     const started = new Promise<string>((resolve, reject) => {
       const collect = (chunk: Buffer) => {

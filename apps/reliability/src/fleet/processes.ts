@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createChanges } from '../changes.js';
+import { tiedToSpawner } from './tied-child.js';
 
 /** The most output kept per process. */
 const MAX_OUTPUT_CHARS = 1024 * 1024;
@@ -68,7 +69,8 @@ export function startProcess(
   const name = options.name ?? command;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const maxOutputChars = options.maxOutputChars ?? MAX_OUTPUT_CHARS;
-  const child = spawn(command, args, {
+  // Tied: a run killed before its hooks cannot leave it running.
+  const child = spawn(...tiedToSpawner(command, args), {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: options.env === undefined ? process.env : { ...process.env, ...options.env },
   });

@@ -401,6 +401,14 @@ describe('the config file', () => {
     [{ colour: 'blue' }, 'config: unknown field "colour"'],
     [{ baseUrl: 'ftp://x' }, 'config.baseUrl: expected an http(s) URL'],
     [{ keyEnv: 'sk_test_abcdefghijklmnopqrstu' }, 'config.keyEnv: holds a secret key (sk_…)'],
+    [
+      { scenarios: ['x_sk_test_abcdefghijklmnopqrstu'] },
+      'config.scenarios[0]: holds a secret key (sk_…)',
+    ],
+    [
+      { baseUrl: 'http://127.0.0.1:4010/?k=sk%5Ftest%5Fabcdefghijklmnopqrstu' },
+      'config.baseUrl: holds a secret key (sk_…)',
+    ],
     [{ key: 'abc' }, 'config.key: a config file holds no key; set keyEnv'],
     [{ keyEnv: 'UNSET_VARIABLE' }, 'config.keyEnv: names UNSET_VARIABLE, which is not set'],
   ])('a bad config is exit 2 naming the field: %j', async (value, message) => {

@@ -1,6 +1,8 @@
 // The config file (payment-service-contract.config.json, or --config PATH): the flags' settings in a file, checked against its published JSON Schema; a key never, only the name of the variable that holds it.
+
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { findSecrets, type SecretSpan } from '@payment-service/sdk';
 import { ConfigurationError } from '../errors.js';
 import { FAIL_ON_VALUES, type FailOn } from '../report.js';
 import { REPORT_FORMATS, type ReportFormat } from '../reports/index.js';
@@ -128,9 +130,13 @@ export const configSchema = {
   },
 } as const;
 
-/** The first string in a value that is a secret key, with the field holding it. */
+const isKey = (span: SecretSpan) => span.kind !== 'whsec';
+
+/** The first string in a value that is or holds a secret key, with the field holding it. */
 function secretField(value: unknown, field: string): string | undefined {
-  if (typeof value === 'string') return /^sk_/.test(value.trim()) ? field : undefined;
+  if (typeof value === 'string')
+    // A value that is a key, or holds one anywhere (`Bearer sk_…`, glued, percent-encoded).
+    return /^sk_/.test(value.trim()) || findSecrets(value).some(isKey) ? field : undefined;
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
       const found = secretField(item, `${field}[${index}]`);

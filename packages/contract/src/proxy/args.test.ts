@@ -86,6 +86,10 @@ describe('proxy and replay arguments', () => {
     [['proxy', '--target', 'ftp://x'], /--target must be an http\(s\) URL, not ftp:/],
     [['proxy', '--target', 'https://user:pw@sandbox.example'], /must carry no credentials/],
     [
+      ['proxy', '--target', 'https://sandbox.example/x%5Fsk%5Ftest%5Fabcdefghij'],
+      /must carry no credentials and no key/,
+    ],
+    [
       ['proxy', '--target', 'http://127.0.0.1:4010', '--port', '70000'],
       /--port must be a whole number from 0 to 65535/,
     ],

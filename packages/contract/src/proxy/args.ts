@@ -1,5 +1,6 @@
 // Parses the command lines of `proxy` and `replay` (node's util.parseArgs); every mistake is a ConfigurationError naming the option.
 import { parseArgs } from 'node:util';
+import { findSecrets } from '@payment-service/sdk';
 import { type ReportDestination, reportDestinations } from '../cli/args.js';
 import { ConfigurationError } from '../errors.js';
 import { GATE_OPTIONS, type GateArguments, gateArguments } from '../gate/arguments.js';
@@ -95,7 +96,12 @@ function targetUrl(text: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new ConfigurationError(`--target must be an http(s) URL, not ${url.protocol} …`);
-  if (url.username !== '' || url.password !== '' || /sk_\w+_/.test(text))
+  if (
+    url.username !== '' ||
+    url.password !== '' ||
+    /sk_\w+_/.test(text) ||
+    findSecrets(text).length > 0
+  )
     throw new ConfigurationError(
       '--target must carry no credentials and no key: the app sends its key in Authorization, and the proxy passes it on. Nothing was started.',
     );

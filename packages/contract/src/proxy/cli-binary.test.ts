@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningMockServer, startMockServer } from '@payment-service/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tiedToSpawner } from '../../../../test-support/child-lifetime.js';
 import { temporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { type DriftProxyServer, startDriftProxy } from '../drift/index.js';
 
@@ -42,8 +43,7 @@ describe('the built CLI: proxy', () => {
     await built();
     const cwd = temporaryDirectory('contract-proxy-bin-');
     const child = spawn(
-      process.execPath,
-      [
+      ...tiedToSpawner(process.execPath, [
         bin,
         'proxy',
         '--target',
@@ -54,7 +54,7 @@ describe('the built CLI: proxy', () => {
         'json:report.json',
         '--report',
         'github',
-      ],
+      ]),
       { cwd, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';

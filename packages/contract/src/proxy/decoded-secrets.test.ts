@@ -1,5 +1,7 @@
 // The one finder of secrets in traffic: every form a server would decode (percent-encoding, JSON escapes, Basic and any base64) is found, refused when live and masked in a recording.
 import { describe, expect, it } from 'vitest';
+import { MUST_MASK, MUST_NOT_MASK } from '../../../../test-support/secret-cases.js';
+import { maskSecrets } from '../runner/exchange-record.js';
 import {
   carriesLiveKey,
   findSecrets,
@@ -101,5 +103,18 @@ describe('liveKeyScanner', () => {
       scan.end(),
     ];
     expect(Buffer.concat(parts as Buffer[]).toString()).toBe('{"amount":100}');
+  });
+});
+
+describe("the kit's shared cases, in every masker of the contract (HAR and proxy output, reports)", () => {
+  it.each(MUST_MASK)('masks %s', (_, text, secret) => {
+    expect(maskDecodedSecrets(text)).not.toContain(secret);
+    expect(maskSecrets(text)).not.toContain(secret);
+    expect(maskSecrets(maskDecodedSecrets(text))).not.toContain(secret);
+  });
+
+  it.each(MUST_NOT_MASK)('keeps %j as written', (text) => {
+    expect(maskDecodedSecrets(text)).toBe(text);
+    expect(maskSecrets(text)).toBe(text);
   });
 });

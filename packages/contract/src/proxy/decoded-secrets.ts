@@ -1,4 +1,5 @@
-// Finds secret keys (`sk_<mode>_…`) and webhook signing secrets (`whsec_…`) in a request or answer as a server would read it: after percent-decoding, JSON string escapes and base64 (Basic credentials, or any base64 run), each undone up to a few times. One finder for the proxy's live-key refusal and the recording's masking.
+// Finds secret keys (`sk_<mode>_…`) and webhook signing secrets (`whsec_…`) in a request or answer as a server would read it: after percent-decoding, JSON string escapes and base64 (Basic credentials, or any base64 run), each undone up to a few times. One finder for the proxy's live-key refusal and the recording's masking; what a secret is comes from the SDK's masker (secretPattern), which decodes the same ways but base64 only in Basic credentials.
+import { secretKind, secretMask, secretPattern } from '@payment-service/sdk';
 
 /** How many decoding steps are undone on top of each other (`%255F` is two). */
 const MAX_DECODING_DEPTH = 4;
@@ -6,12 +7,10 @@ const MAX_DECODING_DEPTH = 4;
 const MIN_BASE64_RUN = 12;
 
 /**
- * A key or signing secret and how far it runs: up to whitespace, a quote or a delimiter of URL,
- * JSON or header syntax. A key such as `sk_test_abc.0001!xyz` is masked whole, not up to the dot;
- * the bare prefix (advice such as "an sk_live_ key") is no key and stays as written.
+ * A key or signing secret as written: the SDK's pattern, the kit's one definition (glued after a
+ * word, how far it runs; the bare prefix, advice such as "an sk_live_ key", is no key).
  */
-const SECRET =
-  /(?<![A-Za-z0-9])(?:sk_([A-Za-z0-9]+)_[^\s"'`<>(){}[\]|\\&;,=/?#]+|whsec_[^\s"'`<>(){}[\]|\\&;,?#]+)/g;
+const SECRET = secretPattern();
 
 /** One text decoded from the raw text: for each of its characters, where it starts in the raw text. */
 interface View {
@@ -155,7 +154,7 @@ function secretSpansOf(view: View, spans: SecretSpan[]) {
     spans.push({
       start: view.from[start] as number,
       end: view.from[end] as number,
-      mode: match[1] ?? 'whsec',
+      mode: secretKind(match[0]),
     });
   }
 }
@@ -279,7 +278,7 @@ export function carriesLiveKey(...texts: Array<string | undefined>): boolean {
 
 /** The mask a secret is replaced by: its kind, never its characters (`sk_test_…`, `whsec_…`). */
 function maskOf(span: SecretSpan): string {
-  return span.mode === 'whsec' ? 'whsec_…' : `sk_${span.mode}_…`;
+  return secretMask(span.mode);
 }
 
 /** What base64 of a key's or a signing secret's start looks like (any mode), at any alignment. */

@@ -174,6 +174,27 @@ describe('logging', () => {
     expect(lines[6]).toMatch(/ GET \/v1\/payments\/pay%20x%2Fy 404 not_found /);
   });
 
+  it('logs and answers no key glued after a word in the path, escaped or not', async () => {
+    const lines: string[] = [];
+    const { call } = createHarness({ logger: (line) => lines.push(line) });
+    const answers: string[] = [];
+    for (const path of [
+      '/v1/payments/x_sk_test_gluedAfterUnderscore1',
+      '/v1/payments/abcsk_live_gluedAfterLetter99',
+      '/v1/payments/x%5Fsk%5Ftest%5FgluedAndEscaped1',
+      '/v1/payments/task_test_runner',
+    ]) {
+      answers.push(await (await call('GET', path)).text());
+    }
+    const text = [...lines, ...answers].join('\n');
+    for (const part of ['gluedAfter', 'gluedAndEscaped']) expect(text).not.toContain(part);
+    expect(lines[0]).toMatch(/ GET \/v1\/payments\/x_sk_test_… 404 not_found /);
+    expect(lines[1]).toMatch(/ GET \/v1\/payments\/abcsk_live_… 404 not_found /);
+    expect(lines[2]).toMatch(/ GET \/v1\/payments\/x%5Fsk_test_… 404 not_found /);
+    // A word that holds `sk_` is no key: logged as sent.
+    expect(lines[3]).toMatch(/ GET \/v1\/payments\/task_test_runner 404 not_found /);
+  });
+
   it('answers as usual when the logger throws: a request never fails because its line could not be written', async () => {
     let lines = 0;
     const { json } = createHarness({

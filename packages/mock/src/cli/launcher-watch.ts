@@ -1,4 +1,6 @@
-// Notices when the launcher of the CLI (npx's `npm exec` and its `sh -c`, pnpm exec, npm run) is gone.
+// Notices when the launcher of the CLI (npx's `npm exec` and its `sh -c`, pnpm exec, npm run, or
+// the CLI's own first node, which relaunched it with a heap limit) is gone.
+import { RELAUNCHED_ENV } from './heap-limit.js';
 
 /** How often the parent process is checked, in ms. */
 const CHECK_INTERVAL_MS = 200;
@@ -8,7 +10,10 @@ const CHECK_INTERVAL_MS = 200;
  * (`npm_config_user_agent` is set by npm, pnpm and yarn for what they run). `npx payment-service-mock`
  * runs `npm exec`, which runs `sh -c payment-service-mock`, which runs node: a SIGTERM sent to
  * npx is passed to the shell, which dies without passing it on, and node would keep the port.
- * Started directly, or under nohup, the server never watches. The check is an unref'd timer.
+ * The node the CLI relaunched with a heap limit always watches its launcher: killed (SIGKILL,
+ * as a CI step that ends kills a test run), the launcher cannot pass a signal on, and the server
+ * would keep the port for good. Otherwise, started directly or under nohup, the server never
+ * watches. The check is an unref'd timer.
  *
  * @example
  * watchLauncher(process.env, () => stop('its launcher exited'));
@@ -17,7 +22,7 @@ export function watchLauncher(
   env: Readonly<Record<string, string | undefined>>,
   onGone: () => void,
 ): () => void {
-  if (env.npm_config_user_agent === undefined) return () => {};
+  if (env.npm_config_user_agent === undefined && env[RELAUNCHED_ENV] !== '1') return () => {};
   const parent = process.ppid;
   const timer = setInterval(() => {
     if (process.ppid === parent) return;

@@ -1,5 +1,27 @@
 import { describe, expect, it } from 'vitest';
+import { MUST_MASK, MUST_NOT_MASK } from '../../../../test-support/secret-cases.js';
 import { maskBody, maskEscapedSecrets, maskSecrets, maskUrl } from './secrets.js';
+
+describe("every masker of the mock (the kit's shared cases)", () => {
+  it.each(MUST_MASK)(
+    'masks %s in a path, a JSON body, a body that is not JSON and a URL',
+    (_, text, secret) => {
+      expect(maskEscapedSecrets(text)).not.toContain(secret);
+      expect(maskBody(JSON.stringify({ description: text }))).not.toContain(secret);
+      expect(maskBody(text)).not.toContain(secret);
+      expect(maskBody(`key=${text}&cut="${text}`)).not.toContain(secret);
+      // A URL as its parser reads it (which turns `\\` into `/`: no longer a key there).
+      const url = `http://127.0.0.1:3000/hook/${text}`;
+      if (!text.includes('\\')) expect(maskUrl(url)).not.toContain(secret);
+    },
+  );
+
+  it.each(MUST_NOT_MASK)('keeps %j as written', (text) => {
+    expect(maskEscapedSecrets(text)).toBe(text);
+    const body = JSON.stringify({ description: text });
+    expect(maskBody(body)).toBe(body);
+  });
+});
 
 describe('maskSecrets', () => {
   it('masks test and live keys', () => {

@@ -1,7 +1,9 @@
 // A throwaway redis-server for tests: persistence off, on a free port of 127.0.0.1, stopped when the tests end.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tiedToSpawner } from '../../../../test-support/child-lifetime.js';
 
 /** Where Debian installs the server. */
 export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -27,10 +29,20 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+function notInstalled(): Error {
+  return new Error(
+    `redis-server is not installed at ${REDIS_SERVER}: apt-get install redis-server (or set REDIS_SERVER to its path)`,
+  );
+}
+
 function launch(port: number, password: string | undefined): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
   if (password !== undefined) args.push('--requirepass', password);
-  const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Checked here: started through setpriv, a missing server is setpriv's exit, not ENOENT.
+  if (REDIS_SERVER.includes('/') && !existsSync(REDIS_SERVER))
+    return Promise.reject(notInstalled());
+  // Tied to the test: a run killed before its afterAll cannot leave it running.
+  const child = spawn(...tiedToSpawner(REDIS_SERVER, args), { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
@@ -44,13 +56,7 @@ function launch(port: number, password: string | undefined): Promise<ChildProces
     child.stdout?.on('data', onData);
     child.stderr?.resume();
     child.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'ENOENT'
-          ? new Error(
-              `redis-server is not installed at ${REDIS_SERVER}: apt-get install redis-server (or set REDIS_SERVER to its path)`,
-            )
-          : error,
-      );
+      reject(error.code === 'ENOENT' ? notInstalled() : error);
     });
     child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { inspectorMain } from '../../console/inspector-script.js';
 import { NEXT_STATUS, problemOf, runStep } from '../../test-support/steps.js';
 import { TEST_KEY_PATTERN } from '../auth.js';
 import { authenticateKey, KEYLESS_CALLER } from './auth.js';
@@ -57,5 +58,9 @@ describe('authenticateKey', () => {
 
   it('keeps the keyless caller out of reach of any client key', () => {
     expect(TEST_KEY_PATTERN.test(KEYLESS_CALLER)).toBe(false);
+  });
+
+  it("is the console's key check too (its script carries a copy, served to the browser)", () => {
+    expect(inspectorMain.toString()).toContain(`/${TEST_KEY_PATTERN.source}/`);
   });
 });
