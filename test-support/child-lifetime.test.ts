@@ -2,21 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CAN_TIE_CHILDREN, runs, stopsRunning, tiedToSpawner } from './child-lifetime.js';
+import { CAN_TIE_CHILDREN, killEach, runs, stopsRunning, tiedToSpawner } from './child-lifetime.js';
 
 /** A node process that does nothing until it is killed. */
 const IDLE: [string, string[]] = [process.execPath, ['-e', 'setInterval(() => {}, 60_000)']];
 
 const started: number[] = [];
-afterEach(() => {
-  for (const pid of started.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Already gone: what the test wanted.
-    }
-  }
-});
+afterEach(() => killEach(started.splice(0)));
 
 /** Starts an owner process that spawns `commandLine` and prints the child's pid; resolves with both. */
 async function ownerOf(

@@ -54,3 +54,19 @@ export async function stopsRunning(pid: number, checks = 250): Promise<void> {
   }
   throw new Error(`process ${pid} still runs`);
 }
+
+/**
+ * Sends SIGKILL to each process still there (a test's afterEach: whatever the test left); never throws.
+ *
+ * @example
+ * afterEach(() => killEach(started.splice(0)));
+ */
+export function killEach(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already, as the test wanted.
+    }
+  }
+}
