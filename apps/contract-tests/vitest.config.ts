@@ -7,7 +7,11 @@ export default defineConfig({
     pool: 'threads',
     isolate: false,
     // The run's own temporary directory first (checked empty at the end), then the run-wide setup.
-    globalSetup: ['../../test-support/temporary-directory-guard.ts', './src/global-setup.ts'],
+    globalSetup: [
+      '../../test-support/temporary-directory-guard.ts',
+      '../../test-support/end-with-runner.ts',
+      './src/global-setup.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

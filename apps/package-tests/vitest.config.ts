@@ -7,7 +7,11 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     // The run's own temporary directory first (checked empty at the end), then the run-wide setup.
-    globalSetup: ['../../test-support/temporary-directory-guard.ts', './src/global-setup.ts'],
+    globalSetup: [
+      '../../test-support/temporary-directory-guard.ts',
+      '../../test-support/end-with-runner.ts',
+      './src/global-setup.ts',
+    ],
     pool: 'threads',
     isolate: false,
     maxWorkers: 3,

@@ -9,7 +9,10 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     // First: the run's own temporary directory, checked empty at the end.
-    globalSetup: ['../../test-support/temporary-directory-guard.ts'],
+    globalSetup: [
+      '../../test-support/temporary-directory-guard.ts',
+      '../../test-support/end-with-runner.ts',
+    ],
     pool: 'threads',
     isolate: false,
     fileParallelism: false,

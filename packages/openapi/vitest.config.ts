@@ -10,7 +10,10 @@ export default defineConfig({
     // With the tests of the repository's shared test support (the first package to run them).
     include: ['test/**/*.test.ts', '../../test-support/**/*.test.ts'],
     // First: the run's own temporary directory, checked empty at the end.
-    globalSetup: ['../../test-support/temporary-directory-guard.ts'],
+    globalSetup: [
+      '../../test-support/temporary-directory-guard.ts',
+      '../../test-support/end-with-runner.ts',
+    ],
     pool: 'threads',
     isolate: false,
     testTimeout: 30_000,
