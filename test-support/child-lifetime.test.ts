@@ -1,33 +1,32 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CAN_TIE_CHILDREN, runs, stopsRunning, tiedToSpawner } from './child-lifetime.js';
+import { CAN_TIE_CHILDREN, killEach, runs, stopsRunning, tiedToSpawner } from './child-lifetime.js';
+import { temporaryDirectory } from './temporary-directory.js';
 
 /** A node process that does nothing until it is killed. */
 const IDLE: [string, string[]] = [process.execPath, ['-e', 'setInterval(() => {}, 60_000)']];
 
 const started: number[] = [];
-afterEach(() => {
-  for (const pid of started.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Already gone: what the test wanted.
-    }
-  }
-});
+afterEach(() => killEach(started.splice(0)));
 
-/** Starts an owner process that spawns `commandLine` and prints the child's pid; resolves with both. */
+/**
+ * Starts an owner process that spawns `commandLine` (its stdout shared) and prints the child's pid;
+ * resolves with both once the output holds `ready` too, when given.
+ */
 async function ownerOf(
   commandLine: [string, string[]],
+  ready?: string,
 ): Promise<{ owner: ChildProcess; child: number }> {
   const owner = spawn(
     process.execPath,
     [
       '-e',
       `const [command, args] = JSON.parse(process.argv[1]);
-       const child = require('node:child_process').spawn(command, args, { stdio: 'ignore' });
+       const child = require('node:child_process').spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
        console.log(child.pid);
        setInterval(() => {}, 60_000);`,
       JSON.stringify(commandLine),
@@ -35,8 +34,14 @@ async function ownerOf(
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   started.push(owner.pid as number);
-  const [chunk] = (await once(owner.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
-  const child = Number(chunk.toString('utf8').trim());
+  let output = '';
+  await new Promise<void>((resolve) => {
+    owner.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (/^\d+\n/.test(output) && (ready === undefined || output.includes(ready))) resolve();
+    });
+  });
+  const child = Number(/^(\d+)\n/.exec(output)?.[1]);
   started.push(child);
   expect(runs(child)).toBe(true);
   return { owner, child };
@@ -49,6 +54,27 @@ describe.skipIf(!CAN_TIE_CHILDREN)('a child tied to its spawner', () => {
     owner.kill('SIGKILL');
     await exited;
     await stopsRunning(child);
+  });
+
+  it('gets SIGTERM instead when asked, and stops as it does at SIGTERM (the bench run stops its servers)', async () => {
+    const marker = join(temporaryDirectory('child-lifetime-'), 'stopped');
+    const child = tiedToSpawner(
+      process.execPath,
+      [
+        '-e',
+        `process.on('SIGTERM', () => { require('node:fs').writeFileSync(process.argv[1], 'at SIGTERM'); process.exit(0); });
+         console.log('ready');
+         setInterval(() => {}, 60_000);`,
+        marker,
+      ],
+      'SIGTERM',
+    );
+    const { owner, child: pid } = await ownerOf(child, 'ready');
+    const exited = once(owner, 'exit');
+    owner.kill('SIGKILL');
+    await exited;
+    await stopsRunning(pid);
+    expect(readFileSync(marker, 'utf8')).toBe('at SIGTERM');
   });
 
   it('outlives its spawner when it is not tied (what the tie is for)', async () => {

@@ -14,15 +14,20 @@ export const CAN_TIE_CHILDREN = process.platform === 'linux' && SETPRIV !== unde
 /**
  * The command line that runs `command args` as a child killed (SIGKILL) when the thread that
  * spawns it ends; the same pid, stdio and environment. Unchanged where that cannot be done.
- * Only the child itself is tied: a child that starts its own children ties them itself.
+ * Only the child itself is tied: a child that starts its own children ties them itself, or is
+ * given SIGTERM (`signal`) when it stops them at that signal (the bench run does).
  *
  * @example
  * const [command, args] = tiedToSpawner('redis-server', ['--port', '0']);
  * spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
  */
-export function tiedToSpawner(command: string, args: readonly string[]): [string, string[]] {
+export function tiedToSpawner(
+  command: string,
+  args: readonly string[],
+  signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL',
+): [string, string[]] {
   if (!CAN_TIE_CHILDREN || SETPRIV === undefined) return [command, [...args]];
-  return [SETPRIV, ['--pdeathsig', 'SIGKILL', '--', command, ...args]];
+  return [SETPRIV, ['--pdeathsig', signal, '--', command, ...args]];
 }
 
 /**
@@ -53,4 +58,20 @@ export async function stopsRunning(pid: number, checks = 250): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`process ${pid} still runs`);
+}
+
+/**
+ * Sends SIGKILL to each process still there (a test's afterEach: whatever the test left); never throws.
+ *
+ * @example
+ * afterEach(() => killEach(started.splice(0)));
+ */
+export function killEach(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already, as the test wanted.
+    }
+  }
 }

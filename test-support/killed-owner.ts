@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
+import { killEach } from './child-lifetime.js';
 import { temporaryDirectory } from './temporary-directory.js';
 
 /** An owner process that ran a helper: its children (what the helper started) and how to kill it. */
@@ -101,13 +102,7 @@ export async function ownerRunning(
     kill,
     async killAll() {
       await kill();
-      for (const pid of descendants) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // Gone already, as the test wanted.
-        }
-      }
+      killEach(descendants);
     },
   };
 }

@@ -3,22 +3,14 @@ import { once } from 'node:events';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runs, stopsRunning } from './child-lifetime.js';
+import { killEach, runs, stopsRunning } from './child-lifetime.js';
 import { processesIn, stopProcessesIn } from './leftover-processes.js';
 import { temporaryDirectory } from './temporary-directory.js';
 
 const IDLE = `"${process.execPath}" -e "setInterval(() => {}, 60000)"`;
 
 const started: number[] = [];
-afterEach(() => {
-  for (const pid of started.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Stopped by the test, as it should be.
-    }
-  }
-});
+afterEach(() => killEach(started.splice(0)));
 
 /**
  * What a CI step does with a proxy: a shell starts it in the background and ends. The process

@@ -98,7 +98,7 @@ async function atSignal(signal: NodeJS.Signals): Promise<void> {
   if (stopping) {
     atExit();
     removeDirectories(true);
-    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    process.exit(exitCodeOf(signal));
   }
   stopping = true;
   process.stderr.write(
@@ -108,6 +108,13 @@ async function atSignal(signal: NodeJS.Signals): Promise<void> {
   removeDirectories(true);
   for (const name of SIGNALS) process.removeListener(name, atSignal);
   process.kill(process.pid, signal);
+  // Still here: another listener took the signal. End as a shell reports a signal's end.
+  setImmediate(() => process.exit(exitCodeOf(signal)));
+}
+
+/** The exit code a shell reports for a process ended by `signal` (130 for SIGINT, 143 for SIGTERM). */
+function exitCodeOf(signal: NodeJS.Signals): number {
+  return 128 + (signal === 'SIGINT' ? 2 : 15);
 }
 
 function install(): void {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tiedToSpawner } from '../../../test-support/child-lifetime.js';
 import { temporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { BENCH_DIR } from './paths.js';
 import type { BenchReport } from './report.js';
@@ -15,9 +16,13 @@ let markdown: string;
 
 beforeAll(async () => {
   await new Promise<void>((resolve, reject) => {
+    // Tied to the test: killed with it (SIGKILL, no hook), the run gets SIGTERM and stops its servers.
     execFile(
-      process.execPath,
-      [join(BENCH_DIR, 'dist/main.js'), '--smoke', '--out-dir', outDir],
+      ...tiedToSpawner(
+        process.execPath,
+        [join(BENCH_DIR, 'dist/main.js'), '--smoke', '--out-dir', outDir],
+        'SIGTERM',
+      ),
       { timeout: 400_000 },
       (error, _stdout, stderr) =>
         error ? reject(new Error(`smoke run failed: ${error.message}\n${stderr}`)) : resolve(),

@@ -28,8 +28,7 @@ export function contract(cwd: string, args: string[], via: 'bin' | 'npx' = 'bin'
       : [join(cwd, 'node_modules/.bin/payment-service-contract'), []];
   return new Promise((resolve) => {
     execFile(
-      command,
-      [...prefix, ...args],
+      ...tiedToSpawner(command, [...prefix, ...args]),
       {
         cwd,
         env: { ...process.env, PATH: toolPath(), NO_COLOR: '1' },

@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { tiedToSpawner } from '../../../test-support/child-lifetime.js';
 import { toolPath } from './pack.js';
 
 const run = promisify(execFile);
@@ -14,7 +15,8 @@ export async function runIn(
   env: Record<string, string> = {},
 ): Promise<string> {
   try {
-    const { stdout } = await run(command, args, {
+    // Tied to the test: a run killed meanwhile does not leave npm installing.
+    const { stdout } = await run(...tiedToSpawner(command, args), {
       cwd,
       env: { ...process.env, PATH: toolPath(), NO_COLOR: '1', ...env },
       maxBuffer: 16 * 1024 * 1024,

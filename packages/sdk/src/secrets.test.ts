@@ -114,3 +114,20 @@ describe('logAttempt', () => {
     expect(JSON.stringify(seen)).not.toContain(secret);
   });
 });
+
+describe('maskSecretsIn, hostile values', () => {
+  it('keeps a member named __proto__ a member, and masks what it holds', () => {
+    const value = JSON.parse('{"__proto__":{"k":"sk_test_abc"},"sk_live_x":"v"}');
+    const masked = maskSecretsIn(value) as Record<string, unknown>;
+    expect(Object.hasOwn(masked, '__proto__')).toBe(true);
+    expect(JSON.stringify(masked)).toBe('{"__proto__":{"k":"sk_test_…"},"sk_live_…":"v"}');
+    expect(({} as Record<string, unknown>).k).toBeUndefined();
+  });
+
+  it('masks a string whose escapes only a second reading undoes', () => {
+    expect(maskSecretsIn({ a: 'x\\u005fsk\\u005ftest\\u005fabcdefgh', b: 'sk_test_x\\' })).toEqual({
+      a: 'x\\u005fsk_test_…',
+      b: 'sk_test_…\\',
+    });
+  });
+});

@@ -206,15 +206,24 @@ export function maskSecrets(text: string): string {
 }
 
 /**
- * A copy of a JSON value with every secret inside its strings (and member names) masked.
+ * A copy of a JSON value with every secret inside its strings (and member names) masked; the
+ * value itself when it holds none.
  *
  * @example
  * maskSecretsIn({ detail: 'sk_live_123 refused' }); // { detail: 'sk_live_… refused' }
  */
 export function maskSecretsIn<Value>(value: Value): Value {
   const json = JSON.stringify(value);
-  if (json === undefined) return value;
-  const masked = maskSecrets(json);
-  // A mask holds no quote or backslash, and a span ends where an escape does: still JSON.
-  return masked === json ? value : (JSON.parse(masked) as Value);
+  if (json === undefined || findSecrets(json).length === 0) return value;
+  return maskStrings(JSON.parse(json)) as Value;
+}
+
+/** A parsed JSON value with each string masked (a member named `__proto__` stays a member). */
+function maskStrings(value: unknown): unknown {
+  if (typeof value === 'string') return maskSecrets(value);
+  if (Array.isArray(value)) return value.map(maskStrings);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([name, item]) => [maskSecrets(name), maskStrings(item)]),
+  );
 }

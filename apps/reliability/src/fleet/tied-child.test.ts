@@ -26,6 +26,9 @@ it('ties a child with the same command line as test-support/child-lifetime.ts', 
     ['haproxy', []],
   ] as [string, string[]][]) {
     expect(tiedToSpawner(command, args)).toEqual(testSupportTie(command, args));
+    expect(tiedToSpawner(command, args, 'SIGTERM')).toEqual(
+      testSupportTie(command, args, 'SIGTERM'),
+    );
   }
 });
 

@@ -15,7 +15,11 @@ const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(p
  * @example
  * spawn(...tiedToSpawner(findProgram('redis-server'), ['--port', '0']), { stdio: 'pipe' });
  */
-export function tiedToSpawner(command: string, args: readonly string[]): [string, string[]] {
+export function tiedToSpawner(
+  command: string,
+  args: readonly string[],
+  signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL',
+): [string, string[]] {
   if (process.platform !== 'linux' || SETPRIV === undefined) return [command, [...args]];
-  return [SETPRIV, ['--pdeathsig', 'SIGKILL', '--', command, ...args]];
+  return [SETPRIV, ['--pdeathsig', signal, '--', command, ...args]];
 }

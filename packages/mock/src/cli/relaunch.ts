@@ -1,6 +1,6 @@
 // The CLI's one relaunch with a heap limit that fits the memory budget, for a node started without it.
 import { RELAUNCHED_ENV } from './heap-limit.js';
-import { watchLauncher } from './launcher-watch.js';
+import { LAUNCHER_PID_ENV, watchLauncher } from './launcher-watch.js';
 
 /**
  * Runs `main` in a child node with `flags` added: stdio is shared, signals are passed on, the
@@ -20,7 +20,7 @@ export async function relaunch(main: URL, flags: string[], args: string[]): Prom
     [...process.execArgv, ...flags, fileURLToPath(main), ...args],
     {
       stdio: 'inherit',
-      env: { ...process.env, [RELAUNCHED_ENV]: '1' },
+      env: { ...process.env, [RELAUNCHED_ENV]: '1', [LAUNCHER_PID_ENV]: String(process.pid) },
     },
   );
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
