@@ -163,7 +163,7 @@ export class PaymentsFacet {
       const event = prepareEvent(sandbox, account, payment, accountNow);
       // Serialized once: the answer, its idempotency record, the inspector and the store share it.
       const json = JSON.stringify(payment);
-      // Commit: nothing below throws.
+      // Commit (or nothing, the id being held): once stored, nothing below throws.
       const stored = await account.createPayment(
         { id: payment.id, json, token, settlesAt, timeline },
         idempotency === undefined
