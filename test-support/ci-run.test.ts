@@ -2,7 +2,7 @@
 // npm test runs leaves no file behind in the temporary directory (it used to keep a log there).
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -34,7 +34,43 @@ function environment(bin: string, tmp: string): NodeJS.ProcessEnv {
   return { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, TMPDIR: tmp };
 }
 
+/**
+ * A PATH of stand-ins and the few real tools .ci/run uses, without `missing`; apt-get and dpkg
+ * record their arguments in `calls`.
+ */
+function isolatedPath(bin: string, missing: string, calls: string): string {
+  for (const tool of ['dirname', 'node']) symlinkSync(execPathOf(tool), join(bin, tool));
+  for (const tool of ['apt-get', 'dpkg']) {
+    writeFileSync(join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> "${calls}"\n`);
+    chmodSync(join(bin, tool), 0o755);
+  }
+  rmSync(join(bin, missing));
+  return bin;
+}
+
+/** Where `tool` is on this machine's PATH. */
+function execPathOf(tool: string): string {
+  return spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+}
+
 describe.skipIf(process.platform === 'win32')('.ci/run', () => {
+  it('recovers an interrupted dpkg (an install killed with an earlier step) before it installs what is missing', () => {
+    const tmp = temporaryDirectory('ci-run-tmp-');
+    const calls = join(tmp, 'calls');
+    const run = spawnSync(execPathOf('bash'), [CI_RUN], {
+      env: { ...process.env, PATH: isolatedPath(standIns(0), 'wrk', calls), TMPDIR: tmp },
+      encoding: 'utf8',
+    });
+    expect(run.stdout).toContain('installing wrk from Debian');
+    expect(readFileSync(calls, 'utf8').split('\n').filter(Boolean)).toEqual([
+      'apt-get update -qq',
+      'dpkg --configure -a',
+      'apt-get install -y -qq --no-install-recommends wrk',
+    ]);
+    expect(run.status).toBe(0);
+    rmSync(calls);
+  });
+
   it("prints npm test's output as it comes, then the summed Tests line last, and keeps npm test's exit code", () => {
     const tmp = temporaryDirectory('ci-run-tmp-');
     const run = spawnSync('bash', [CI_RUN], {
