@@ -9,6 +9,7 @@
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
+import { stopProcessesIn } from './leftover-processes.js';
 import { mountsUnder, unmount } from './mounts.js';
 
 /** Set to 1 to keep the run's temporary directory and every test's in it, for a look after the run. */
@@ -75,7 +76,8 @@ function abandoned(path: string, namespace: string, now: number): boolean {
 
 /**
  * Removes the run directories of runs whose process is gone (killed before their teardown), with
- * what they left mounted; a run of another PID namespace only once it has been quiet for a day. Never throws: a directory that cannot go is named in a warning and kept,
+ * what they left mounted and the processes they left running there; a run of another PID namespace
+ * only once it has been quiet for a day. Never throws: a directory that cannot go is named in a warning and kept,
  * since this run did not make it.
  *
  * @example
@@ -98,6 +100,14 @@ export function removeDeadRuns(
   const namespace = pidNamespace();
   for (const name of names) {
     if (!name.startsWith(RUN_PREFIX) || !abandoned(join(outer, name), namespace, now)) continue;
+    // What no parent-death signal reaches (a proxy a shell step started in the background) still
+    // runs there, holding its port and files: stopped first, and named.
+    const stopped = stopProcessesIn(join(outer, name));
+    if (stopped.length > 0) {
+      warn(
+        `temporary files: stopped what a killed run left running in ${join(outer, name)}: ${stopped.join('; ')}`,
+      );
+    }
     const problem = removeRun(join(outer, name));
     if (problem !== undefined) {
       warn(

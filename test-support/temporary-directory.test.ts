@@ -1,10 +1,11 @@
 // The tests' temporary directories: each one gone when what made it ends (a test however it ends, a
 // block, a suite after its afterAll hooks), and the run guard that fails a run leaving anything.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runs, stopsRunning } from './child-lifetime.js';
 import { mountsUnder, unmount } from './mounts.js';
 import { temporaryDirectory } from './temporary-directory.js';
 import setup, {
@@ -148,6 +149,30 @@ describe('the run guard', () => {
       );
     });
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'stops what a killed run left running in its directory (a detached process no parent-death signal reaches), naming it, then removes the directory',
+    async () => {
+      const outer = temporaryDirectory('tidy-outer-');
+      const run = join(outer, `psk-test-run-contract-${NAMESPACE}-99999999-a1B2c3`);
+      mkdirSync(run);
+      const left = spawn('sleep', ['600'], { cwd: run, detached: true, stdio: 'ignore' });
+      left.unref();
+      const pid = left.pid as number;
+      try {
+        expect(runs(pid)).toBe(true);
+        const warnings: string[] = [];
+        removeDeadRuns(outer, (line) => warnings.push(line));
+        await stopsRunning(pid);
+        expect(warnings).toEqual([
+          `temporary files: stopped what a killed run left running in ${run}: ${pid} sleep 600`,
+        ]);
+        expect(readdirSync(outer)).toEqual([]);
+      } finally {
+        if (runs(pid)) process.kill(pid, 'SIGKILL');
+      }
+    },
+  );
 
   it('judges a run of another PID namespace (another container on a shared /tmp) by age alone: kept while it changed within a day', () => {
     withTmpdir((outer) => {
