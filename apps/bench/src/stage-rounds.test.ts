@@ -3,6 +3,7 @@ import { settingsFor } from './modes.js';
 import type { ProbeWindow } from './stage-probe.js';
 import {
   medianOverRounds,
+  pairedRoundRatios,
   placeInRound,
   type RoundOrder,
   type StageRound,
@@ -103,6 +104,28 @@ describe('medianOverRounds', () => {
     expect(
       medianOverRounds([round(1, 300), round(2, 320, { mainThreadUs: null })])?.mainThreadUs,
     ).toBeNull();
+  });
+});
+
+describe('pairedRoundRatios', () => {
+  it('compares the builds within each round, by round number, and takes the median', () => {
+    // The machine's load doubles in round 2: both builds pay for it, and the ratio holds.
+    const previous = [round(2, 600), round(1, 300), round(3, 310)];
+    const current = [round(1, 270), round(2, 540), round(3, 310)];
+    const paired = pairedRoundRatios(current, previous);
+    expect(paired.perRound.map((one) => one.round)).toEqual([1, 2, 3]);
+    expect(paired.perRound.map((one) => one.ratio)).toEqual([0.9, 0.9, 1]);
+    expect(paired.median).toBe(0.9);
+  });
+
+  it('leaves out a round one build has not, or with no answer, or with no CPU to divide by', () => {
+    const previous = [round(1, 300), round(2, 300, { requests: 0 }), round(3, 0)];
+    const current = [round(1, 330), round(2, 300), round(3, 300), round(4, 300)];
+    expect(pairedRoundRatios(current, previous)).toEqual({
+      perRound: [{ round: 1, ratio: 1.1 }],
+      median: 1.1,
+    });
+    expect(pairedRoundRatios(current, [])).toEqual({ perRound: [], median: null });
   });
 });
 
@@ -223,6 +246,9 @@ describe('summarizeStages and renderStages over alternating rounds', () => {
     );
     expect(lines).toContain(
       '| total in each round (rounds 1, 2, …) | 300, 330, 300, 330 | 330, 300, 330, 300 |  |',
+    );
+    expect(lines).toContain(
+      '| current / earlier build within each round: median (rounds 1, 2, …) |  |  | 1.00× (1.10, 0.91, 1.10, 0.91) |',
     );
     expect(lines.join('\n')).toContain(
       '4 round(s) take the builds in turn, the oldest first in odd rounds and this checkout first in even ones',

@@ -116,3 +116,36 @@ export function stageRoundsFrom(value: string | undefined, fallback: number): nu
   }
   return rounds;
 }
+
+/** Two builds' figures compared round by round: each round's ratio and their median. */
+export interface PairedRatios {
+  /** `current` / `other` in each round both answered in, by round number. */
+  perRound: { round: number; ratio: number }[];
+  /** Their median; null when no round has both. */
+  median: number | null;
+}
+
+/**
+ * The current build's CPU per request over another's within each round (both measured minutes
+ * apart on the same machine), and the median of those ratios: a load that changes from round to
+ * round moves both builds of a round, so it moves these ratios less than the ratio of the medians.
+ *
+ * @example
+ * pairedRoundRatios(current.rounds, previous.rounds).median; // e.g. 0.92
+ */
+export function pairedRoundRatios(
+  current: readonly StageRound[],
+  other: readonly StageRound[],
+): PairedRatios {
+  const perRound: PairedRatios['perRound'] = [];
+  for (const mine of [...current].sort((a, b) => a.round - b.round)) {
+    const theirs = other.find((round) => round.round === mine.round);
+    if (theirs === undefined || mine.requests === 0 || theirs.requests === 0) continue;
+    if (theirs.cpuUs <= 0) continue;
+    perRound.push({ round: mine.round, ratio: mine.cpuUs / theirs.cpuUs });
+  }
+  return {
+    perRound,
+    median: perRound.length === 0 ? null : median(perRound.map((one) => one.ratio)),
+  };
+}
