@@ -67,6 +67,18 @@ describe.skipIf(process.platform !== 'linux')('processes a killed run left', () 
     expect(processesIn(run).map((found) => found.pid)).toEqual([pid]);
   });
 
+  it("leave alone a process that began before the directory was made: a shell the user opened, then cd'd into a run kept for a look", async () => {
+    const run = temporaryDirectory('leftover-run-');
+    const pid = await backgroundProcess(run, { ...PATH_ONLY, TMPDIR: run });
+    // As if the directory had been made a minute after the process began.
+    const later = Date.now() + 60_000;
+    expect(processesIn(run, later)).toEqual([]);
+    expect(stopProcessesIn(run, later)).toEqual([]);
+    expect(runs(pid)).toBe(true);
+    // Made before it, as the run's processes are: found.
+    expect(processesIn(run, Date.now() - 60_000).map((found) => found.pid)).toEqual([pid]);
+  });
+
   it('leave alone what only looks alike: another directory, a name that starts the same', async () => {
     const run = temporaryDirectory('leftover-run-');
     const other = await backgroundProcess(temporaryDirectory('leftover-other-'), PATH_ONLY);

@@ -3,8 +3,10 @@
 // ties to itself (./child-lifetime.ts) dies with it; this finds the rest, which nothing can tie: a
 // proxy started in the background by a shell step (`cmd &`, nohup) that outlives its shell, a
 // README recipe's detached process group, what npx starts under npm and sh. The run guard
-// (./temporary-directory-guard.ts) stops them before it removes a dead run's directory.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+// (./temporary-directory-guard.ts) stops them before it removes a dead run's directory. A process
+// that began before the directory was made is not the run's: a shell the user opened, then cd'd
+// into a run kept with KEEP_TEST_TMPDIR=1 for a look, was SIGKILLed by the next test run.
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
 
 /** A process found in a directory: its pid and its command line, for a warning. */
@@ -42,6 +44,47 @@ function placingValues(pid: string): string[] {
   }
 }
 
+/**
+ * How much earlier than its directory a process of a run may seem to begin: /proc/stat's boot time
+ * is in whole seconds, a process's start in clock ticks.
+ */
+export const START_SLACK_MS = 2000;
+
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat's start time: 100 on every architecture Node runs on. */
+const TICKS_PER_SECOND = 100;
+
+/** When the machine booted (ms since the epoch, from /proc/stat), or undefined. */
+function bootTime(): number | undefined {
+  try {
+    const seconds = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1];
+    return seconds === undefined ? undefined : Number(seconds) * 1000;
+  } catch {
+    return undefined;
+  }
+}
+
+/** When a process began (ms since the epoch), or undefined when unreadable. */
+function startTime(pid: string, booted: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the name: state (field 3), …, starttime (22).
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    return Number.isFinite(ticks) ? booted + (ticks * 1000) / TICKS_PER_SECOND : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** When `directory` was made (its birth time, ms since the epoch), or undefined where the file system keeps none. */
+function madeAt(directory: string): number | undefined {
+  try {
+    const born = statSync(directory).birthtimeMs;
+    return born > 0 ? born : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A process's command line, spaces between its arguments (cut to 200 characters). */
 function commandLine(pid: string): string {
   try {
@@ -53,18 +96,23 @@ function commandLine(pid: string): string {
 
 /**
  * The processes (other than this one) whose working directory, TMPDIR or HOME is `directory` or
- * under it (Linux /proc; empty elsewhere).
+ * under it, and that began after `made` (the directory's birth, less {@link START_SLACK_MS}; every
+ * process where the file system keeps no birth time). Linux /proc; empty elsewhere.
  *
  * @example
  * processesIn('/tmp/psk-test-run-contract-4026531836-4242-a1B2c3'); // [{ pid: 4301, command: 'node …/payment-service-contract.js proxy …' }]
  */
-export function processesIn(directory: string): LeftoverProcess[] {
+export function processesIn(
+  directory: string,
+  made: number | undefined = madeAt(directory),
+): LeftoverProcess[] {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   } catch {
     return [];
   }
+  const booted = made === undefined ? undefined : bootTime();
   const found: LeftoverProcess[] = [];
   for (const pid of pids) {
     if (Number(pid) === process.pid) continue;
@@ -72,21 +120,27 @@ export function processesIn(directory: string): LeftoverProcess[] {
     const placed =
       (cwd !== undefined && inside(cwd, directory)) ||
       placingValues(pid).some((value) => inside(value, directory));
-    if (placed) found.push({ pid: Number(pid), command: commandLine(pid) });
+    if (!placed) continue;
+    const began = booted === undefined ? undefined : startTime(pid, booted);
+    if (made !== undefined && began !== undefined && began < made - START_SLACK_MS) continue;
+    found.push({ pid: Number(pid), command: commandLine(pid) });
   }
   return found;
 }
 
 /**
- * Kills (SIGKILL) every process {@link processesIn} finds in `directory`, a dead run's, and says
- * which; never throws.
+ * Kills (SIGKILL) every process {@link processesIn} finds in `directory`, a dead run's (made at
+ * `made`), and says which; never throws.
  *
  * @example
  * stopProcessesIn(deadRun); // ['4301 node …/payment-service-contract.js proxy …']
  */
-export function stopProcessesIn(directory: string): string[] {
+export function stopProcessesIn(
+  directory: string,
+  made: number | undefined = madeAt(directory),
+): string[] {
   const stopped: string[] = [];
-  for (const { pid, command } of processesIn(directory)) {
+  for (const { pid, command } of processesIn(directory, made)) {
     try {
       process.kill(pid, 'SIGKILL');
       stopped.push(`${pid} ${command}`);
