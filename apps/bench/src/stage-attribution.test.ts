@@ -11,6 +11,7 @@ import { OTHER_ROWS, STAGE_LABELS, STAGES } from './stage-map.js';
 import type { ProbeWindow } from './stage-probe.js';
 import { allocatedBytes, type MockBuild, type StageResult, summarizeStages } from './stages.js';
 import { renderStages, stageResultValid } from './stages-report.js';
+import { CLEAN_LOAD } from './test-support/stage-windows.js';
 
 const DIST = '/repo/packages/mock/dist';
 const mock = (module: string, functionName: string): ProfileFrame => ({
@@ -202,16 +203,8 @@ describe('summarizeStages and renderStages', () => {
         }
       : {}),
   });
-  const load = {
-    tool: 'wrk' as const,
-    requests: 1000,
-    requestsPerSecond: 1000,
-    p50Ms: 1,
-    p99Ms: 2,
-    p999Ms: 3,
-    non2xx: 0,
-    errors: 0,
-  };
+  const load = CLEAN_LOAD;
+  const place = { round: 1, order: 'listed' as const, position: 0 };
   const build = (role: MockBuild['role'], label = 'd4b14ca'): MockBuild => ({
     role,
     label: role === 'current' ? 'this checkout' : label,
@@ -224,8 +217,8 @@ describe('summarizeStages and renderStages', () => {
     const result = summarizeStages(
       build('current'),
       'create',
-      [{ probe: window(false, { '2xx': 1000 }), load }],
-      [{ probe: window(true, { '2xx': 1000 }), load }],
+      [{ probe: window(false, { '2xx': 1000 }), load, place }],
+      [{ probe: window(true, { '2xx': 1000 }), load, place }],
       DIST,
     );
     expect(result.cpuUs).toBe(300);
@@ -242,8 +235,8 @@ describe('summarizeStages and renderStages', () => {
     const current = summarizeStages(
       build('current'),
       'create',
-      [{ probe: window(false, { '2xx': 999, '5xx': 1 }), load: { ...load, non2xx: 1 } }],
-      [{ probe: window(true, { '2xx': 1000 }), load }],
+      [{ probe: window(false, { '2xx': 999, '5xx': 1 }), load: { ...load, non2xx: 1 }, place }],
+      [{ probe: window(true, { '2xx': 1000 }), load, place }],
       DIST,
     );
     expect(current.non2xxServer).toBe(1);
@@ -251,8 +244,8 @@ describe('summarizeStages and renderStages', () => {
     const previous = summarizeStages(
       build('previous'),
       'create',
-      [{ probe: window(false, { '2xx': 1000 }), load }],
-      [{ probe: window(true, { '2xx': 1000 }), load }],
+      [{ probe: window(false, { '2xx': 1000 }), load, place }],
+      [{ probe: window(true, { '2xx': 1000 }), load, place }],
       DIST,
     );
     const sizes = {
@@ -274,8 +267,8 @@ describe('summarizeStages and renderStages', () => {
       summarizeStages(
         build(role, label),
         'retrieve',
-        [{ probe: window(false, { '2xx': 1000 }), load }],
-        [{ probe: window(true, { '2xx': 1000 }), load }],
+        [{ probe: window(false, { '2xx': 1000 }), load, place }],
+        [{ probe: window(true, { '2xx': 1000 }), load, place }],
         DIST,
       );
     const results = [

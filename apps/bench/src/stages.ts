@@ -12,6 +12,7 @@ import type { BenchSettings } from './modes.js';
 import { benchDirectory, removeBenchDirectory } from './owned.js';
 import { BENCH_DIR, MOCK_CLI, MOCK_CLI_NODE_FLAGS, MOCK_DIR, REPO_ROOT } from './paths.js';
 import { createLoadSpec, RETRIEVE_HEADERS } from './payment-request.js';
+import { alternatingRoundPlan, placeInRound, type RoundPlace } from './round-plan.js';
 import type { RunningServer, ServerName } from './servers.js';
 import { startServer } from './servers.js';
 import {
@@ -24,6 +25,7 @@ import {
 } from './stage-attribution.js';
 import { OTHER_ROWS, STAGES } from './stage-map.js';
 import type { ProbeRequest, ProbeWindow } from './stage-probe.js';
+import { medianOverRounds, type StageRound, stageRoundsFrom } from './stage-rounds.js';
 import { type Endpoint, probeServer, resetLoadKeys } from './throughput.js';
 
 /** A build of the mock to measure: its unbundled CLI entry and the directory its modules are in. */
@@ -170,7 +172,10 @@ export function previousStageBuilds(
 
 /** Sizes of the stage run per mode. */
 export interface StageSizes {
-  /** Measured windows per build and endpoint: each one unprofiled, then one profiled. */
+  /**
+   * Rounds per endpoint: in each, every build runs a window unprofiled, then one profiled; odd
+   * rounds take the builds oldest first, even rounds this checkout first (`alternatingRoundPlan`).
+   */
   rounds: number;
   /** Seconds per window (by time), or requests per window (smoke: counted). */
   windowSeconds: number;
@@ -187,17 +192,23 @@ export interface StageSizes {
 /**
  * The stage run's sizes: full and quick, 2 rounds of 3 s windows after 5,000 requests of warm-up, CPU samples
  * every 100 µs; smoke, one round of 500 requests per window (autocannon, counted), every 25 µs.
+ * `BENCH_STAGE_ROUNDS` (1 to 20) sets the rounds of any mode.
  *
  * @example
  * stageSizes(settingsFor('smoke')).windowRequests; // 500
+ * stageSizes(settingsFor('full'), { BENCH_STAGE_ROUNDS: '4' }).rounds; // 4
  */
-export function stageSizes(settings: BenchSettings): StageSizes {
+export function stageSizes(
+  settings: BenchSettings,
+  env: Record<string, string | undefined> = process.env,
+): StageSizes {
   const heapIntervalBytes = 32_768;
+  const rounds = (fallback: number) => stageRoundsFrom(env.BENCH_STAGE_ROUNDS, fallback);
   // Smoke windows are short: the profiler samples four times as often, so every stage gets
   // samples (the rarest, faults, about 20 over both endpoints, as 1,000 requests at 50 µs had).
   return settings.mode === 'smoke'
     ? {
-        rounds: 1,
+        rounds: rounds(1),
         windowSeconds: 1,
         windowRequests: 500,
         warmupRequests: 0,
@@ -205,7 +216,7 @@ export function stageSizes(settings: BenchSettings): StageSizes {
         heapIntervalBytes,
       }
     : {
-        rounds: 2,
+        rounds: rounds(2),
         windowSeconds: 3,
         windowRequests: 0,
         warmupRequests: 5_000,
@@ -214,7 +225,10 @@ export function stageSizes(settings: BenchSettings): StageSizes {
       };
 }
 
-/** One build's figures on one endpoint, per request (medians would hide nothing here: sums over every window). */
+/**
+ * One build's figures on one endpoint, per request: CPU and bytes allocated are medians over the
+ * rounds (each round's unprofiled window), the shares by stage and the counts sums over every window.
+ */
 export interface StageResult {
   build: MockBuild['role'];
   label: string;
@@ -228,10 +242,12 @@ export interface StageResult {
   loadErrors: number;
   /** Client-side rate of the unprofiled windows (context only: the machine is shared). */
   requestsPerSecond: number;
-  /** Process CPU (every thread) per request, µs. */
+  /** Process CPU (every thread) per request, µs: the median over the rounds. */
   cpuUs: number;
-  /** Main (JavaScript) thread CPU per request, µs; null when /proc could not say. */
+  /** Main (JavaScript) thread CPU per request, µs, the median over the rounds; null when /proc could not say. */
   mainThreadUs: number | null;
+  /** Each round's unprofiled window: its place in the round's order and its figures per request. */
+  rounds: StageRound[];
   /** Main-thread CPU per request by row, µs: its profile share × `mainThreadUs` (or `cpuUs`). */
   stageUs: StageCounts;
   /** The profile's samples by row, and the busy samples in all. */
@@ -244,7 +260,7 @@ export interface StageResult {
   /** GC pauses of the unprofiled windows (v8.GCProfiler): per 1,000 requests, and their time per request, µs. */
   gcPausesPerThousand: number;
   gcPauseUs: number;
-  /** Bytes allocated per request: heap statistics around every GC (exact), and V8's sampling heap profiler (an estimate). */
+  /** Bytes allocated per request: heap statistics around every GC (exact; the median over the rounds), and V8's sampling heap profiler (an estimate). */
   allocatedBytes: number;
   sampledBytes: number;
   /** Objects allocated per request (sampling heap profiler), and bytes per request by row. */
@@ -260,10 +276,11 @@ export interface StagesResult {
   results: StageResult[];
 }
 
-/** A measured window's probe record and the load tool's outcome. */
-interface Window {
+/** A measured window's probe record, the load tool's outcome and where in the round plan it ran. */
+export interface StageWindow {
   probe: ProbeWindow;
   load: LoadResult;
+  place: RoundPlace;
 }
 
 const PROBE = join(BENCH_DIR, 'dist/stage-probe.js');
@@ -290,9 +307,10 @@ interface ProbedServer {
 async function measureWindow(
   probed: ProbedServer,
   label: string,
+  place: RoundPlace,
   request: ProbeRequest,
   run: () => Promise<LoadResult>,
-): Promise<Window> {
+): Promise<StageWindow> {
   const number = probed.windows + 1;
   const errorPath = join(probed.probeDir, `error-${number}`);
   writeFileSync(join(probed.probeDir, 'next'), JSON.stringify(request));
@@ -313,7 +331,7 @@ async function measureWindow(
     writeFileSync(join(keep, `${name}.cpuprofile`), JSON.stringify(probe.cpuProfile));
     writeFileSync(join(keep, `${name}.heapprofile`), JSON.stringify(probe.heapProfile));
   }
-  return { probe, load };
+  return { probe, load, place };
 }
 
 /**
@@ -335,12 +353,34 @@ export function allocatedBytes(
   return total + Math.max(0, window.usedHeapEnd - after);
 }
 
+const ordinal = (position: number) => ['first', 'second', 'third'][position] ?? `#${position + 1}`;
+
 const answered = (probe: ProbeWindow) =>
   Object.values(probe.responses).reduce((sum, count) => sum + count, 0);
 const non2xx = (probe: ProbeWindow) => answered(probe) - (probe.responses['2xx'] ?? 0);
 
 /**
- * Sums one build's windows on one endpoint into per-request figures.
+ * One unprofiled window's figures per request, with its place in the round plan.
+ *
+ * @example
+ * stageRoundOf(window).cpuUs; // process CPU per answer in that window, µs
+ */
+export function stageRoundOf(window: StageWindow): StageRound {
+  const requests = answered(window.probe);
+  const per = (value: number) => (requests === 0 ? 0 : value / requests);
+  const main = window.probe.mainThreadCpuUs;
+  return {
+    ...window.place,
+    requests,
+    cpuUs: per(window.probe.cpuUs),
+    mainThreadUs: main === undefined ? null : per(main),
+    allocatedBytes: per(allocatedBytes(window.probe)),
+  };
+}
+
+/**
+ * One build's windows on one endpoint as per-request figures: CPU and bytes allocated the medians
+ * over its rounds (`medianOverRounds`), the stages' shares from every profiled window's samples.
  *
  * @example
  * const result = summarizeStages(CURRENT_BUILD, 'create', plain, profiled, mockDist);
@@ -348,20 +388,19 @@ const non2xx = (probe: ProbeWindow) => answered(probe) - (probe.responses['2xx']
 export function summarizeStages(
   build: MockBuild,
   endpoint: Endpoint,
-  plain: Window[],
-  profiled: Window[],
+  plain: StageWindow[],
+  profiled: StageWindow[],
   mockDist: string,
 ): StageResult {
-  const sum = (windows: Window[], of: (window: Window) => number) =>
+  const sum = (windows: StageWindow[], of: (window: StageWindow) => number) =>
     windows.reduce((total, window) => total + of(window), 0);
   const requests = sum(plain, (window) => answered(window.probe));
   const profiledRequests = sum(profiled, (window) => answered(window.probe));
   const per = (value: number, count = requests) => (count === 0 ? 0 : value / count);
-  const cpuUs = per(sum(plain, (window) => window.probe.cpuUs));
-  const mainKnown = plain.every((window) => window.probe.mainThreadCpuUs !== undefined);
-  const mainThreadUs = mainKnown
-    ? per(sum(plain, (window) => window.probe.mainThreadCpuUs ?? 0))
-    : null;
+  const rounds = plain.map((window) => stageRoundOf(window));
+  const medians = medianOverRounds(rounds);
+  const cpuUs = medians?.cpuUs ?? 0;
+  const mainThreadUs = medians === null ? null : medians.mainThreadUs;
   const samples = emptyCounts();
   const unplaced: Record<string, number> = {};
   const stageBytes = emptyCounts();
@@ -407,6 +446,7 @@ export function summarizeStages(
     requestsPerSecond: seconds === 0 ? 0 : sum(plain, (window) => window.load.requests) / seconds,
     cpuUs,
     mainThreadUs,
+    rounds,
     stageUs,
     samples,
     busySamples,
@@ -414,7 +454,7 @@ export function summarizeStages(
     gcPercent: cpuUs === 0 ? 0 : (100 * stageUs.gc) / cpuUs,
     gcPausesPerThousand: per(gcs.length * 1000),
     gcPauseUs: per(gcs.reduce((total, gc) => total + gc.costUs, 0)),
-    allocatedBytes: per(sum(plain, (window) => allocatedBytes(window.probe))),
+    allocatedBytes: medians?.allocatedBytes ?? 0,
     sampledBytes: per(sampledBytes, profiledRequests),
     objects: per(objects, profiledRequests),
     stageBytes,
@@ -426,7 +466,8 @@ export function summarizeStages(
  * Measures each build's server CPU per request by stage, allocations and GC, under create and
  * retrieve load on the memory store (the CLI with default settings: it logs each request). Each
  * build runs as its unbundled CLI with `stage-probe.js` loaded; per endpoint, after a warm-up,
- * rounds alternate the builds, each round a window unprofiled (CPU, GC, allocated bytes: what the
+ * rounds take the builds in turn, as listed in odd rounds and in reverse in even ones
+ * (`alternatingRoundPlan`), each build a window unprofiled (CPU, GC, allocated bytes: what the
  * profilers would inflate) then one profiled (the CPU profile's shares per stage, the sampling
  * heap profile). Creates start each timed window on emptied keys (a smoke run's 1,000 fill nothing).
  *
@@ -475,7 +516,7 @@ export async function measureStages(
               connections: settings.connections,
               durationSeconds: seconds,
             };
-      const windows = new Map<ProbedServer, { plain: Window[]; profiled: Window[] }>();
+      const windows = new Map<ProbedServer, { plain: StageWindow[]; profiled: StageWindow[] }>();
       for (const probed of probedServers) {
         const probe = await probeServer(probed.server);
         if (!probe.ok) throw new Error(`${probed.build.label}: ${probe.create}, ${probe.retrieve}`);
@@ -485,8 +526,12 @@ export async function measureStages(
         }
         windows.set(probed, { plain: [], profiled: [] });
       }
-      for (let round = 1; round <= sizes.rounds; round++) {
-        for (const probed of probedServers) {
+      // Odd rounds run the builds as listed (the oldest first), even rounds in reverse: the
+      // server measured second in a round runs on a machine the first one warmed (or loaded).
+      for (const planned of alternatingRoundPlan(probedServers.length, sizes.rounds)) {
+        for (const index of planned.builds) {
+          const probed = probedServers[index] as ProbedServer;
+          const place = placeInRound(planned, index);
           for (const profiled of [false, true]) {
             // Timed windows fill the sandbox's budget (about 90,000 creates): each starts emptied.
             if (endpoint === 'create' && sizes.windowRequests === 0) {
@@ -495,6 +540,7 @@ export async function measureStages(
             const window = await measureWindow(
               probed,
               endpoint,
+              place,
               {
                 profiled,
                 cpuIntervalUs: sizes.cpuIntervalUs,
@@ -504,7 +550,7 @@ export async function measureStages(
             );
             windows.get(probed)?.[profiled ? 'profiled' : 'plain'].push(window);
             log(
-              `stages: ${endpoint} ${probed.build.label} round ${round}${profiled ? ' (profiled)' : ''}: ${window.load.requests} requests, ${Math.round(window.probe.cpuUs / Math.max(1, window.load.requests))} µs CPU each, non-2xx ${window.load.non2xx}, errors ${window.load.errors}`,
+              `stages: ${endpoint} ${probed.build.label} round ${planned.round} (${planned.order} order, ${ordinal(place.position)})${profiled ? ' (profiled)' : ''}: ${window.load.requests} requests, ${Math.round(window.probe.cpuUs / Math.max(1, window.load.requests))} µs CPU each, non-2xx ${window.load.non2xx}, errors ${window.load.errors}`,
             );
           }
         }

@@ -1,5 +1,5 @@
 // The kit's one masker: every case of the shared table, both ways, and what the SDK shows through it (error messages, problems, log entries).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MUST_MASK, MUST_NOT_MASK } from '../../../test-support/secret-cases.js';
 import { logAttempt, type RequestLogEntry } from './logger.js';
 import {
@@ -129,5 +129,31 @@ describe('maskSecretsIn, hostile values', () => {
       a: 'x\\u005fsk_test_…',
       b: 'sk_test_…\\',
     });
+  });
+});
+
+describe('findSecrets, work on hostile input', () => {
+  /** `levels` of `Basic` credentials around `inner`, each followed by an escape undone four times over (five views of each level). */
+  const nested = (inner: string, levels: number) => {
+    let text = inner;
+    for (let level = 0; level < levels; level++) text = `Basic ${btoa(text)} %2525252541`;
+    return text;
+  };
+
+  it('decodes a Basic token once, in however many views it stands, and opens no credentials inside credentials', () => {
+    const decode = vi.spyOn(globalThis, 'atob');
+    try {
+      // 155 decodings before (each level opened again in each view of the level above); 3 KB took a second.
+      expect(findSecrets(nested('x', 4))).toEqual([]);
+      expect(decode).toHaveBeenCalledTimes(1);
+    } finally {
+      decode.mockRestore();
+    }
+  });
+
+  it('still finds a key, percent-encoded or not, in Basic credentials that stand in several views', () => {
+    const credentials = btoa('user:sk%5Flive%5Fabcdefgh');
+    const text = `Authorization: Basic ${credentials} %2541`;
+    expect(maskSecrets(text)).toBe('Authorization: Basic sk_live_… %2541');
   });
 });
