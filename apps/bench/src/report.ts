@@ -341,7 +341,7 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     '## Throughput and latency',
     '',
-    `${settings.connections} connections, ${settings.rounds} round(s) of ${settings.roundSeconds} s per server and endpoint (after ${settings.warmupSeconds} s of warm-up), interleaved; medians.`,
+    `${settings.connections} connections, ${settings.rounds} round(s) of ${settings.roundSeconds} s per server and endpoint (after ${settings.warmupSeconds} s of warm-up), interleaved (the servers in the order listed in odd rounds, in reverse in even ones); medians.`,
     'Create is `POST /v1/payments` with a JSON body, a unique `Idempotency-Key` per request and the bearer key of one of 1,000 keys in turn;',
     'retrieve is `GET /v1/payments/{id}` of one payment. Our mock goes through its whole pipeline (auth, validation,',
     'idempotency, store, events); the floor parses the body and answers the payment JSON; the Hono floor gives the',

@@ -24,6 +24,7 @@ import {
   measureStages,
   previousStageBuilds,
   type StagesResult,
+  stageSizes,
 } from './stages.js';
 import { measureThroughput } from './throughput.js';
 
@@ -46,6 +47,8 @@ export async function runBench(mode: BenchMode, paths: ReportPaths): Promise<Ben
       `bench: [${Math.round((performance.now() - started) / 1000)} s] ${line}\n`,
     );
   const settings = settingsFor(mode);
+  // A bad BENCH_STAGE_ROUNDS stops the run here, not after every section before the stage table.
+  stageSizes(settings);
   const machine = describeMachine();
   const profileTool = chooseLoadTool(autocannonVersion());
   const loadTool =

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { settingsFor } from './modes.js';
+import { alternatingRoundPlan, placeInRound, type RoundOrder } from './round-plan.js';
 import type { ProbeWindow } from './stage-probe.js';
 import {
   medianOverRounds,
   pairedRoundRatios,
-  placeInRound,
-  type RoundOrder,
   type StageRound,
-  stageRoundPlan,
   stageRoundsFrom,
 } from './stage-rounds.js';
 import {
@@ -19,54 +17,6 @@ import {
 } from './stages.js';
 import { renderStages } from './stages-report.js';
 import { CLEAN_LOAD } from './test-support/stage-windows.js';
-
-describe('stageRoundPlan', () => {
-  it('runs two builds A/B, then B/A (ABBA)', () => {
-    expect(stageRoundPlan(2, 2)).toEqual([
-      { round: 1, order: 'listed', builds: [0, 1] },
-      { round: 2, order: 'reversed', builds: [1, 0] },
-    ]);
-    expect(stageRoundPlan(2, 4).flatMap((round) => round.builds)).toEqual([0, 1, 1, 0, 0, 1, 1, 0]);
-  });
-
-  it('puts every build first as often as last in an even number of rounds, for any number of builds', () => {
-    for (const builds of [1, 2, 3, 4]) {
-      for (const rounds of [2, 4, 6]) {
-        const plan = stageRoundPlan(builds, rounds);
-        expect(plan).toHaveLength(rounds);
-        for (let build = 0; build < builds; build++) {
-          // Each round measures every build once.
-          for (const planned of plan) {
-            expect(planned.builds.filter((index) => index === build)).toHaveLength(1);
-          }
-          const positions = plan.map((planned) => placeInRound(planned, build).position);
-          const mean = positions.reduce((sum, position) => sum + position, 0) / rounds;
-          // The mean position is the middle one: no build is measured earlier on average.
-          expect(mean, `${builds} builds, ${rounds} rounds, build ${build}`).toBe((builds - 1) / 2);
-        }
-      }
-    }
-  });
-
-  it('takes the builds as listed in odd rounds (one round: as listed), and refuses a bad size', () => {
-    expect(stageRoundPlan(3, 1)).toEqual([{ round: 1, order: 'listed', builds: [0, 1, 2] }]);
-    expect(stageRoundPlan(3, 3)[2]).toEqual({ round: 3, order: 'listed', builds: [0, 1, 2] });
-    expect(stageRoundPlan(3, 0)).toEqual([]);
-    expect(() => stageRoundPlan(2, 1.5)).toThrow(/1.5 rounds, expected an integer ≥ 0/);
-    expect(() => stageRoundPlan(-1, 2)).toThrow(/build count -1/);
-  });
-
-  it('places a build in its round, and refuses one not in it', () => {
-    const [first, second] = stageRoundPlan(3, 2);
-    expect(placeInRound(first as never, 2)).toEqual({ round: 1, order: 'listed', position: 2 });
-    expect(placeInRound(second as never, 2)).toEqual({
-      round: 2,
-      order: 'reversed',
-      position: 0,
-    });
-    expect(() => placeInRound(first as never, 3)).toThrow(/build 3 not in round 1/);
-  });
-});
 
 const round = (number: number, cpuUs: number, extra: Partial<StageRound> = {}): StageRound => {
   const order: RoundOrder = number % 2 === 1 ? 'listed' : 'reversed';
@@ -192,7 +142,7 @@ describe('summarizeStages and renderStages over alternating rounds', () => {
     const build = builds[index] as MockBuild;
     const plain: StageWindow[] = [];
     const profiled: StageWindow[] = [];
-    for (const planned of stageRoundPlan(builds.length, 4)) {
+    for (const planned of alternatingRoundPlan(builds.length, 4)) {
       const place = placeInRound(planned, index);
       const perRequest = measured[index]?.[planned.round - 1] ?? 0;
       plain.push({ probe: probe(false, perRequest * 1000), load, place });
@@ -257,7 +207,7 @@ describe('summarizeStages and renderStages over alternating rounds', () => {
 
   it('shows an order with no round as not measured (one round)', () => {
     const one = (index: number) => {
-      const planned = stageRoundPlan(2, 1)[0];
+      const planned = alternatingRoundPlan(2, 1)[0];
       const place = placeInRound(planned as never, index);
       return summarizeStages(
         builds[index] as MockBuild,

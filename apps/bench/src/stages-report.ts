@@ -1,6 +1,8 @@
 // The stage table's section of BENCHMARKS.md: server CPU per request by stage, allocations and GC, for each build side by side.
+
+import type { RoundOrder } from './round-plan.js';
 import { OTHER_ROWS, STAGE_LABELS, STAGES, type StageRow } from './stage-map.js';
-import { medianOverRounds, pairedRoundRatios, type RoundOrder } from './stage-rounds.js';
+import { medianOverRounds, pairedRoundRatios } from './stage-rounds.js';
 import type { StageResult, StagesResult } from './stages.js';
 import { ratio } from './stats.js';
 import type { Endpoint } from './throughput.js';

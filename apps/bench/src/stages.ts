@@ -12,6 +12,7 @@ import type { BenchSettings } from './modes.js';
 import { benchDirectory, removeBenchDirectory } from './owned.js';
 import { BENCH_DIR, MOCK_CLI, MOCK_CLI_NODE_FLAGS, MOCK_DIR, REPO_ROOT } from './paths.js';
 import { createLoadSpec, RETRIEVE_HEADERS } from './payment-request.js';
+import { alternatingRoundPlan, placeInRound, type RoundPlace } from './round-plan.js';
 import type { RunningServer, ServerName } from './servers.js';
 import { startServer } from './servers.js';
 import {
@@ -24,14 +25,7 @@ import {
 } from './stage-attribution.js';
 import { OTHER_ROWS, STAGES } from './stage-map.js';
 import type { ProbeRequest, ProbeWindow } from './stage-probe.js';
-import {
-  medianOverRounds,
-  placeInRound,
-  type RoundPlace,
-  type StageRound,
-  stageRoundPlan,
-  stageRoundsFrom,
-} from './stage-rounds.js';
+import { medianOverRounds, type StageRound, stageRoundsFrom } from './stage-rounds.js';
 import { type Endpoint, probeServer, resetLoadKeys } from './throughput.js';
 
 /** A build of the mock to measure: its unbundled CLI entry and the directory its modules are in. */
@@ -180,7 +174,7 @@ export function previousStageBuilds(
 export interface StageSizes {
   /**
    * Rounds per endpoint: in each, every build runs a window unprofiled, then one profiled; odd
-   * rounds take the builds oldest first, even rounds this checkout first (`stageRoundPlan`).
+   * rounds take the builds oldest first, even rounds this checkout first (`alternatingRoundPlan`).
    */
   rounds: number;
   /** Seconds per window (by time), or requests per window (smoke: counted). */
@@ -473,7 +467,7 @@ export function summarizeStages(
  * retrieve load on the memory store (the CLI with default settings: it logs each request). Each
  * build runs as its unbundled CLI with `stage-probe.js` loaded; per endpoint, after a warm-up,
  * rounds take the builds in turn, as listed in odd rounds and in reverse in even ones
- * (`stageRoundPlan`), each build a window unprofiled (CPU, GC, allocated bytes: what the
+ * (`alternatingRoundPlan`), each build a window unprofiled (CPU, GC, allocated bytes: what the
  * profilers would inflate) then one profiled (the CPU profile's shares per stage, the sampling
  * heap profile). Creates start each timed window on emptied keys (a smoke run's 1,000 fill nothing).
  *
@@ -534,7 +528,7 @@ export async function measureStages(
       }
       // Odd rounds run the builds as listed (the oldest first), even rounds in reverse: the
       // server measured second in a round runs on a machine the first one warmed (or loaded).
-      for (const planned of stageRoundPlan(probedServers.length, sizes.rounds)) {
+      for (const planned of alternatingRoundPlan(probedServers.length, sizes.rounds)) {
         for (const index of planned.builds) {
           const probed = probedServers[index] as ProbedServer;
           const place = placeInRound(planned, index);

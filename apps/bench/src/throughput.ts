@@ -12,6 +12,7 @@ import {
   isPaymentBody,
   RETRIEVE_HEADERS,
 } from './payment-request.js';
+import { alternatingRoundPlan } from './round-plan.js';
 import type { RunningServer, ServerName } from './servers.js';
 import { median } from './stats.js';
 
@@ -127,8 +128,9 @@ function loadSpec(
 
 /**
  * Measures every server on both endpoints. Rounds are interleaved (round 1 of every server, then
- * round 2, …) so drifting background load falls on all servers alike; each server is warmed up
- * first. Reports medians over rounds.
+ * round 2, …) so drifting background load falls on all servers alike, the servers as listed in odd
+ * rounds and in reverse in even ones (`alternatingRoundPlan`); each server is warmed up first.
+ * Reports medians over rounds.
  *
  * @example
  * const results = await measureThroughput([floor, mock], loadTool, settingsFor('full'), console.error);
@@ -152,8 +154,12 @@ export async function measureThroughput(
       }
     }
     const rounds = new Map<ServerName, LoadResult[]>(servers.map((server) => [server.name, []]));
-    for (let round = 1; round <= settings.rounds; round++) {
-      for (const server of servers) {
+    // Odd rounds take the servers as listed, even rounds in reverse: no server always runs
+    // right after the same neighbour has loaded the machine.
+    for (const planned of alternatingRoundPlan(servers.length, settings.rounds)) {
+      const round = planned.round;
+      for (const index of planned.builds) {
+        const server = servers[index] as Target;
         const probe = probes.get(server.name);
         const spec = loadSpec(
           server,
