@@ -130,13 +130,20 @@ export const configSchema = {
   },
 } as const;
 
-const isKey = (span: SecretSpan) => span.kind !== 'whsec';
+/**
+ * Whether a secret found in `value` refuses the config: a key standing alone, or glued after `_`
+ * or a digit. Glued after a letter it may be the end of a word (`desk_live_dashboard.json`,
+ * `risk_test_baseline.json`): the masker hides it in what the CLI shows, but a file is not
+ * refused for a word.
+ */
+const refuses = (value: string) => (span: SecretSpan) =>
+  span.kind !== 'whsec' && !/[A-Za-z]/.test(value[span.start - 1] ?? '');
 
 /** The first string in a value that is or holds a secret key, with the field holding it. */
 function secretField(value: unknown, field: string): string | undefined {
   if (typeof value === 'string')
     // A value that is a key, or holds one anywhere (`Bearer sk_…`, glued, percent-encoded).
-    return /^sk_/.test(value.trim()) || findSecrets(value).some(isKey) ? field : undefined;
+    return /^sk_/.test(value.trim()) || findSecrets(value).some(refuses(value)) ? field : undefined;
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
       const found = secretField(item, `${field}[${index}]`);
