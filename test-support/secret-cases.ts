@@ -36,6 +36,11 @@ export const MUST_MASK: ReadonlyArray<readonly [string, string, string]> = [
   ['a key percent-encoded after a word', 'q=1&key=x%5Fsk%5Ftest%5Fabcdefgh&z=2', 'abcdefgh'],
   ['a key in Basic credentials', `Authorization: Basic ${basic(`${LIVE}:`)}`, basic(`${LIVE}:`)],
   ['a key as the Basic password', `Basic ${basic(`user:${KEY}`)}`, basic(`user:${KEY}`)],
+  [
+    'Basic credentials in a form body (its space a +)',
+    `auth=Basic+${basic(`${LIVE}:`)}&x=1`,
+    basic(`${LIVE}:`),
+  ],
   ['a signing secret', 'secret whsec_c2VjcmV0+/a= sent', 'c2VjcmV0+/a='],
   [
     'a signing secret glued after a word',

@@ -117,8 +117,8 @@ function views(text: string): View[] {
   return all;
 }
 
-/** `Basic` credentials: base64 of `user:password`. */
-const BASIC_CREDENTIALS = /\bBasic[ \t]+([A-Za-z0-9+/_-]{4,}={0,2})/gi;
+/** `Basic` credentials: base64 of `user:password`, after a space (a `+` in a form body or query). */
+const BASIC_CREDENTIALS = /\bBasic[ \t+]+([A-Za-z0-9+/_-]{4,}={0,2})/gi;
 
 /**
  * The secrets inside a view's `Basic` credentials, each spanning the whole base64 token. A token is
