@@ -72,6 +72,26 @@ describe('maskSecrets', () => {
   });
 });
 
+describe('maskSecrets, a large text with few escapes', () => {
+  it('places a key found only when decoded exactly, among escapes far apart in a 1 MB text, however deep', () => {
+    const before = `${'x'.repeat(500_000)}\\n`;
+    const after = `%0A${'y'.repeat(500_000)}\\u0041`;
+    for (const key of [
+      'sk%5Ftest%5Fabcdefgh12',
+      'sk%255Ftest%255Fabcdefgh12',
+      '%2573k\\u005ftest_abcdefgh12',
+    ]) {
+      expect(maskSecrets(`${before} ${key} ${after}`)).toBe(`${before} sk_test_… ${after}`);
+    }
+  });
+
+  it('keeps a 1 MB text with one escape and no key as it is', () => {
+    const text = `${'c'.repeat(1_000_000)}\\n::error::forged`;
+    expect(maskSecrets(text)).toBe(text);
+    expect(findSecrets(text)).toEqual([]);
+  });
+});
+
 describe('maskSecretsIn', () => {
   it('masks keys inside a JSON value, member names too, and leaves other values alone', () => {
     const problem = {
