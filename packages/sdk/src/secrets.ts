@@ -107,9 +107,32 @@ function decoded(view: View): View | undefined {
   return text === view.text ? undefined : { text, from };
 }
 
+/** Every escape of a text, for the cheap look. */
+const ESCAPES = new RegExp(ESCAPE.source, 'g');
+
+/** What a decoded text holds when it may hold a secret: a key's or signing secret's prefix, or `Basic`. */
+const SECRET_HINT = /sk_|whsec_|basic/i;
+
+/**
+ * Whether undoing the escapes of `text`, up to `MAX_DEPTH` times, makes a text that may hold a
+ * secret: the cheap look (text only, no index maps) that spares a query string such as
+ * `q=caf%C3%A9%20order` the decoded views.
+ */
+function decodesToHint(text: string): boolean {
+  let current = text;
+  for (let depth = 0; depth < MAX_DEPTH && /[%\\]/.test(current); depth++) {
+    const next = current.replace(ESCAPES, unescaped);
+    if (next === current) return false;
+    if (SECRET_HINT.test(next)) return true;
+    current = next;
+  }
+  return false;
+}
+
 /** The raw text, then what undoing its escapes makes of it, again and again (`%255F` is two), up to `MAX_DEPTH` times. */
 function views(text: string): View[] {
   const all: View[] = [{ text }];
+  if (!decodesToHint(text)) return all;
   for (let view: View | undefined = all[0]; all.length <= MAX_DEPTH && view !== undefined; ) {
     view = /[%\\]/.test(view.text) ? decoded(view) : undefined;
     if (view !== undefined) all.push(view);
@@ -156,7 +179,9 @@ function findSecretsAt(text: string, basic: boolean): SecretSpan[] {
   const spans: SecretSpan[] = [];
   const kinds = new Map<string, string | undefined>();
   for (const view of views(text)) {
-    for (const match of view.text.matchAll(SECRET)) {
+    // The pattern's lookbehinds cost 40 ns a character: looked for only where a prefix stands.
+    const prefixed = view.text.includes('sk_') || view.text.includes('whsec_');
+    for (const match of prefixed ? view.text.matchAll(SECRET) : []) {
       spans.push({
         start: rawIndex(view, match.index),
         end: rawIndex(view, match.index + match[0].length),
