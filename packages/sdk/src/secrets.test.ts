@@ -171,6 +171,18 @@ describe('findSecrets, work on hostile input', () => {
     }
   });
 
+  it.each([
+    ['/x/sk%%35Ftest%%35Fabcdefgh', '/x/sk_test_…'],
+    ['/x/%2Dsk_prod_abc', '/x/%2Dsk_prod_…'],
+    ['q=caf%C3%A9%20order%20%2342', 'q=caf%C3%A9%20order%20%2342'],
+    ['/v1/%2573%256B%255Flive%255Fabcdefgh', '/v1/sk_live_…'],
+  ])(
+    'the cheap look before the decoded views misses no escape a decoding makes: %s',
+    (text, masked) => {
+      expect(maskSecrets(text)).toBe(masked);
+    },
+  );
+
   it('still finds a key, percent-encoded or not, in Basic credentials that stand in several views', () => {
     const credentials = btoa('user:sk%5Flive%5Fabcdefgh');
     const text = `Authorization: Basic ${credentials} %2541`;
