@@ -50,13 +50,14 @@ function running(pid: number): boolean {
 /** Unmounts what a run left mounted in its directory, then removes the directory; says why it could not, or undefined. */
 function removeRun(run: string): string | undefined {
   const stayed = unmount(mountsUnder(run));
+  // Never into a file system still mounted there: what it holds may not be the run's (a bind mount).
+  if (stayed.length > 0) return `still mounted: ${stayed.join(', ')}`;
   try {
     rmSync(run, { recursive: true, force: true });
     return undefined;
   } catch (error) {
     const { code, path } = error as NodeJS.ErrnoException;
-    const mounted = stayed.length > 0 ? `; still mounted: ${stayed.join(', ')}` : '';
-    return `${code ?? String(error)} at ${path ?? run}${mounted}`;
+    return `${code ?? String(error)} at ${path ?? run}`;
   }
 }
 
