@@ -1,5 +1,5 @@
 // The one finder of secrets in traffic: every form a server would decode (percent-encoding, JSON escapes, Basic and any base64) is found, refused when live and masked in a recording.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MUST_MASK, MUST_NOT_MASK } from '../../../../test-support/secret-cases.js';
 import { maskSecrets } from '../runner/exchange-record.js';
 import {
@@ -116,5 +116,22 @@ describe("the kit's shared cases, in every masker of the contract (HAR and proxy
   it.each(MUST_NOT_MASK)('keeps %j as written', (text) => {
     expect(maskDecodedSecrets(text)).toBe(text);
     expect(maskSecrets(text)).toBe(text);
+  });
+});
+
+describe('findSecrets, work on a hostile answer', () => {
+  it('decodes a base64 run once, in however many decodings of the text it stands', () => {
+    // Base64 nested 4 levels, each level beside an escape undone 4 times (5 views of each level).
+    let text = `${'x'.repeat(64)} %2525252541`;
+    for (let level = 0; level < 4; level++)
+      text = `${Buffer.from(text, 'latin1').toString('base64')} %2525252541`;
+    const from = vi.spyOn(Buffer, 'from');
+    try {
+      expect(findSecrets(text)).toEqual([]);
+      // One a level (780 before: each level's run decoded again in each view of the level above).
+      expect(from.mock.calls.filter(([, encoding]) => encoding === 'base64')).toHaveLength(4);
+    } finally {
+      from.mockRestore();
+    }
   });
 });
