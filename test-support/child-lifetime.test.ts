@@ -10,6 +10,24 @@ import { temporaryDirectory } from './temporary-directory.js';
 /** A node process that does nothing until it is killed. */
 const IDLE: [string, string[]] = [process.execPath, ['-e', 'setInterval(() => {}, 60_000)']];
 
+/**
+ * Resolves once process `pid` runs `commandLine` itself: setpriv has set its parent-death signal
+ * and exec'd it. Until then a spawner that ends leaves the child untied (setpriv sets the signal
+ * after the fork): killing the spawner sooner tests that race, not the tie.
+ */
+async function execd(pid: number, [command, args]: [string, string[]]): Promise<void> {
+  const wanted = [command, ...args].join('\0');
+  for (let look = 0; look < 250; look++) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0$/, '') === wanted) return;
+    } catch {
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`process ${pid} never ran ${command}`);
+}
+
 const started: number[] = [];
 afterEach(() => killEach(started.splice(0)));
 
@@ -50,6 +68,7 @@ async function ownerOf(
 describe.skipIf(!CAN_TIE_CHILDREN)('a child tied to its spawner', () => {
   it('is killed when its spawner is (SIGKILL: a CI step killed, no hook runs)', async () => {
     const { owner, child } = await ownerOf(tiedToSpawner(...IDLE));
+    await execd(child, IDLE);
     const exited = once(owner, 'exit');
     owner.kill('SIGKILL');
     await exited;
@@ -96,7 +115,7 @@ describe.skipIf(!CAN_TIE_CHILDREN)('a child tied to its spawner', () => {
     );
     const [child] = (await once(worker, 'message')) as [number];
     started.push(child);
-    expect(runs(child)).toBe(true);
+    await execd(child, IDLE);
     await worker.terminate();
     await stopsRunning(child);
   });
